@@ -1,0 +1,45 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
+import { responsiveImage } from "~/lib/images";
+import { Price } from "./price";
+
+export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
+  const { t } = useTranslation();
+  const image = product.image ? responsiveImage(product.image) : null;
+  const soldOut = product.stock <= 0;
+  return (
+    <article className="group relative flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white">
+      <div className="relative aspect-[4/5] bg-brand-50">
+        {image && (
+          <img
+            src={image.src}
+            srcSet={image.srcSet}
+            sizes="(min-width: 1024px) 240px, (min-width: 640px) 33vw, 50vw"
+            width={image.width}
+            height={image.height}
+            alt=""
+            loading={eager ? "eager" : "lazy"}
+            decoding="async"
+            fetchPriority={eager ? "high" : undefined}
+            className="h-full w-full object-cover"
+          />
+        )}
+        {soldOut && (
+          <span className="absolute left-2 top-2 rounded-full bg-ink px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-white">
+            {t("product.soldOut")}
+          </span>
+        )}
+      </div>
+      <div className="flex flex-1 flex-col gap-1 p-3">
+        <p className="text-xs uppercase tracking-wide text-stone-500">{product.brandName}</p>
+        <h3 className="text-sm font-medium leading-snug">
+          <Link to={`/shop/${product.id}`} className="after:absolute after:inset-0 focus-visible:outline-none">
+            {product.name}
+          </Link>
+        </h3>
+        <Price price={product.price} discount={product.discount} className="mt-auto pt-1" />
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,15 @@
+import type { Db, Engine } from "~/db/client.server";
+import type { Config } from "~/lib/config.server";
+
+// What the Express server hands to every loader and action (see server.ts getLoadContext).
+declare module "react-router" {
+  interface AppLoadContext {
+    db: Db;
+    engine: Engine;
+    config: Config;
+    /** per-request Content-Security-Policy nonce for the framework's inline scripts */
+    cspNonce: string;
+  }
+}
+
+export {};

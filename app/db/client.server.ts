@@ -1,0 +1,94 @@
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { Database } from "./schema";
+
+export type Db = Kysely<Database>;
+export type Engine = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Db;
+  engine: Engine;
+  /** where it lives, without credentials, for log lines */
+  location: string;
+  close(): Promise<void>;
+}
+
+export class DatabaseOpenError extends Error {}
+
+// PostgreSQL sends bigint (int8) and numeric as strings; counts and sums of kobo fit in a JS number,
+// so they are converted here, once, for every query.
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+const pgTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function isPostgres(db: Kysely<unknown> | Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres://(unparseable URL)";
+  }
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  let sqlite: SQLite.Database;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    sqlite = new SQLite(file, { timeout: 5000 });
+    // Reading the schema first fails fast on a file that is not a database, before anything is written.
+    sqlite.prepare("select count(*) from sqlite_master").get();
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+  } catch (error) {
+    throw new DatabaseOpenError(`Cannot open the SQLite database at ${file}: ${(error as Error).message}`);
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    engine: "sqlite",
+    location: file,
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await sql`select 1`.execute(db);
+  } catch (error) {
+    await db.destroy().catch(() => {});
+    throw new DatabaseOpenError(`Cannot connect to the PostgreSQL database at ${redact(url)}: ${(error as Error).message}`);
+  }
+  return { db, engine: "postgres", location: redact(url), close: () => db.destroy() };
+}
+
+export async function openDatabase(options: {
+  databaseUrl: string | null;
+  sqlitePath: string;
+  poolSize?: number;
+}): Promise<DatabaseHandle> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : openSqlite(options.sqlitePath);
+}
+
+/** The current time as stored in every *_at column. */
+export function now(): string {
+  return new Date().toISOString();
+}

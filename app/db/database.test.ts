@@ -1,0 +1,129 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { migrateToLatest } from "./migrate.server";
+
+const TABLES = [
+  "brands",
+  "categories",
+  "products",
+  "users",
+  "sessions",
+  "password_resets",
+  "addresses",
+  "carts",
+  "cart_lines",
+  "orders",
+  "order_items",
+  "wishlist",
+];
+
+describe.each(ENGINES)("data layer on %s", (engine) => {
+  let t: TestDatabase;
+  const stamp = "2026-01-01T00:00:00.000Z";
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine, { migrate: false });
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("creates every table, and a second run applies nothing and keeps the data", async () => {
+    const first = await migrateToLatest(t.db);
+    expect(first).toContain("0001_initial");
+    const names = (await t.db.introspection.getTables()).map((table) => table.name);
+    for (const table of TABLES) expect(names).toContain(table);
+
+    await t.db.insertInto("brands").values({ name: "Dior", slug: "dior", created_at: stamp }).execute();
+    expect(await migrateToLatest(t.db)).toEqual([]);
+    const brands = await t.db.selectFrom("brands").select("name").execute();
+    expect(brands).toEqual([{ name: "Dior" }]);
+  });
+
+  it("returns counts, sums and money columns as numbers", async () => {
+    const category = await t.db
+      .insertInto("categories")
+      .values({ name: "Men", slug: "men", created_at: stamp })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const brand = await t.db.selectFrom("brands").select("id").executeTakeFirstOrThrow();
+    const product = (price: number, slug: string) => ({
+      slug,
+      name: slug,
+      description: "d",
+      price,
+      discount: null,
+      stock: 3,
+      image: null,
+      category_id: category.id,
+      brand_id: brand.id,
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    // 30,000,000,000 kobo does not fit a 32-bit integer: money columns must be 64-bit.
+    await t.db.insertInto("products").values([product(30_000_000_000, "a"), product(4_500_050, "b")]).execute();
+
+    const row = await t.db
+      .selectFrom("products")
+      .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.sum<number>("price").as("total"), eb.fn.max("price").as("top")])
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ n: 2, total: 30_004_500_050, top: 30_000_000_000 });
+    expect(typeof row.n).toBe("number");
+    const prices = await t.db.selectFrom("products").select(["id", "price"]).orderBy("price").execute();
+    expect(prices.map((p) => p.price)).toEqual([4_500_050, 30_000_000_000]);
+    expect(typeof prices[0].id).toBe("number");
+  });
+
+  it("enforces foreign keys, checks and unique pairs", async () => {
+    const bad = {
+      slug: "orphan",
+      name: "orphan",
+      description: "d",
+      price: 100,
+      discount: null,
+      stock: 1,
+      image: null,
+      category_id: 999_999,
+      brand_id: 999_999,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await expect(t.db.insertInto("products").values(bad).execute()).rejects.toThrow();
+
+    const product = await t.db.selectFrom("products").select("id").executeTakeFirstOrThrow();
+    await expect(
+      t.db.updateTable("products").set({ stock: -1 }).where("id", "=", product.id).execute(),
+    ).rejects.toThrow();
+
+    await t.db.insertInto("carts").values({ id: "cart-1", user_id: null, created_at: stamp, updated_at: stamp }).execute();
+    const line = { cart_id: "cart-1", product_id: product.id, quantity: 1, created_at: stamp };
+    await t.db.insertInto("cart_lines").values(line).execute();
+    await expect(t.db.insertInto("cart_lines").values(line).execute()).rejects.toThrow();
+    await expect(
+      t.db.insertInto("cart_lines").values({ ...line, cart_id: "missing-cart" }).execute(),
+    ).rejects.toThrow();
+    await expect(
+      t.db.updateTable("cart_lines").set({ quantity: 0 }).where("cart_id", "=", "cart-1").execute(),
+    ).rejects.toThrow();
+
+    await t.db
+      .insertInto("users")
+      .values({ email: "ada@example.com", password_hash: "x", first_name: "Ada", last_name: "Obi", created_at: stamp })
+      .execute();
+    await expect(
+      t.db
+        .insertInto("users")
+        .values({ email: "ada@example.com", password_hash: "y", first_name: "A", last_name: "B", created_at: stamp })
+        .execute(),
+    ).rejects.toThrow();
+    const user = await t.db.selectFrom("users").select("role").executeTakeFirstOrThrow();
+    expect(user.role).toBe("customer");
+    await expect(sql`update users set role = 'owner'`.execute(t.db)).rejects.toThrow();
+  });
+
+  it("refuses to delete a category that products still use", async () => {
+    const category = await t.db.selectFrom("categories").select("id").where("slug", "=", "men").executeTakeFirstOrThrow();
+    await expect(t.db.deleteFrom("categories").where("id", "=", category.id).execute()).rejects.toThrow();
+  });
+});

@@ -1,0 +1,24 @@
+import { type Migration, type MigrationProvider, Migrator } from "kysely";
+import type { Db } from "./client.server";
+import * as m0001 from "./migrations/0001_initial";
+
+// Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
+const migrations: Record<string, Migration> = {
+  "0001_initial": m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export class MigrationError extends Error {}
+
+/** Brings the schema up to date; safe to run at every start (already-applied migrations are skipped). */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error) {
+    const name = failed ? ` ${failed.migrationName}` : "";
+    throw new MigrationError(`Database migration${name} failed: ${(error as Error).message ?? String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

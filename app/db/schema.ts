@@ -1,0 +1,153 @@
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+
+/**
+ * The database as the code sees it. Money is integer kobo (₦1 = 100 kobo); times are ISO-8601 UTC
+ * strings ("2026-01-31T09:00:00.000Z"), which sort correctly as text on both engines.
+ */
+
+type Id = Generated<number>;
+type Timestamp = string;
+
+export interface BrandTable {
+  id: Id;
+  name: string;
+  slug: string;
+  created_at: Timestamp;
+}
+
+export interface CategoryTable {
+  id: Id;
+  name: string;
+  slug: string;
+  created_at: Timestamp;
+}
+
+export interface ProductTable {
+  id: Id;
+  slug: string;
+  name: string;
+  description: string;
+  /** selling price in kobo */
+  price: number;
+  /** amount off in kobo; the original price is price + discount */
+  discount: number | null;
+  stock: number;
+  /** storage key of the image; variants live at /images/{key}-{width}.webp */
+  image: string | null;
+  category_id: number;
+  brand_id: number;
+  /** set when a product that appears in orders is taken out of the shop */
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type Role = "customer" | "admin";
+
+export interface UserTable {
+  id: Id;
+  /** trimmed and lower-cased, unique */
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  role: ColumnType<Role, Role | undefined, Role>;
+  created_at: Timestamp;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the random cookie value: a leaked table cannot be replayed */
+  id: string;
+  user_id: number;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface PasswordResetTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface AddressTable {
+  id: Id;
+  user_id: number;
+  street: string;
+  city: string;
+  state: string;
+  country: string;
+  created_at: Timestamp;
+}
+
+export interface CartTable {
+  /** random id (>= 128 bits) carried in the cart cookie */
+  id: string;
+  user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CartLineTable {
+  cart_id: string;
+  product_id: number;
+  quantity: number;
+  created_at: Timestamp;
+}
+
+export type OrderChannel = "checkout" | "whatsapp";
+export type OrderStatus = "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
+
+export interface OrderTable {
+  id: Id;
+  /** human-friendly, e.g. UB-10042 */
+  number: string;
+  user_id: number | null;
+  channel: OrderChannel;
+  status: OrderStatus;
+  ship_street: string | null;
+  ship_city: string | null;
+  ship_state: string | null;
+  ship_country: string | null;
+  address_id: number | null;
+  subtotal: number;
+  shipping: number;
+  total: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrderItemTable {
+  id: Id;
+  order_id: number;
+  product_id: number | null;
+  name: string;
+  unit_price: number;
+  quantity: number;
+}
+
+export interface WishlistTable {
+  user_id: number;
+  product_id: number;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  brands: BrandTable;
+  categories: CategoryTable;
+  products: ProductTable;
+  users: UserTable;
+  sessions: SessionTable;
+  password_resets: PasswordResetTable;
+  addresses: AddressTable;
+  carts: CartTable;
+  cart_lines: CartLineTable;
+  orders: OrderTable;
+  order_items: OrderItemTable;
+  wishlist: WishlistTable;
+}
+
+export type Product = Selectable<ProductTable>;
+export type NewProduct = Insertable<ProductTable>;
+export type User = Selectable<UserTable>;

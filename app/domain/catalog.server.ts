@@ -1,0 +1,40 @@
+import type { Db } from "~/db/client.server";
+
+/** What a product card needs: everything is read fresh from the catalogue. */
+export interface ProductCard {
+  id: number;
+  slug: string;
+  name: string;
+  price: number;
+  discount: number | null;
+  stock: number;
+  image: string | null;
+  brandName: string;
+}
+
+function cardQuery(db: Db) {
+  return db
+    .selectFrom("products as p")
+    .innerJoin("brands as b", "b.id", "p.brand_id")
+    .select([
+      "p.id",
+      "p.slug",
+      "p.name",
+      "p.price",
+      "p.discount",
+      "p.stock",
+      "p.image",
+      "b.name as brandName",
+    ])
+    .where("p.archived_at", "is", null);
+}
+
+/** The newest products in the shop, newest first. */
+export async function newestProducts(db: Db, limit: number): Promise<ProductCard[]> {
+  return cardQuery(db).orderBy("p.created_at", "desc").orderBy("p.id", "desc").limit(limit).execute();
+}
+
+export async function countProducts(db: Db): Promise<number> {
+  const row = await db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting comes from the environment and is validated here, once, at start-up.
+ * With no environment at all the shop still starts: SQLite under data/, demo contact details,
+ * and a session secret generated on first start and kept in the data folder.
+ */
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"], { message: "must be development, production or test" }).default("development"),
+  HOST: z.string().min(1, "must not be empty").default("0.0.0.0"),
+  PORT: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be between 0 and 65535")
+    .max(65535, "must be between 0 and 65535")
+    .default(3000),
+  DATA_DIR: z.string().min(1, "must not be empty").default("data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// URL (leave it unset to use SQLite)")
+    .optional(),
+  SQLITE_PATH: z.string().min(1, "must not be empty").optional(),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PUBLIC_URL: z
+    .url({ message: "must be an absolute http(s) URL, e.g. https://unboxed.ng" })
+    .refine((u) => /^https?:\/\//.test(u), "must start with http:// or https://")
+    .transform((u) => u.replace(/\/+$/, ""))
+    .optional(),
+  SHOP_PHONE: z.string().trim().min(5, "must be a phone number").max(40, "is too long").default("+234 801 234 5678"),
+  SHOP_WHATSAPP: z
+    .string()
+    .transform((v) => v.replace(/[\s()+-]/g, ""))
+    .pipe(z.string().regex(/^\d{8,15}$/, "must be an international phone number of 8 to 15 digits, e.g. 2348012345678"))
+    .default("2348012345678"),
+  SHOP_EMAIL: z.email({ message: "must be an e-mail address" }).default("hello@unboxed.example"),
+  SOCIAL_INSTAGRAM: z.url({ message: "must be a URL" }).default("https://www.instagram.com/unboxed.ng"),
+  SOCIAL_TIKTOK: z.url({ message: "must be a URL" }).default("https://www.tiktok.com/@unboxed.ng"),
+  SEED_DEMO: booleanFlag.default(true),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be one of fatal, error, warn, info, debug, trace, silent" })
+    .default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env["NODE_ENV"];
+  host: string;
+  port: number;
+  dataDir: string;
+  /** postgres:// URL, or null for the embedded SQLite file */
+  databaseUrl: string | null;
+  sqlitePath: string;
+  sessionSecret: string;
+  publicUrl: string;
+  shop: {
+    phone: string;
+    whatsapp: string;
+    email: string;
+    socials: { instagram: string; tiktok: string };
+  };
+  seedDemo: boolean;
+  smtpUrl: string | null;
+  mailFrom: string;
+  logLevel: Env["LOG_LEVEL"];
+}
+
+export class ConfigError extends Error {}
+
+/** Treat empty strings as unset, as shells and .env files often leave them. */
+function cleanEnv(source: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== "") out[k] = v;
+  return out;
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(cleanEnv(source));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue.path[0] ?? "environment");
+    const raw = source[name];
+    const shown = raw === undefined ? "" : ` (got ${JSON.stringify(raw.length > 60 ? raw.slice(0, 60) + "…" : raw)})`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
+  }
+  return result.data;
+}
+
+/** Make sure the data folder exists and is writable before anything opens a file in it. */
+export function ensureDataDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+    const probe = path.join(dir, `.write-test-${process.pid}`);
+    fs.writeFileSync(probe, "");
+    fs.rmSync(probe);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError(`Invalid configuration: DATA_DIR "${dir}" is not a writable folder (${reason})`);
+  }
+}
+
+/** The secret is generated once and kept in the data folder, so sessions survive restarts. */
+function loadOrCreateSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  if (fs.existsSync(file)) {
+    const stored = fs.readFileSync(file, "utf8").trim();
+    if (stored.length >= 32) return stored;
+  }
+  const secret = randomBytes(32).toString("base64url");
+  fs.writeFileSync(file, secret + "\n", { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const env = parseEnv(source);
+  const dataDir = path.resolve(env.DATA_DIR);
+  ensureDataDir(dataDir);
+  const port = env.PORT;
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port,
+    dataDir,
+    databaseUrl: env.DATABASE_URL ?? null,
+    sqlitePath: path.resolve(env.SQLITE_PATH ?? path.join(dataDir, "shop.db")),
+    sessionSecret: env.SESSION_SECRET ?? loadOrCreateSessionSecret(dataDir),
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port || 3000}`,
+    shop: {
+      phone: env.SHOP_PHONE,
+      whatsapp: env.SHOP_WHATSAPP,
+      email: env.SHOP_EMAIL,
+      socials: { instagram: env.SOCIAL_INSTAGRAM, tiktok: env.SOCIAL_TIKTOK },
+    },
+    seedDemo: env.SEED_DEMO,
+    smtpUrl: env.SMTP_URL ?? null,
+    mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
+    logLevel: env.LOG_LEVEL,
+  };
+}

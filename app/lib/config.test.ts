@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, parseEnv } from "./config.server";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-config-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("configuration", () => {
+  it("starts with no environment at all", () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeNull();
+    expect(config.sqlitePath).toBe(path.join(dataDir, "shop.db"));
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.shop.whatsapp).toMatch(/^\d{8,15}$/);
+    expect(config.seedDemo).toBe(true);
+  });
+
+  it("generates the session secret once and keeps it in the data folder", () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir }).sessionSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(fs.readFileSync(path.join(dataDir, "session-secret"), "utf8").trim()).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir }).sessionSecret).toBe(first);
+    expect(loadConfig({ DATA_DIR: tempDir() }).sessionSecret).not.toBe(first);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, /^Invalid configuration: PORT must be a whole number \(got "abc"\)$/],
+    [{ PORT: "70000" }, /^Invalid configuration: PORT must be between 0 and 65535/],
+    [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ PUBLIC_URL: "not a url" }, /^Invalid configuration: PUBLIC_URL must be an absolute http\(s\) URL/],
+    [{ SEED_DEMO: "maybe" }, /^Invalid configuration: SEED_DEMO must be true or false/],
+    [{ SHOP_WHATSAPP: "call me" }, /^Invalid configuration: SHOP_WHATSAPP must be an international phone number/],
+    [{ SESSION_SECRET: "short" }, /^Invalid configuration: SESSION_SECRET must be at least 32 characters/],
+    [{ NODE_ENV: "staging" }, /^Invalid configuration: NODE_ENV must be development, production or test/],
+  ])("names the variable and the problem for %o", (env, message) => {
+    expect(() => parseEnv(env)).toThrow(ConfigError);
+    expect(() => parseEnv(env)).toThrow(message);
+  });
+
+  it("reads valid values", () => {
+    const env = parseEnv({
+      PORT: "8080",
+      DATABASE_URL: "postgres://shop:pw@db:5432/shop",
+      PUBLIC_URL: "https://unboxed.ng/",
+      SEED_DEMO: "false",
+      SHOP_WHATSAPP: "+234 803 000 1111",
+    });
+    expect(env.PORT).toBe(8080);
+    expect(env.PUBLIC_URL).toBe("https://unboxed.ng");
+    expect(env.SEED_DEMO).toBe(false);
+    expect(env.SHOP_WHATSAPP).toBe("2348030001111");
+  });
+
+  it("stops on a data folder it cannot write to", () => {
+    // Even root cannot create a folder below a regular file.
+    const file = path.join(tempDir(), "a-file");
+    fs.writeFileSync(file, "");
+    expect(() => loadConfig({ DATA_DIR: path.join(file, "data") })).toThrow(/^Invalid configuration: DATA_DIR .* is not a writable folder/);
+  });
+});

@@ -1,0 +1,77 @@
+import { I18nextProvider } from "react-i18next";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { DEFAULT_LOCALE, i18nFor } from "./lib/i18n";
+import { detectLocale, localeCookie } from "./lib/i18n.server";
+import { useNonce } from "./lib/nonce";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { locale, fromQuery } = detectLocale(request);
+  const { shop } = context.config;
+  return data(
+    { locale, shop: { phone: shop.phone, whatsapp: shop.whatsapp, email: shop.email, socials: shop.socials } },
+    // A language chosen with ?lng= is remembered for the next visits.
+    fromQuery ? { headers: { "Set-Cookie": localeCookie(locale) } } : undefined,
+  );
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const locale = root?.locale ?? DEFAULT_LOCALE;
+  const nonce = useNonce();
+  return (
+    <html lang={locale}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1c1917" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
+        <I18nextProvider i18n={i18nFor(locale)}>{children}</I18nextProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** Last resort, when even the store layout could not render. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const t = i18nFor(useRouteLoaderData<typeof loader>("root")?.locale ?? DEFAULT_LOCALE).t;
+  if (!notFound) console.error(error);
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : t("error.title")}</h1>
+      <p className="mt-3 text-stone-600">{notFound ? t("notFound.body") : t("error.body")}</p>
+      <a className="mt-6 inline-block underline" href="/">
+        {t("notFound.backHome")}
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,158 @@
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import { openDatabase, type DatabaseHandle } from "./app/db/client.server";
+import { migrateToLatest } from "./app/db/migrate.server";
+import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
+import { type Config, loadConfig } from "./app/lib/config.server";
+import { imagesDir } from "./app/lib/images.server";
+import { createLogger, type Logger } from "./app/lib/logger.server";
+
+const ONE_YEAR = 365 * 24 * 60 * 60 * 1000;
+
+/** Any failure before the server listens ends the start with one clear line, and touches no data. */
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+async function prepareDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
+  const database = await openDatabase(config);
+  const applied = await migrateToLatest(database.db);
+  if (applied.length) logger.info({ applied }, "database migrated");
+  if (config.seedDemo && (await isCatalogueEmpty(database.db))) {
+    logger.info("empty catalogue: adding the demo perfumes (first start only)");
+    const seeded = await seedDemoCatalogue(database.db, { imagesDir: imagesDir(config.dataDir) });
+    logger.info(`demo catalogue ready: ${seeded.products} perfumes, ${seeded.brands} brands`);
+    if (seeded.admin) {
+      // Shown once, never stored in clear: the owner should change it or create their own admin.
+      console.log(`\n  Demo admin: ${seeded.admin.email}  password: ${seeded.admin.password}\n`);
+    }
+  }
+  return database;
+}
+
+async function loadBuild(production: boolean, app: express.Express): Promise<() => Promise<ServerBuild>> {
+  if (production) {
+    const buildPath = path.resolve("build/server/index.js");
+    const build = (await import(buildPath).catch(() =>
+      fail(`No production build at ${buildPath}: run "npm run build" first (npm start does it for you).`),
+    )) as ServerBuild;
+    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: ONE_YEAR, index: false, fallthrough: false }));
+    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+    return async () => build;
+  }
+  const vite = await import("vite");
+  const devServer = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
+  app.use(devServer.middlewares);
+  return async () => (await devServer.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const logger = createLogger(config.logLevel);
+  const production = config.env === "production";
+
+  const database = await prepareDatabase(config, logger).catch((error: Error) => fail(error.message));
+
+  const app = express();
+  app.disable("x-powered-by");
+
+  // A fresh nonce per response lets the framework's inline scripts run under a strict policy.
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: production
+        ? {
+            useDefaults: false,
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+              styleSrc: ["'self'"],
+              // Style attributes only (positions of sliders and carousels), never style elements.
+              styleSrcAttr: ["'unsafe-inline'"],
+              imgSrc: ["'self'", "data:"],
+              fontSrc: ["'self'"],
+              connectSrc: ["'self'"],
+              formAction: ["'self'"],
+              frameAncestors: ["'none'"],
+              baseUri: ["'self'"],
+              objectSrc: ["'none'"],
+            },
+          }
+        : false,
+      // Same-origin only; images and scripts never come from elsewhere.
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await database.db.selectFrom("products").select("id").limit(1).execute();
+      res.set("Cache-Control", "no-store").json({ status: "ok", database: database.engine });
+    } catch (error) {
+      logger.error({ err: error }, "health check failed");
+      res.status(503).set("Cache-Control", "no-store").json({ status: "error", database: database.engine });
+    }
+  });
+
+  // Image files are named after their content, so they never change under the same URL.
+  app.use("/images", express.static(imagesDir(config.dataDir), { immutable: true, maxAge: ONE_YEAR, index: false, fallthrough: false }));
+
+  const build = await loadBuild(production, app);
+  app.use(
+    createRequestHandler({
+      build,
+      mode: production ? "production" : "development",
+      getLoadContext: (_req, res) => ({
+        db: database.db,
+        engine: database.engine,
+        config,
+        cspNonce: res.locals.cspNonce as string,
+      }),
+    }),
+  );
+
+  const server: Server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    logger.info(`Unboxed is open at http://localhost:${port} (${database.engine}: ${database.location})`);
+  });
+  server.on("error", (error) => fail(`Cannot listen on ${config.host}:${config.port}: ${error.message}`));
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: finishing requests in flight, then closing`);
+    // Stop accepting, let in-flight requests finish, then close the database.
+    server.close(async () => {
+      await database.close().catch(() => {});
+      logger.info("closed");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => {
+      logger.warn("requests still open after 10 s; closing anyway");
+      void database.close().finally(() => process.exit(1));
+    }, 10_000).unref();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+void main();

@@ -1,0 +1,50 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { type DatabaseHandle, type Engine, openDatabase } from "~/db/client.server";
+import { migrateToLatest } from "~/db/migrate.server";
+
+export const ENGINES: Engine[] = ["sqlite", "postgres"];
+
+export interface TestDatabase extends DatabaseHandle {
+  /** closes the connection and removes the database */
+  drop(): Promise<void>;
+}
+
+/** A new, empty, migrated database on the given engine: a temp SQLite file, or a new PostgreSQL database. */
+export async function freshDatabase(engine: Engine, { migrate = true } = {}): Promise<TestDatabase> {
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  let handle: DatabaseHandle;
+  let remove: () => Promise<void>;
+  if (engine === "sqlite") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-sqlite-"));
+    handle = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dir, "shop.db") });
+    remove = async () => fs.rmSync(dir, { recursive: true, force: true });
+  } else {
+    const adminUrl = inject("postgresUrl");
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    handle = await openDatabase({ databaseUrl: url.toString(), sqlitePath: "" });
+    remove = async () => {
+      const again = new pg.Client({ connectionString: adminUrl });
+      await again.connect();
+      await again.query(`drop database if exists ${name} with (force)`);
+      await again.end();
+    };
+  }
+  if (migrate) await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    async drop() {
+      await handle.close();
+      await remove();
+    },
+  };
+}
