@@ -3,6 +3,8 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
+import { DEFAULT_LOCALE, I18nProvider } from "~/lib/i18n";
+import { detectLocale, messagesFor } from "~/lib/i18n.server";
 import { NonceProvider } from "~/lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -15,13 +17,17 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
+  // The same detection as the root loader's, so the page and <html lang> always agree.
+  const { locale } = detectLocale(request);
   return new Promise<Response>((resolve, reject) => {
     let shellFailed = false;
     // Wait for everything: shoppers without JavaScript and search engines get the whole page,
     // and the status code is final before the first byte.
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <I18nProvider locale={locale} messages={messagesFor(locale)} fallback={messagesFor(DEFAULT_LOCALE)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nProvider>
       </NonceProvider>,
       {
         nonce,

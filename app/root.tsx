@@ -1,4 +1,3 @@
-import { I18nextProvider } from "react-i18next";
 import {
   data,
   isRouteErrorResponse,
@@ -12,9 +11,12 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
-import { DEFAULT_LOCALE, i18nFor } from "./lib/i18n";
+import { DEFAULT_LOCALE, useT } from "./lib/i18n";
 import { detectLocale, localeCookie } from "./lib/i18n.server";
 import { useNonce } from "./lib/nonce";
+import { readToast } from "./lib/toast.server";
+import { getSessionUser } from "./domain/sessions.server";
+import { Toasts } from "./components/toasts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -24,10 +26,19 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, fromQuery } = detectLocale(request);
   const { shop } = context.config;
+  const [{ toast, clear }, user] = await Promise.all([readToast(request, context), getSessionUser(request, context.db)]);
+  const headers = new Headers();
+  // A language chosen with ?lng= is remembered for the next visits.
+  if (fromQuery) headers.append("Set-Cookie", localeCookie(locale));
+  if (clear) headers.append("Set-Cookie", clear);
   return data(
-    { locale, shop: { phone: shop.phone, whatsapp: shop.whatsapp, email: shop.email, socials: shop.socials } },
-    // A language chosen with ?lng= is remembered for the next visits.
-    fromQuery ? { headers: { "Set-Cookie": localeCookie(locale) } } : undefined,
+    {
+      locale,
+      toast,
+      user: user && { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role },
+      shop: { phone: shop.phone, whatsapp: shop.whatsapp, email: shop.email, socials: shop.socials },
+    },
+    { headers },
   );
 }
 
@@ -47,7 +58,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
-        <I18nextProvider i18n={i18nFor(locale)}>{children}</I18nextProvider>
+        {children}
+        <Toasts toast={root?.toast ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -63,14 +75,14 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const t = i18nFor(useRouteLoaderData<typeof loader>("root")?.locale ?? DEFAULT_LOCALE).t;
+  const { t } = useT();
   if (!notFound) console.error(error);
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : t("error.title")}</h1>
-      <p className="mt-3 text-stone-600">{notFound ? t("notFound.body") : t("error.body")}</p>
+      <h1 className="text-2xl font-semibold">{notFound ? t("common.notFound.title") : t("common.error.title")}</h1>
+      <p className="mt-3 text-stone-600">{notFound ? t("common.notFound.body") : t("common.error.body")}</p>
       <a className="mt-6 inline-block underline" href="/">
-        {t("notFound.backHome")}
+        {t("common.notFound.backHome")}
       </a>
     </main>
   );

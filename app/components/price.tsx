@@ -1,16 +1,16 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 
 /** The price pair shown on cards and the product page: the price, and the struck-through original when discounted. */
 export function Price({ price, discount, className = "" }: { price: number; discount: number | null; className?: string }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const original = discount && discount > 0 ? price + discount : null;
   return (
     <p className={`flex flex-wrap items-baseline gap-x-2 ${className}`}>
       <span className="font-semibold text-ink">{formatNaira(price)}</span>
       {original !== null && (
         <s className="text-sm text-stone-500">
-          <span className="sr-only">{t("product.originalPrice", { price: "" })}</span>
+          <span className="sr-only">{t("common.product.originalPrice")} </span>
           {formatNaira(original)}
         </s>
       )}

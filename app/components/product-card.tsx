@@ -1,11 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/lib/i18n";
 import { Link } from "react-router";
 import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
 import { responsiveImage } from "~/lib/images";
 import { Price } from "./price";
 
 export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const image = product.image ? responsiveImage(product.image) : null;
   const soldOut = product.stock <= 0;
   return (
@@ -27,7 +27,7 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
         )}
         {soldOut && (
           <span className="absolute left-2 top-2 rounded-full bg-ink px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-white">
-            {t("product.soldOut")}
+            {t("common.product.soldOut")}
           </span>
         )}
       </div>

@@ -1,14 +1,31 @@
-import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "./i18n";
+import { readCookie, serializeCookie } from "./cookies.server";
+import { createTranslator, DEFAULT_LOCALE, isLocale, type Locale, type Messages, type Translate } from "./i18n";
 
 export const LOCALE_COOKIE = "lng";
 
-function readCookie(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
+// Every language, for the server: pages, meta tags and e-mails.
+const files = import.meta.glob<Messages>("../locales/*/*.json", { eager: true, import: "default" });
+
+const all: Record<Locale, Messages> = { en: {}, es: {} };
+for (const [file, content] of Object.entries(files)) {
+  const [, lang, area] = file.match(/locales\/(\w+)\/([\w-]+)\.json$/) ?? [];
+  if (isLocale(lang)) all[lang][area] = content;
+}
+
+export function messagesFor(locale: Locale): Messages {
+  return all[locale];
+}
+
+const translators = new Map<Locale, Translate>();
+
+/** Translate on the server (loaders, meta, e-mails); a key missing in Spanish falls back to English. */
+export function translatorFor(locale: Locale): Translate {
+  let t = translators.get(locale);
+  if (!t) {
+    t = createTranslator(locale, all[locale], locale === DEFAULT_LOCALE ? undefined : all[DEFAULT_LOCALE]);
+    translators.set(locale, t);
   }
-  return undefined;
+  return t;
 }
 
 /** Best match from an Accept-Language header, honouring q-values; undefined when none is ours. */
@@ -33,13 +50,16 @@ function fromAcceptLanguage(header: string | null): Locale | undefined {
 export function detectLocale(request: Request): { locale: Locale; fromQuery: boolean } {
   const query = new URL(request.url).searchParams.get("lng");
   if (isLocale(query)) return { locale: query, fromQuery: true };
-  const cookie = readCookie(request.headers.get("Cookie"), LOCALE_COOKIE);
+  const cookie = readCookie(request, LOCALE_COOKIE);
   if (isLocale(cookie)) return { locale: cookie, fromQuery: false };
   return { locale: fromAcceptLanguage(request.headers.get("Accept-Language")) ?? DEFAULT_LOCALE, fromQuery: false };
 }
 
-export function localeCookie(locale: Locale): string {
-  return `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax`;
+/** The translate function for this request's language. */
+export function requestTranslator(request: Request): Translate {
+  return translatorFor(detectLocale(request).locale);
 }
 
-export { LOCALES };
+export function localeCookie(locale: Locale): string {
+  return serializeCookie(LOCALE_COOKIE, locale, { maxAgeSeconds: 365 * 24 * 3600 });
+}

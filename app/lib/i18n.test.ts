@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import en from "~/locales/en.json";
-import es from "~/locales/es.json";
-import { i18nFor } from "./i18n";
-import { detectLocale, localeCookie } from "./i18n.server";
+import { createTranslator } from "./i18n";
+import { detectLocale, localeCookie, messagesFor, translatorFor } from "./i18n.server";
 
 function keys(value: unknown, prefix = ""): string[] {
   if (typeof value !== "object" || value === null) return [prefix];
@@ -12,9 +10,27 @@ function keys(value: unknown, prefix = ""): string[] {
 const request = (url: string, headers: Record<string, string> = {}) => new Request(`http://shop.test${url}`, { headers });
 
 describe("languages", () => {
-  it("has every key in both English and Spanish", () => {
-    expect(keys(es).sort()).toEqual(keys(en).sort());
-    for (const key of keys(es)) expect(i18nFor("es").t(key), key).not.toBe(key);
+  it("has every key in both English and Spanish, and no empty text", () => {
+    const en = keys(messagesFor("en"));
+    expect(en.length).toBeGreaterThan(5);
+    expect(keys(messagesFor("es")).sort()).toEqual([...en].sort());
+    for (const key of en) {
+      expect(translatorFor("en")(key), key).not.toBe(key);
+      expect(translatorFor("es")(key).trim(), key).not.toBe("");
+    }
+  });
+
+  it("translates with placeholders, plurals and an English fallback", () => {
+    const t = createTranslator(
+      "en",
+      { cart: { items_one: "{{count}} item", items_other: "{{count}} items", hi: "Hi {{name}}, {{name}}!" } },
+      { only: { english: "fallback" } },
+    );
+    expect(t("cart.items", { count: 1 })).toBe("1 item");
+    expect(t("cart.items", { count: 3 })).toBe("3 items");
+    expect(t("cart.hi", { name: "<b>Ada</b>" })).toBe("Hi <b>Ada</b>, <b>Ada</b>!");
+    expect(t("only.english")).toBe("fallback");
+    expect(t("no.such.key")).toBe("no.such.key");
   });
 
   it("detects the language from ?lng=, then the cookie, then Accept-Language, else English", () => {
@@ -27,11 +43,11 @@ describe("languages", () => {
   });
 
   it("remembers the choice in a cookie", () => {
-    expect(localeCookie("es")).toMatch(/^lng=es; Path=\/; Max-Age=\d+; SameSite=Lax$/);
+    expect(localeCookie("es")).toMatch(/^lng=es; Path=\/; SameSite=Lax; Max-Age=\d+$/);
   });
 
   it("translates the home heading in both languages", () => {
-    expect(i18nFor("en").t("home.heading")).toBe("New in the shop");
-    expect(i18nFor("es").t("home.heading")).toBe("Novedades en la tienda");
+    expect(translatorFor("en")("common.home.heading")).toBe("New in the shop");
+    expect(translatorFor("es")("common.home.heading")).toBe("Novedades en la tienda");
   });
 });

@@ -1,44 +1,77 @@
-import i18next, { type i18n } from "i18next";
-import en from "~/locales/en.json";
-import es from "~/locales/es.json";
+import { createContext, createElement, useContext, useMemo } from "react";
+
+/**
+ * Translations: one JSON file per area and language, locales/{lang}/{area}.json, addressed as
+ * "area.key" (t("common.notFound.title")). Values may hold {{name}} placeholders; a key with a
+ * `count` value picks "key_one" / "key_other" by the language's plural rules.
+ *
+ * The server knows every language (i18n.server.ts); the browser loads only the shopper's language
+ * (i18n.client.ts), which keeps a whole translation library out of the page's JavaScript budget.
+ */
 
 export const LOCALES = ["en", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 export const LOCALE_LABELS: Record<Locale, string> = { en: "ENGLISH", es: "ESPANYOL" };
 
-export const resources = { en: { translation: en }, es: { translation: es } } as const;
+export interface Messages {
+  [key: string]: string | Messages;
+}
+export type TranslateValues = Record<string, string | number>;
+export type Translate = (key: string, values?: TranslateValues) => string;
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
-/**
- * One synchronously initialised instance per language, shared by every request: an instance never
- * changes language after it is made, so sharing it is safe and saves building one per page.
- */
-const instances = new Map<Locale, i18n>();
-
-export function i18nFor(locale: Locale): i18n {
-  let instance = instances.get(locale);
-  if (!instance) {
-    instance = createI18n(locale);
-    instances.set(locale, instance);
+function lookUp(messages: Messages, key: string): string | undefined {
+  let node: string | Messages | undefined = messages;
+  for (const part of key.split(".")) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = node[part];
   }
-  return instance;
+  return typeof node === "string" ? node : undefined;
 }
 
-function createI18n(locale: Locale): i18n {
-  const instance = i18next.createInstance();
-  void instance.init({
-    lng: locale,
-    fallbackLng: DEFAULT_LOCALE,
-    supportedLngs: [...LOCALES],
-    resources,
-    initAsync: false,
-    // React escapes every string it renders; translations are never injected as HTML.
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
-  return instance;
+export function createTranslator(locale: Locale, messages: Messages, fallback?: Messages): Translate {
+  const plurals = new Intl.PluralRules(locale);
+  const find = (key: string) => lookUp(messages, key) ?? (fallback ? lookUp(fallback, key) : undefined);
+  return (key, values) => {
+    let text: string | undefined;
+    if (typeof values?.count === "number") text = find(`${key}_${plurals.select(values.count)}`) ?? find(`${key}_other`);
+    text ??= find(key);
+    if (text === undefined) return key;
+    if (!values) return text;
+    // Plain text in, plain text out: React escapes it when rendering.
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+      values[name] === undefined ? whole : String(values[name]),
+    );
+  };
+}
+
+interface I18nValue {
+  locale: Locale;
+  t: Translate;
+}
+
+const I18nContext = createContext<I18nValue>({ locale: DEFAULT_LOCALE, t: (key) => key });
+
+export function I18nProvider({
+  locale,
+  messages,
+  fallback,
+  children,
+}: {
+  locale: Locale;
+  messages: Messages;
+  fallback?: Messages;
+  children: React.ReactNode;
+}) {
+  const value = useMemo(() => ({ locale, t: createTranslator(locale, messages, fallback) }), [locale, messages, fallback]);
+  return createElement(I18nContext.Provider, { value }, children);
+}
+
+/** The shopper's language and its translate function. */
+export function useT(): I18nValue {
+  return useContext(I18nContext);
 }

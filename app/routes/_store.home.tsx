@@ -1,17 +1,16 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/lib/i18n";
 import { ProductCard } from "~/components/product-card";
 import { newestProducts } from "~/domain/catalog.server";
-import { i18nFor } from "~/lib/i18n";
-import { detectLocale } from "~/lib/i18n.server";
+import { requestTranslator } from "~/lib/i18n.server";
 import type { Route } from "./+types/_store.home";
 
 const NEWEST_ON_HOME = 8;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { t } = i18nFor(detectLocale(request).locale);
+  const t = requestTranslator(request);
   return {
     products: await newestProducts(context.db, NEWEST_ON_HOME),
-    meta: { title: t("meta.title"), description: t("meta.description") },
+    meta: { title: t("common.meta.title"), description: t("common.meta.description") },
   };
 }
 
@@ -20,13 +19,13 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <section aria-labelledby="newest-heading">
       <h1 id="newest-heading" className="font-serif text-3xl font-semibold">
-        {t("home.heading")}
+        {t("common.home.heading")}
       </h1>
-      <p className="mt-2 text-stone-600">{t("home.intro")}</p>
+      <p className="mt-2 text-stone-600">{t("common.home.intro")}</p>
       <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
         {loaderData.products.map((product, i) => (
           <li key={product.id}>

@@ -71,3 +71,10 @@ test.describe("the shop's front door", () => {
     expect(await response.json()).toEqual({ status: "ok", database: "sqlite" });
   });
 });
+
+test("refuses requests that change something when they come from another site", async ({ request }) => {
+  const crossSite = await request.post("/", { headers: { Origin: "https://evil.example" }, form: { x: "1" } });
+  expect(crossSite.status()).toBe(403);
+  const noOrigin = await request.post("/", { form: { x: "1" } });
+  expect(noOrigin.status()).toBe(403);
+});

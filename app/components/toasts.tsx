@@ -1,0 +1,48 @@
+import { useEffect, useState } from "react";
+import { useT } from "~/lib/i18n";
+import type { Toast } from "~/lib/toast";
+import { useHydrated } from "~/lib/use-hydrated";
+
+import type * as SonnerModule from "sonner";
+
+type Sonner = typeof SonnerModule;
+let sonnerModule: Promise<Sonner> | null = null;
+// The toast library is fetched the first time a toast is due, not with every page.
+const loadSonner = () => (sonnerModule ??= import("sonner"));
+
+/**
+ * Top-right toasts that close after 5 s, pause on hover and can be dismissed or swiped away.
+ * Without JavaScript the flash message is rendered by the server as a plain notice instead.
+ */
+export function Toasts({ toast }: { toast: Toast | null }) {
+  const { t } = useT();
+  const hydrated = useHydrated();
+  const [sonner, setSonner] = useState<Sonner | null>(null);
+
+  useEffect(() => {
+    if (toast && !sonner) void loadSonner().then(setSonner);
+  }, [toast, sonner]);
+
+  const id = toast?.id;
+  useEffect(() => {
+    if (!toast || !sonner) return;
+    sonner.toast[toast.type](t(toast.key, toast.values), { id: toast.id });
+    // Each toast is shown once, however often the page re-renders.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id, sonner]);
+
+  return (
+    <>
+      {!hydrated && toast && (
+        <div
+          role="status"
+          data-toast-fallback
+          className="fixed right-4 top-4 z-50 max-w-sm rounded-lg border border-stone-200 bg-white px-4 py-3 text-sm shadow-lg"
+        >
+          {t(toast.key, toast.values)}
+        </div>
+      )}
+      {sonner && <sonner.Toaster position="top-right" duration={5000} closeButton richColors />}
+    </>
+  );
+}

@@ -1,0 +1,134 @@
+import { createHash, randomBytes } from "node:crypto";
+import { type AppLoadContext, data, redirect } from "react-router";
+import type { Db } from "~/db/client.server";
+import type { Role } from "~/db/schema";
+import { readCookie, serializeCookie } from "~/lib/cookies.server";
+
+/**
+ * Server-side sessions: the cookie holds a random 256-bit token, the database holds only its hash,
+ * so a copy of the table cannot be used to sign in. Sessions last 30 days and are renewed on use.
+ */
+
+export const SESSION_COOKIE = "ub_session";
+export const SESSION_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+// Renewing at most once a day keeps ordinary page views free of writes.
+const RENEW_AFTER_MS = DAY_MS;
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  sessionId: string;
+}
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+function sessionCookie(token: string, secure: boolean, maxAgeSeconds = SESSION_DAYS * 24 * 3600): string {
+  return serializeCookie(SESSION_COOKIE, token, { httpOnly: true, secure, maxAgeSeconds });
+}
+
+function isSecure(context: Pick<AppLoadContext, "config">): boolean {
+  return context.config.publicUrl.startsWith("https://");
+}
+
+/** Starts a new session (always a new id) and returns the Set-Cookie header value. */
+export async function createSession(context: Pick<AppLoadContext, "db" | "config">, userId: number): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  await context.db
+    .insertInto("sessions")
+    .values({
+      id: hashToken(token),
+      user_id: userId,
+      expires_at: new Date(now + SESSION_DAYS * DAY_MS).toISOString(),
+      created_at: new Date(now).toISOString(),
+    })
+    .execute();
+  return sessionCookie(token, isSecure(context));
+}
+
+// Loaders of one request share the answer instead of each asking the database.
+const perRequest = new WeakMap<Request, Promise<SessionUser | null>>();
+
+/** The signed-in user for this request, or null. Expired, unknown or malformed tokens count as signed out. */
+export function getSessionUser(request: Request, db: Db): Promise<SessionUser | null> {
+  let pending = perRequest.get(request);
+  if (!pending) {
+    pending = lookUpSession(request, db);
+    perRequest.set(request, pending);
+  }
+  return pending;
+}
+
+async function lookUpSession(request: Request, db: Db): Promise<SessionUser | null> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const id = hashToken(token);
+  const row = await db
+    .selectFrom("sessions as s")
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .select(["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role"])
+    .where("s.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const now = Date.now();
+  const expires = Date.parse(row.expires_at);
+  if (expires <= now) {
+    await db.deleteFrom("sessions").where("id", "=", id).execute();
+    return null;
+  }
+  if (expires - now < SESSION_DAYS * DAY_MS - RENEW_AFTER_MS) {
+    await db
+      .updateTable("sessions")
+      .set({ expires_at: new Date(now + SESSION_DAYS * DAY_MS).toISOString() })
+      .where("id", "=", id)
+      .execute();
+  }
+  return { id: row.userId, email: row.email, firstName: row.first_name, lastName: row.last_name, role: row.role, sessionId: id };
+}
+
+/** Ends this browser's session (if any) and returns the Set-Cookie header value that clears the cookie. */
+export async function destroySession(request: Request, context: Pick<AppLoadContext, "db" | "config">): Promise<string> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (token) await context.db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
+  return sessionCookie("", isSecure(context), 0);
+}
+
+/** Ends every session of a user, e.g. after a password reset. */
+export async function destroyAllSessions(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+}
+
+/** Only same-site relative paths are followed after sign-in; anything else goes home. */
+export function safeRedirectPath(target: string | null | undefined, fallback = "/"): string {
+  if (!target || typeof target !== "string") return fallback;
+  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
+  // eslint-disable-next-line no-control-regex -- control characters in a path are an attack, not a typo
+  if (/[\u0000-\u001f]/.test(target) || target.length > 2000) return fallback;
+  return target;
+}
+
+function signInRedirect(request: Request): never {
+  const url = new URL(request.url);
+  const back = safeRedirectPath(url.pathname + url.search);
+  throw redirect(`/auth?redirectTo=${encodeURIComponent(back)}`);
+}
+
+/** First line of every signed-in loader and action: sends signed-out visitors to sign in and back. */
+export async function requireUser(request: Request, context: Pick<AppLoadContext, "db">): Promise<SessionUser> {
+  const user = await getSessionUser(request, context.db);
+  if (!user) signInRedirect(request);
+  return user;
+}
+
+/** First line of every admin loader and action: signed-out visitors sign in, customers get 403. */
+export async function requireAdmin(request: Request, context: Pick<AppLoadContext, "db">): Promise<SessionUser> {
+  const user = await requireUser(request, context);
+  if (user.role !== "admin") throw data("Forbidden", { status: 403 });
+  return user;
+}

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { browserRequest, testContext } from "../../tests/support/context";
+import {
+  createSession,
+  destroyAllSessions,
+  destroySession,
+  getSessionUser,
+  requireAdmin,
+  requireUser,
+  safeRedirectPath,
+  SESSION_DAYS,
+} from "./sessions.server";
+
+async function thrown(promise: Promise<unknown>): Promise<Response> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Response;
+  }
+  throw new Error("expected a thrown response");
+}
+
+describe.each(ENGINES)("sessions on %s", (engine) => {
+  let t: TestDatabase;
+  let context: ReturnType<typeof testContext>;
+  let customerId: number;
+  let adminId: number;
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+    context = testContext(t);
+    const at = new Date().toISOString();
+    const users = await t.db
+      .insertInto("users")
+      .values([
+        { email: "ada@example.com", password_hash: "x", first_name: "Ada", last_name: "Obi", role: "customer", created_at: at },
+        { email: "boss@example.com", password_hash: "x", first_name: "Bo", last_name: "Ss", role: "admin", created_at: at },
+      ])
+      .returning("id")
+      .execute();
+    [customerId, adminId] = users.map((u) => u.id);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("signs in with an HttpOnly, SameSite=Lax cookie whose token is stored only as a hash", async () => {
+    const cookie = await createSession(context, customerId);
+    expect(cookie).toMatch(/^ub_session=[A-Za-z0-9_-]{43}; Path=\/; SameSite=Lax; Max-Age=2592000; HttpOnly$/);
+    const token = cookie.split(";")[0].split("=")[1];
+    const rows = await t.db.selectFrom("sessions").select("id").where("user_id", "=", customerId).execute();
+    expect(rows.map((r) => r.id)).not.toContain(token);
+
+    const user = await getSessionUser(browserRequest("/", { cookies: [cookie] }), t.db);
+    expect(user).toMatchObject({ id: customerId, email: "ada@example.com", firstName: "Ada", role: "customer" });
+  });
+
+  it("gives every sign-in a new id, and sign-out ends only that session", async () => {
+    const a = await createSession(context, customerId);
+    const b = await createSession(context, customerId);
+    expect(a).not.toBe(b);
+    const clear = await destroySession(browserRequest("/", { cookies: [a] }), context);
+    expect(clear).toMatch(/^ub_session=; .*Max-Age=0/);
+    expect(await getSessionUser(browserRequest("/", { cookies: [a] }), t.db)).toBeNull();
+    expect(await getSessionUser(browserRequest("/", { cookies: [b] }), t.db)).not.toBeNull();
+  });
+
+  it("marks the cookie Secure when the shop is served over https", async () => {
+    const secure = { ...context, config: { ...context.config, publicUrl: "https://unboxed.ng" } };
+    expect(await createSession(secure, customerId)).toMatch(/; Secure$/);
+  });
+
+  it("expires after 30 days, and renews a session in use", async () => {
+    const cookie = await createSession(context, customerId);
+    const request = () => browserRequest("/", { cookies: [cookie] });
+    const [session] = await t.db.selectFrom("sessions").select(["id", "expires_at"]).orderBy("created_at", "desc").limit(1).execute();
+
+    // Used 10 days after sign-in: renewed to a full 30 days from now.
+    const tenDaysIn = new Date(Date.now() + (SESSION_DAYS - 10) * 86_400_000).toISOString();
+    await t.db.updateTable("sessions").set({ expires_at: tenDaysIn }).where("id", "=", session.id).execute();
+    expect(await getSessionUser(request(), t.db)).not.toBeNull();
+    const renewed = await t.db.selectFrom("sessions").select("expires_at").where("id", "=", session.id).executeTakeFirstOrThrow();
+    expect(Date.parse(renewed.expires_at)).toBeGreaterThan(Date.now() + (SESSION_DAYS - 1) * 86_400_000);
+
+    await t.db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", session.id).execute();
+    expect(await getSessionUser(request(), t.db)).toBeNull();
+    expect(await t.db.selectFrom("sessions").select("id").where("id", "=", session.id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("treats forged, malformed and unknown tokens as signed out", async () => {
+    for (const value of ["x", "A".repeat(43), "../../etc/passwd", "%E0%A4%A", "a".repeat(5000)]) {
+      expect(await getSessionUser(browserRequest("/", { cookies: [`ub_session=${value}`] }), t.db)).toBeNull();
+    }
+  });
+
+  it("ends every session of a user at once", async () => {
+    const a = await createSession(context, customerId);
+    await destroyAllSessions(t.db, customerId);
+    expect(await getSessionUser(browserRequest("/", { cookies: [a] }), t.db)).toBeNull();
+  });
+
+  it("sends signed-out visitors to sign in and back, and refuses customers the admin area", async () => {
+    const anonymous = await thrown(requireUser(browserRequest("/profile?tab=orders"), context));
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("Location")).toBe("/auth?redirectTo=%2Fprofile%3Ftab%3Dorders");
+
+    const customer = await createSession(context, customerId);
+    const forbidden = await thrown(requireAdmin(browserRequest("/admin", { cookies: [customer] }), context));
+    expect((forbidden as unknown as { init: ResponseInit }).init?.status ?? forbidden.status).toBe(403);
+
+    const admin = await createSession(context, adminId);
+    expect((await requireAdmin(browserRequest("/admin", { cookies: [admin] }), context)).id).toBe(adminId);
+  });
+
+  it("follows only same-site relative paths after sign-in", () => {
+    expect(safeRedirectPath("/checkout?step=1")).toBe("/checkout?step=1");
+    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "", null, "/ok\nSet-Cookie: x"]) {
+      expect(safeRedirectPath(bad)).toBe("/");
+    }
+  });
+});

@@ -1,0 +1,21 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AppLoadContext } from "react-router";
+import { loadConfig } from "~/lib/config.server";
+import type { TestDatabase } from "./databases";
+
+/** The load context a loader or action gets in the running server, over a test database. */
+export function testContext(database: TestDatabase, env: Record<string, string> = {}): AppLoadContext {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-ctx-"));
+  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: "http://shop.test", NODE_ENV: "test", ...env });
+  return { db: database.db, engine: database.engine, config, cspNonce: "test-nonce" };
+}
+
+/** A request as the browser would send it, with cookies taken from Set-Cookie values. */
+export function browserRequest(url: string, init: { cookies?: string[]; method?: string; body?: BodyInit; headers?: Record<string, string> } = {}): Request {
+  const headers = new Headers(init.headers);
+  const cookie = (init.cookies ?? []).map((c) => c.split(";")[0]).join("; ");
+  if (cookie) headers.set("Cookie", cookie);
+  return new Request(new URL(url, "http://shop.test"), { method: init.method ?? "GET", body: init.body, headers });
+}
