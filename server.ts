@@ -68,6 +68,8 @@ async function main() {
 
   const app = express();
   app.disable("x-powered-by");
+  // Behind a reverse proxy on the same machine, the shopper's address comes from X-Forwarded-For.
+  app.set("trust proxy", "loopback");
 
   // A fresh nonce per response lets the framework's inline scripts run under a strict policy.
   app.use((_req, res, next) => {
@@ -134,11 +136,12 @@ async function main() {
     createRequestHandler({
       build,
       mode: production ? "production" : "development",
-      getLoadContext: (_req, res) => ({
+      getLoadContext: (req, res) => ({
         db: database.db,
         engine: database.engine,
         config,
         cspNonce: res.locals.cspNonce as string,
+        clientIp: req.ip ?? "unknown",
       }),
     }),
   );

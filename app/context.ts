@@ -9,6 +9,8 @@ declare module "react-router" {
     config: Config;
     /** per-request Content-Security-Policy nonce for the framework's inline scripts */
     cspNonce: string;
+    /** the shopper's IP address, for abuse limits */
+    clientIp: string;
   }
 }
 

@@ -15,6 +15,7 @@ import { DEFAULT_LOCALE, useT } from "./lib/i18n";
 import { detectLocale, localeCookie } from "./lib/i18n.server";
 import { useNonce } from "./lib/nonce";
 import { readToast } from "./lib/toast.server";
+import { cartSummary } from "./domain/cart.server";
 import { getSessionUser } from "./domain/sessions.server";
 import { Toasts } from "./components/toasts";
 
@@ -26,7 +27,11 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, fromQuery } = detectLocale(request);
   const { shop } = context.config;
-  const [{ toast, clear }, user] = await Promise.all([readToast(request, context), getSessionUser(request, context.db)]);
+  const [{ toast, clear }, user, cart] = await Promise.all([
+    readToast(request, context),
+    getSessionUser(request, context.db),
+    cartSummary(request, context),
+  ]);
   const headers = new Headers();
   // A language chosen with ?lng= is remembered for the next visits.
   if (fromQuery) headers.append("Set-Cookie", localeCookie(locale));
@@ -35,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       locale,
       toast,
+      cart,
       user: user && { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role },
       shop: { phone: shop.phone, whatsapp: shop.whatsapp, email: shop.email, socials: shop.socials },
     },

@@ -133,6 +133,31 @@ export interface WishlistTable {
   created_at: Timestamp;
 }
 
+export interface OrderEventTable {
+  id: Id;
+  order_id: number;
+  status: OrderStatus;
+  /** the admin who made the change; null for the shopper or the system */
+  actor_user_id: number | null;
+  note: string | null;
+  created_at: Timestamp;
+}
+
+export type AuditAction = "create" | "update" | "delete" | "archive";
+export type AuditEntity = "product" | "category" | "brand" | "order";
+
+export interface AuditLogTable {
+  id: Id;
+  actor_user_id: number | null;
+  action: AuditAction;
+  entity: AuditEntity;
+  entity_id: number | null;
+  summary: string;
+  /** JSON: { field: [old, new] } for the fields that changed */
+  changes: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -146,6 +171,8 @@ export interface Database {
   orders: OrderTable;
   order_items: OrderItemTable;
   wishlist: WishlistTable;
+  order_events: OrderEventTable;
+  audit_log: AuditLogTable;
 }
 
 export type Product = Selectable<ProductTable>;
