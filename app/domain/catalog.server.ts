@@ -38,3 +38,16 @@ export async function countProducts(db: Db): Promise<number> {
   const row = await db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+// Anything that caches what the shop shows (e.g. rendered pages) listens here; every change to
+// products, brands or categories calls catalogChanged() after it commits.
+const catalogListeners = new Set<() => void>();
+
+export function onCatalogChange(listener: () => void): () => void {
+  catalogListeners.add(listener);
+  return () => catalogListeners.delete(listener);
+}
+
+export function catalogChanged(): void {
+  for (const listener of catalogListeners) listener();
+}
