@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Db, isPostgres } from "~/db/client.server";
+import { DEFAULT_COUNTRY, NIGERIAN_STATES } from "~/lib/nigeria";
 
 /** Saved shipping addresses: at most four per user, always read and written through the owner's id. */
 export const MAX_ADDRESSES = 4;
@@ -10,13 +11,26 @@ const field = (requiredKey: string, max: number) =>
     .transform((v) => v.replace(/\s+/g, " ").trim())
     .pipe(z.string().min(1, requiredKey).max(max, "account.address.errors.tooLong"));
 
-/** The spec's messages, as translation keys; values are trimmed, whitespace folded, length-limited. */
-export const addressSchema = z.object({
-  street: field("account.address.errors.street", 200),
-  city: field("account.address.errors.city", 100),
-  state: field("account.address.errors.state", 100),
-  country: field("account.address.errors.country", 100),
-});
+/**
+ * The spec's messages, as translation keys; values are trimmed, whitespace folded, length-limited.
+ * In Nigeria the state is one of the 36 states or the FCT (stored with its proper spelling).
+ */
+export const addressSchema = z
+  .object({
+    street: field("account.address.errors.street", 200),
+    city: field("account.address.errors.city", 100),
+    state: field("account.address.errors.state", 100),
+    country: field("account.address.errors.country", 100),
+  })
+  .transform((address, ctx) => {
+    if (address.country.toLowerCase() !== DEFAULT_COUNTRY.toLowerCase()) return address;
+    const state = NIGERIAN_STATES.find((s) => s.toLowerCase() === address.state.toLowerCase());
+    if (!state) {
+      ctx.addIssue({ code: "custom", path: ["state"], message: "account.address.errors.state" });
+      return z.NEVER;
+    }
+    return { ...address, state, country: DEFAULT_COUNTRY };
+  });
 
 export type AddressInput = z.infer<typeof addressSchema>;
 

@@ -35,6 +35,13 @@ describe("address validation", () => {
     expect(long.error!.issues[0].message).toBe("account.address.errors.tooLong");
     expect(addressSchema.safeParse({ ...lagos, city: 42 }).success).toBe(false);
   });
+
+  it("takes a Nigerian state only from the 36 states and the FCT", () => {
+    expect(addressSchema.parse({ ...lagos, state: "lagos", country: "nigeria" })).toMatchObject({ state: "Lagos", country: "Nigeria" });
+    const bad = addressSchema.safeParse({ ...lagos, state: "Atlantis" });
+    expect(bad.error?.issues[0]).toMatchObject({ path: ["state"], message: "account.address.errors.state" });
+    expect(addressSchema.parse({ ...lagos, state: "Greater Accra", country: "Ghana" }).state).toBe("Greater Accra");
+  });
 });
 
 describe.each(ENGINES)("saved addresses on %s", (engine) => {
