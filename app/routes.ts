@@ -5,6 +5,7 @@ export default [
     index("routes/_store.home.tsx"),
     route("profile", "routes/account.profile.tsx"),
     route("wishlist", "routes/account.wishlist.tsx"),
+    route("orders/:number", "routes/account.order.tsx"),
     // Anything unmatched renders the store's 'Page not found' with HTTP 404.
     route("*", "routes/_store.not-found.tsx"),
   ]),

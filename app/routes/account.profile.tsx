@@ -10,9 +10,13 @@ import {
   MAX_ADDRESSES,
   updateAddress,
 } from "~/domain/addresses.server";
+import { listOrdersForUser } from "~/domain/order-history.server";
 import { requireUser } from "~/domain/sessions.server";
 import { wishlistCards } from "~/domain/wishlist.server";
+import { OrderStatusBadge } from "~/components/order-status";
+import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
+import { formatNaira } from "~/lib/money";
 import { requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/account.profile";
@@ -32,6 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     user: { firstName: user.firstName, lastName: user.lastName, email: user.email },
     tab,
+    orders: tab === "orders" ? await listOrdersForUser(context.db, user.id) : [],
     addresses: tab === "addresses" ? await listAddresses(context.db, user.id) : [],
     wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
     title: t("account.profile.title"),
@@ -124,10 +129,48 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       </nav>
 
       <div className="py-6">
-        {tab === "orders" && <p className="text-stone-600">{t("account.orders.empty")}</p>}
+        {tab === "orders" && <Orders orders={loaderData.orders} />}
         {tab === "favourites" && <Favourites products={loaderData.wishlist} />}
         {tab === "addresses" && <Addresses addresses={loaderData.addresses} failed={actionData ?? null} />}
       </div>
+    </div>
+  );
+}
+
+function Orders({ orders }: { orders: Route.ComponentProps["loaderData"]["orders"] }) {
+  const { t, locale } = useT();
+  if (orders.length === 0) return <p className="text-stone-600">{t("account.orders.empty")}</p>;
+  return (
+    <div className="overflow-x-auto rounded-xl border border-stone-200 bg-white">
+      <table className="w-full min-w-[40rem] text-left text-sm">
+        <thead className="bg-stone-50 text-stone-600">
+          <tr>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.number")}</th>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.date")}</th>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.address")}</th>
+            <th scope="col" className="px-4 py-3 text-right font-medium">{t("account.orders.total")}</th>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.status")}</th>
+            <th scope="col" className="px-4 py-3 font-medium"><span className="sr-only">{t("account.orders.viewDetails")}</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {orders.map((order) => (
+            <tr key={order.number} className="border-t border-stone-100">
+              <td className="px-4 py-3 font-medium">{order.number}</td>
+              <td className="px-4 py-3">{formatLagosTime(order.createdAt, locale)}</td>
+              <td className="px-4 py-3">{order.address ?? t("account.orders.noAddress")}</td>
+              <td className="px-4 py-3 text-right">{formatNaira(order.total)}</td>
+              <td className="px-4 py-3"><OrderStatusBadge status={order.status} /></td>
+              <td className="px-4 py-3">
+                <Link to={`/orders/${order.number}`} className="inline-flex items-center gap-1 underline" aria-label={t("account.orders.viewDetailsOf", { number: order.number })}>
+                  <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" /><circle cx="12" cy="12" r="3" /></svg>
+                  {t("account.orders.viewDetails")}
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
