@@ -38,6 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab,
     orders: tab === "orders" ? await listOrdersForUser(context.db, user.id) : [],
     addresses: tab === "addresses" ? await listAddresses(context.db, user.id) : [],
+    maxAddresses: MAX_ADDRESSES,
     wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
     title: t("account.profile.title"),
   };
@@ -131,7 +132,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       <div className="py-6">
         {tab === "orders" && <Orders orders={loaderData.orders} />}
         {tab === "favourites" && <Favourites products={loaderData.wishlist} />}
-        {tab === "addresses" && <Addresses addresses={loaderData.addresses} failed={actionData ?? null} />}
+        {tab === "addresses" && <Addresses addresses={loaderData.addresses} max={loaderData.maxAddresses} failed={actionData ?? null} />}
       </div>
     </div>
   );
@@ -199,11 +200,19 @@ function Favourites({ products }: { products: Route.ComponentProps["loaderData"]
 
 type Failed = { intent: string; addressId: number | null; errors: AddressErrors; values: Record<string, string> } | null;
 
-function Addresses({ addresses, failed }: { addresses: Route.ComponentProps["loaderData"]["addresses"]; failed: Failed }) {
+function Addresses({
+  addresses,
+  max,
+  failed,
+}: {
+  addresses: Route.ComponentProps["loaderData"]["addresses"];
+  max: number;
+  failed: Failed;
+}) {
   const { t } = useT();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const atMax = addresses.length >= MAX_ADDRESSES;
+  const atMax = addresses.length >= max;
   const addFailed = failed?.intent === "add-address" ? failed : null;
   return (
     <section aria-labelledby="addresses-heading">
@@ -217,7 +226,7 @@ function Addresses({ addresses, failed }: { addresses: Route.ComponentProps["loa
           </button>
         )}
       </div>
-      <p className="mt-1 text-sm text-stone-600">{t("account.address.limitNote", { max: MAX_ADDRESSES })}</p>
+      <p className="mt-1 text-sm text-stone-600">{t("account.address.limitNote", { max })}</p>
 
       {addresses.length === 0 && <p className="mt-4 text-stone-600">{t("account.address.none")}</p>}
       <ul className="mt-4 grid gap-4 sm:grid-cols-2">
