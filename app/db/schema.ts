@@ -158,6 +158,15 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+/** abuse-limit counters on PostgreSQL (rate-limiter-flexible's store); unused on SQLite */
+export interface RateLimitTable {
+  /** limiter name and a hashed subject, e.g. "signin-account:9f86d0…" */
+  key: string;
+  points: number;
+  /** end of the window, epoch milliseconds */
+  expire: number | null;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -173,6 +182,7 @@ export interface Database {
   wishlist: WishlistTable;
   order_events: OrderEventTable;
   audit_log: AuditLogTable;
+  rate_limits: RateLimitTable;
 }
 
 export type Product = Selectable<ProductTable>;
