@@ -2,11 +2,13 @@ import { type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { Db } from "./client.server";
 import * as m0001 from "./migrations/0001_initial";
 import * as m0002 from "./migrations/0002_order_history_and_audit";
+import * as m0005 from "./migrations/0005_cart_orders";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_order_history_and_audit": m0002,
+  "0005_cart_orders": m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
