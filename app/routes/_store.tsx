@@ -1,4 +1,5 @@
 import { useT } from "~/lib/i18n";
+import { CartLink } from "~/components/cart-link";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError } from "react-router";
 
 /** The storefront frame: header, content, footer. The full layout grows with the storefront. */
@@ -16,6 +17,7 @@ function StoreFrame({ children }: { children: React.ReactNode }) {
               Home
             </NavLink>
           </nav>
+          <CartLink />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
