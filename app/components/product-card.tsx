@@ -2,6 +2,7 @@ import { useT } from "~/lib/i18n";
 import { Link } from "react-router";
 import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
 import { responsiveImage } from "~/lib/images";
+import { AddToCartButton } from "./add-to-cart-button";
 import { Price } from "./price";
 import { WishlistButton } from "./wishlist-button";
 
@@ -51,6 +52,7 @@ export function ProductCard({
           </Link>
         </h3>
         <Price price={product.price} discount={product.discount} className="mt-auto pt-1" />
+        <AddToCartButton productId={product.id} soldOut={soldOut} className="relative z-10 mt-2" />
       </div>
     </article>
   );

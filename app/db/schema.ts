@@ -114,6 +114,10 @@ export interface OrderTable {
   subtotal: number;
   shipping: number;
   total: number;
+  /** the cart a WhatsApp order was made from (null for other orders) */
+  cart_id: string | null;
+  /** SHA-256 of the cart id and its lines when ordered: the same cart pressed again finds the same pending order */
+  cart_fingerprint: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

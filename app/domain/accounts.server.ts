@@ -9,6 +9,7 @@ import { hashPassword, verifyPassword } from "~/lib/password.server";
 import type { ToastInput } from "~/lib/toast";
 import { redirectWithToast } from "~/lib/toast.server";
 import { passwordResetEmail } from "./account-mail.server";
+import { mergeCartOnSignIn } from "./cart.server";
 import { clearAttempts, consumeAttempt, refundAttempt } from "./rate-limits.server";
 import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
 
@@ -165,8 +166,11 @@ export async function signIn(
   toast: ToastInput,
 ): Promise<Response> {
   await destroySession(request, context);
-  const cookie = await createSession(context, userId);
-  return redirectWithToast(context, safeRedirectPath(redirectTo), toast, { headers: { "Set-Cookie": cookie } });
+  const headers = new Headers({ "Set-Cookie": await createSession(context, userId) });
+  // What the shopper put in the cart before signing in joins the account's cart.
+  const clearGuestCart = await mergeCartOnSignIn(request, context, userId);
+  if (clearGuestCart) headers.append("Set-Cookie", clearGuestCart);
+  return redirectWithToast(context, safeRedirectPath(redirectTo), toast, { headers });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { makeProducts } from "../../tests/support/fixtures";
 import { decodeQuotedPrintable, resetLinks } from "../../tests/support/mail";
 import { translatorFor } from "~/lib/i18n.server";
 import { readOutbox } from "~/lib/mail.server";
@@ -150,6 +151,27 @@ describe.each(ENGINES)("customer accounts on %s", (engine) => {
       expect(response.status).toBe(303);
       expect(response.headers.getSetCookie().some((c) => c.startsWith("ub_toast="))).toBe(true);
     });
+  });
+
+  it("brings the shopper's guest cart into the account at sign-in and clears the guest cookie", async () => {
+    const made = await register({ email: "cart-merge@example.com" });
+    if (!made.ok) throw new Error("not registered");
+    const [product] = await makeProducts(t.db, [{ name: "Guest Oud", price: 1_000_000, stock: 5 }]);
+    const guestCart = "g".repeat(32);
+    const stamp = new Date().toISOString();
+    await t.db.insertInto("carts").values({ id: guestCart, user_id: null, created_at: stamp, updated_at: stamp }).execute();
+    await t.db.insertInto("cart_lines").values({ cart_id: guestCart, product_id: product, quantity: 2, created_at: stamp }).execute();
+
+    const toast = { type: "success" as const, key: "auth.toast.signedIn" };
+    const response = await signIn(browserRequest("/auth", { method: "POST", cookies: [`ub_cart=${guestCart}`] }), base, made.userId, "/", toast);
+    expect(response.headers.getSetCookie().some((c) => /^ub_cart=; .*Max-Age=0/.test(c))).toBe(true);
+    const lines = await t.db
+      .selectFrom("cart_lines as l")
+      .innerJoin("carts as c", "c.id", "l.cart_id")
+      .select(["l.product_id", "l.quantity"])
+      .where("c.user_id", "=", made.userId)
+      .execute();
+    expect(lines).toEqual([{ product_id: product, quantity: 2 }]);
   });
 
   describe("abuse limits", () => {

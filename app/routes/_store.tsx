@@ -1,6 +1,7 @@
 import { useT } from "~/lib/i18n";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
+import { CartLink } from "~/components/cart-link";
 
 /** The storefront frame: header, content, footer. The full layout grows with the storefront. */
 function StoreFrame({ children }: { children: React.ReactNode }) {
@@ -29,6 +30,7 @@ function StoreFrame({ children }: { children: React.ReactNode }) {
               {t("auth.header.signIn")}
             </Link>
           )}
+          <CartLink />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
