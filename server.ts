@@ -13,6 +13,7 @@ import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
 import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage } from "./app/lib/page-cache.server";
+import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { isSameOriginRequest } from "./app/lib/origin-check.server";
 
@@ -46,6 +47,7 @@ async function loadBuild(production: boolean, app: express.Express): Promise<() 
     const build = (await import(buildPath).catch(() =>
       fail(`No production build at ${buildPath}: run "npm run build" first (npm start does it for you).`),
     )) as ServerBuild;
+    app.use("/assets", precompressedAssets("build/client/assets", ONE_YEAR / 1000));
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: ONE_YEAR, index: false, fallthrough: false }));
     app.use(express.static("build/client", { maxAge: "1h", index: false }));
     return async () => build;
@@ -75,7 +77,7 @@ async function main() {
 
   // Anonymous storefront pages are rendered once and sent again until the catalogue changes
   // (production only; docs/decisions/011).
-  const pageCache = production ? new PageCache() : null;
+  const pageCache = production && config.pageCache ? new PageCache() : null;
   if (pageCache) onCatalogChange(() => pageCache.clear());
 
   // A fresh nonce per response lets the framework's inline scripts run under a strict policy;

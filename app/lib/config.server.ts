@@ -44,6 +44,7 @@ const envSchema = z.object({
   SOCIAL_INSTAGRAM: z.url({ message: "must be a URL" }).default("https://www.instagram.com/unboxed.ng"),
   SOCIAL_TIKTOK: z.url({ message: "must be a URL" }).default("https://www.tiktok.com/@unboxed.ng"),
   SEED_DEMO: booleanFlag.default(true),
+  PAGE_CACHE: booleanFlag.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOG_LEVEL: z
@@ -70,6 +71,8 @@ export interface Config {
     socials: { instagram: string; tiktok: string };
   };
   seedDemo: boolean;
+  /** cache anonymous storefront pages in memory (production only) */
+  pageCache: boolean;
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
@@ -143,6 +146,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       socials: { instagram: env.SOCIAL_INSTAGRAM, tiktok: env.SOCIAL_TIKTOK },
     },
     seedDemo: env.SEED_DEMO,
+    pageCache: env.PAGE_CACHE,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,
