@@ -118,7 +118,7 @@ export function ProductCarousel({ title, products, backward = false }: { title: 
       <ul ref={track} className={`carousel-track ${backward ? "drift" : ""}`}>
         {products.map((product) => (
           <li key={product.id}>
-            <ProductCard product={product} sizes="(min-width: 1024px) 210px, (min-width: 640px) 31vw, 46vw" />
+            <ProductCard product={product} sizes="(min-width: 1024px) 210px, (min-width: 640px) 31vw, calc(50vw - 24px)" />
           </li>
         ))}
       </ul>

@@ -13,11 +13,15 @@ import { WishlistButton } from "./wishlist-button";
 export function ProductCard({
   product,
   eager = false,
+  priority = false,
   sizes = "(min-width: 1024px) 240px, (min-width: 640px) 33vw, 50vw",
   inWishlist = false,
 }: {
   product: ProductCardData;
+  /** load at once (above the fold) */
   eager?: boolean;
+  /** fetch before other pictures (the first ones seen) */
+  priority?: boolean;
   sizes?: string;
   inWishlist?: boolean;
 }) {
@@ -37,7 +41,7 @@ export function ProductCard({
             alt=""
             loading={eager ? "eager" : "lazy"}
             decoding="async"
-            fetchPriority={eager ? "high" : undefined}
+            fetchPriority={priority ? "high" : undefined}
             className="h-full w-full object-cover"
           />
         )}

@@ -64,7 +64,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <img
               src={image.src}
               srcSet={image.srcSet}
-              sizes="(min-width: 1152px) 560px, (min-width: 768px) 48vw, 92vw"
+              sizes="(min-width: 1152px) 560px, (min-width: 768px) 48vw, min(calc(100vw - 32px), 360px)"
               width={image.width}
               height={image.height}
               alt={product.name}
