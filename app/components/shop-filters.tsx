@@ -81,7 +81,7 @@ export function ShopFilters({
   const group = (name: "category" | "brand", legend: string, rows: NamedRow[], scroll: boolean) => (
     <fieldset>
       <legend className="filter-title float-left">{legend}</legend>
-      <Link to={shopHref(filters, { [name]: null })} preventScrollReset className="float-right text-sm underline" aria-label={t(`store.filters.reset.${name}`)}>
+      <Link to={shopHref(filters, { [name]: null })} preventScrollReset className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline" aria-label={t(`store.filters.reset.${name}`)}>
         {t("store.filters.reset.label")}
       </Link>
       <div className={`clear-both ${scroll ? "max-h-56 overflow-y-auto pr-2" : ""}`}>

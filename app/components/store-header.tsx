@@ -36,7 +36,7 @@ function LanguageMenu() {
   };
   return (
     <details className="menu">
-      <summary className="flex min-h-9 cursor-pointer items-center gap-1 px-1">
+      <summary className="flex min-h-11 cursor-pointer items-center gap-1 px-1">
         <span className="sr-only">{t("store.header.language")}: </span>
         {LOCALE_LABELS[locale]}
       </summary>
@@ -58,22 +58,23 @@ function UserArea() {
   const user = useRoot()?.user;
   if (!user) {
     return (
-      <Link to="/auth" className="flex min-h-9 items-center gap-1 px-1 hover:underline">
+      <Link to="/auth" className="flex min-h-11 items-center gap-1 px-1 hover:underline">
         <Icon name="user" size={16} />
-        {t("store.header.signIn")}
+        <span className="max-sm:sr-only">{t("store.header.signIn")}</span>
       </Link>
     );
   }
   return (
     <>
-      <Link to="/profile" className="flex min-h-9 items-center gap-1 px-1 hover:underline">
+      <Link to="/profile" className="flex min-h-11 items-center gap-1 px-1 hover:underline">
         <Icon name="user" size={16} />
         <span className="sr-only">{t("store.header.profile")}: </span>
         {user.firstName}
       </Link>
       <form method="post" action="/auth/logout">
-        <button type="submit" className="min-h-9 px-1 hover:underline">
-          {t("store.header.signOut")}
+        <button type="submit" className="flex min-h-11 items-center gap-1 px-1 hover:underline">
+          <Icon name="logout" size={16} className="sm:hidden" />
+          <span className="max-sm:sr-only">{t("store.header.signOut")}</span>
         </button>
       </form>
     </>
@@ -103,9 +104,9 @@ export function StoreHeader() {
   const shop = useRoot()?.shop;
   return (
     <header className="bg-white">
-      <div className="bg-ink text-xs text-stone-200">
+      <div className="whitespace-nowrap bg-ink text-xs text-stone-200">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4">
-          <a href={`tel:${shop?.phone.replace(/[^\d+]/g, "")}`} className="flex min-h-9 items-center gap-1 hover:underline">
+          <a href={`tel:${shop?.phone.replace(/[^\d+]/g, "")}`} className="flex min-h-11 items-center gap-1 hover:underline">
             <Icon name="phone" size={14} />
             <span className="max-sm:sr-only">{t("store.header.callUs")}</span> {shop?.phone}
           </a>

@@ -191,6 +191,20 @@ test.describe("shop", () => {
     await expect(page).toHaveURL(/page=2$/);
     await expect(page.getByText(/Showing 9–16 of/)).toBeVisible();
     await context.close();
+
+    // On a phone, the drawers open through the browser's own invoker commands.
+    const phone = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const small = await phone.newPage();
+    await small.goto("/shop");
+    await small.getByRole("button", { name: "Filters" }).click();
+    const drawer = small.getByRole("dialog", { name: "Filters" });
+    await expect(drawer).toBeVisible();
+    await drawer.getByRole("radio", { name: "Dior" }).check();
+    await drawer.getByRole("button", { name: "Show results" }).click();
+    await expect(small).toHaveURL(/brand=\d+/);
+    await small.getByRole("button", { name: "Open the menu" }).click();
+    await expect(small.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "About" })).toBeVisible();
+    await phone.close();
   });
 
   test("any query string reaches a valid page, never a 500 and never reflected unescaped", async ({ page, request }) => {
