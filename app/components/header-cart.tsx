@@ -10,10 +10,10 @@ export function HeaderCart() {
   const cart = (useRouteLoaderData("root") as RootData | undefined)?.cart ?? { lines: 0, total: 0 };
   const total = formatNaira(cart.total);
   return (
-    <Link to="/cart" className="flex min-h-11 items-center gap-2 rounded-full px-2 hover:bg-stone-100" aria-label={t("store.header.cart", { count: cart.lines, total })}>
+    <Link to="/cart" className="cart-link" aria-label={t("store.header.cart", { count: cart.lines, total })}>
       <span className="relative">
         <Icon name="cart" size={24} />
-        <span data-cart-count className="absolute -right-2 -top-2 grid h-5 min-w-5 place-items-center rounded-full bg-brand-700 px-1 text-xs font-semibold text-white">
+        <span data-cart-count className="cart-badge">
           {cart.lines}
         </span>
       </span>

@@ -20,9 +20,9 @@ export function SearchForm({ id, className = "" }: { id: string; className?: str
         defaultValue={q}
         maxLength={100}
         placeholder={t("store.search.placeholder")}
-        className="h-11 min-w-0 flex-1 rounded-l-full border border-r-0 border-stone-300 bg-white px-4 text-sm"
+        className="search-input"
       />
-      <button type="submit" className="grid h-11 w-12 place-items-center rounded-r-full bg-ink text-white hover:bg-stone-700" aria-label={t("store.search.submit")}>
+      <button type="submit" className="search-button" aria-label={t("store.search.submit")}>
         <Icon name="search" />
       </button>
     </Form>

@@ -16,7 +16,7 @@ export function StoreFooter() {
   const heading = "mb-3 text-xs font-semibold tracking-widest text-white";
   return (
     <footer className="mt-16 bg-ink text-sm text-stone-300">
-      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="footer-grid">
         <div>
           <p className="font-serif text-xl text-white">{t("common.brand.tagline")}</p>
           <p className="mt-3">{t("store.footer.blurb")}</p>

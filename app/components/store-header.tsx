@@ -36,7 +36,7 @@ function LanguageMenu() {
   };
   return (
     <details className="menu">
-      <summary className="flex min-h-11 cursor-pointer items-center gap-1 px-1">
+      <summary className="top-link cursor-pointer">
         <span className="sr-only">{t("store.header.language")}: </span>
         {LOCALE_LABELS[locale]}
       </summary>
@@ -58,7 +58,7 @@ function UserArea() {
   const user = useRoot()?.user;
   if (!user) {
     return (
-      <Link to="/auth" className="flex min-h-11 items-center gap-1 px-1 hover:underline">
+      <Link to="/auth" className="top-link">
         <Icon name="user" size={16} />
         <span className="max-sm:sr-only">{t("store.header.signIn")}</span>
       </Link>
@@ -66,13 +66,13 @@ function UserArea() {
   }
   return (
     <>
-      <Link to="/profile" className="flex min-h-11 items-center gap-1 px-1 hover:underline">
+      <Link to="/profile" className="top-link">
         <Icon name="user" size={16} />
         <span className="sr-only">{t("store.header.profile")}: </span>
         {user.firstName}
       </Link>
       <form method="post" action="/auth/logout">
-        <button type="submit" className="flex min-h-11 items-center gap-1 px-1 hover:underline">
+        <button type="submit" className="top-link">
           <Icon name="logout" size={16} className="sm:hidden" />
           <span className="max-sm:sr-only">{t("store.header.signOut")}</span>
         </button>
@@ -105,8 +105,8 @@ export function StoreHeader() {
   return (
     <header className="bg-white">
       <div className="whitespace-nowrap bg-ink text-xs text-stone-200">
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4">
-          <a href={`tel:${shop?.phone.replace(/[^\d+]/g, "")}`} className="flex min-h-11 items-center gap-1 hover:underline">
+        <div className="bar justify-between gap-3">
+          <a href={`tel:${shop?.phone.replace(/[^\d+]/g, "")}`} className="top-link">
             <Icon name="phone" size={14} />
             <span className="max-sm:sr-only">{t("store.header.callUs")}</span> {shop?.phone}
           </a>
@@ -117,12 +117,12 @@ export function StoreHeader() {
           </div>
         </div>
       </div>
-      <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-3">
+      <div className="bar gap-3 py-3">
         <DrawerButton target={NAV_DRAWER} className="icon-btn lg:hidden">
           <Icon name="menu" size={24} />
           <span className="sr-only">{t("store.nav.open")}</span>
         </DrawerButton>
-        <Link to="/" className="font-serif text-2xl font-semibold tracking-tight">
+        <Link to="/" className="logo">
           {t("common.brand.name")}
         </Link>
         <SearchForm id="header-search" className="mx-auto w-full max-w-md max-md:hidden" />
@@ -131,8 +131,8 @@ export function StoreHeader() {
         </div>
       </div>
       <nav aria-label={t("store.nav.label")} className="border-y border-stone-200 max-lg:hidden">
-        <div className="mx-auto flex max-w-6xl items-center gap-6 px-4">
-          <Link to="/shop" className="flex min-h-11 items-center gap-2 bg-brand-700 px-4 text-sm font-semibold text-white">
+        <div className="bar gap-6">
+          <Link to="/shop" className="departments">
             <Icon name="grid" size={16} />
             {t("store.nav.allDepartments")}
           </Link>

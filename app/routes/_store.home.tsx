@@ -46,7 +46,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <ul className="mt-12 grid gap-4 rounded-2xl bg-white p-6 sm:grid-cols-3">
         {promises.map((promise, i) => (
           <li key={promise.title} className="flex items-center gap-4">
-            <span className="grid h-12 w-12 shrink-0 place-items-center rounded-full bg-brand-100 text-brand-700">
+            <span className="promise-icon">
               <Icon name={PROMISE_ICONS[i]} size={24} />
             </span>
             <span>

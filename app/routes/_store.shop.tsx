@@ -73,7 +73,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             </Link>
           </div>
         ) : (
-          <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 xl:grid-cols-4 fade-in" key={shopHref(filters)}>
+          <ul className="product-grid fade-in" key={shopHref(filters)}>
             {products.map((product, i) => (
               <li key={product.id}>
                 <ProductCard product={product} eager={i < 4} priority={i < 2} sizes="(min-width: 1280px) 210px, (min-width: 1024px) 23vw, (min-width: 640px) 31vw, calc(50vw - 24px)" />
