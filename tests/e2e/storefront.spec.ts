@@ -118,7 +118,19 @@ test.describe("shop", () => {
     await expect(filters.getByRole("slider", { name: "Minimum price" })).toHaveValue("199999");
     await expect(page).toHaveURL(/min=199999&max=200000$/);
 
-    // Reset a filter group, then paginate the whole shop.
+    // Back walks through the filters, and the form follows the URL.
+    await page.goBack();
+    await expect(page).toHaveURL(/brand=\d+&min=150000$/);
+    await expect(filters.getByRole("slider", { name: "Maximum price" })).toHaveValue("600000");
+    await page.goBack();
+    await expect(page).toHaveURL(/\/shop\?brand=\d+$/);
+    await expect(filters.getByRole("slider", { name: "Minimum price" })).toHaveValue("0");
+    await expect(filters.getByRole("radio", { name: "Dior" })).toBeChecked();
+    await filters.getByRole("link", { name: "Reset brands" }).click();
+    await expect(page).toHaveURL(/\/shop$/);
+    await expect(filters.getByRole("radio", { name: "Dior" })).not.toBeChecked();
+
+    // Paginate the whole shop.
     await page.goto("/shop");
     const firstPage = await page.locator("main article h3").allInnerTexts();
     const pages = page.getByRole("navigation", { name: "Pages" });
