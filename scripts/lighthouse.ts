@@ -3,7 +3,8 @@
 // then runs Lighthouse (mobile, default simulated throttling) on the home page, the shop and a
 // product page, and prints the performance score, LCP, CLS, TBT and the page's JavaScript: the
 // gzip size (zlib level 6, as the server compresses) of every script the page loaded, and the bytes
-// that actually went over the wire. With several runs the median run (by score) is shown.
+// that actually went over the wire (gzip on plain http; browsers ask for brotli over https).
+// With several runs the median run (by score) is shown.
 // Exits with 1 when a page misses a budget: score >= 95, LCP <= 1.5 s, CLS <= 0.05, JS <= 120 KiB gzip.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
