@@ -33,10 +33,12 @@ export function ErrorBoundary() {
   const { t } = useT();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error(error);
+  const title = notFound ? t("common.notFound.title") : t("common.error.title");
   return (
     <StoreFrame>
+      <title>{`${title} | ${t("common.brand.name")}`}</title>
       <div className="mx-auto max-w-xl py-16 text-center">
-        <h1 className="font-serif text-3xl font-semibold">{notFound ? t("common.notFound.title") : t("common.error.title")}</h1>
+        <h1 className="font-serif text-3xl font-semibold">{title}</h1>
         <p className="mt-3 text-stone-600">{notFound ? t("common.notFound.body") : t("common.error.body")}</p>
         <Link className="btn mt-6" to="/">
           {t("common.notFound.backHome")}

@@ -249,6 +249,9 @@ test.describe("shop", () => {
     }
     await page.goto("/shop/abc");
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await expect(page).toHaveTitle("Page not found | Unboxed");
+    await page.goto("/no/such/page?lng=es");
+    await expect(page).toHaveTitle("Página no encontrada | Unboxed");
   });
 });
 
