@@ -12,6 +12,9 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
+import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage } from "./app/lib/page-cache.server";
+import { precompressedAssets } from "./app/lib/precompressed-assets.server";
+import { onCatalogChange } from "./app/domain/catalog.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
 const ONE_YEAR = 365 * 24 * 60 * 60 * 1000;
@@ -44,6 +47,7 @@ async function loadBuild(production: boolean, app: express.Express): Promise<() 
     const build = (await import(buildPath).catch(() =>
       fail(`No production build at ${buildPath}: run "npm run build" first (npm start does it for you).`),
     )) as ServerBuild;
+    app.use("/assets", precompressedAssets("build/client/assets", ONE_YEAR / 1000));
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: ONE_YEAR, index: false, fallthrough: false }));
     app.use(express.static("build/client", { maxAge: "1h", index: false }));
     return async () => build;
@@ -71,9 +75,16 @@ async function main() {
   // Behind a reverse proxy on the same machine, the shopper's address comes from X-Forwarded-For.
   app.set("trust proxy", "loopback");
 
-  // A fresh nonce per response lets the framework's inline scripts run under a strict policy.
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
+  // Anonymous storefront pages are rendered once and sent again until the catalogue changes
+  // (production only; docs/decisions/011).
+  const pageCache = production && config.pageCache ? new PageCache() : null;
+  if (pageCache) onCatalogChange(() => pageCache.clear());
+
+  // A fresh nonce per response lets the framework's inline scripts run under a strict policy;
+  // a cached page keeps the nonce it was rendered with.
+  app.use((req, res, next) => {
+    const hit = pageCache ? lookUpPage(pageCache, req, res) : undefined;
+    res.locals.cspNonce = hit?.nonce ?? randomBytes(16).toString("base64");
     next();
   });
   app.use(
@@ -105,6 +116,7 @@ async function main() {
   );
   // Every request that can change something must come from our own pages.
   app.use(refuseCrossSiteRequests(config.publicUrl));
+  if (pageCache) app.use(serveCachedPage);
   app.use(compression());
 
   app.get("/healthz", async (_req, res) => {
@@ -121,19 +133,16 @@ async function main() {
   app.use("/images", express.static(imagesDir(config.dataDir), { immutable: true, maxAge: ONE_YEAR, index: false, fallthrough: false }));
 
   const build = await loadBuild(production, app);
-  app.use(
-    createRequestHandler({
-      build,
-      mode: production ? "production" : "development",
-      getLoadContext: (req, res) => ({
-        db: database.db,
-        engine: database.engine,
-        config,
-        cspNonce: res.locals.cspNonce as string,
-        clientIp: req.ip ?? "unknown",
-      }),
-    }),
-  );
+  const mode = production ? "production" : "development";
+  const getLoadContext = (req: express.Request, res: express.Response) => ({
+    db: database.db,
+    engine: database.engine,
+    config,
+    cspNonce: res.locals.cspNonce as string,
+    clientIp: req.ip ?? "unknown",
+  });
+  if (pageCache) app.use(renderAndCachePage(pageCache, { build, mode, getLoadContext }));
+  app.use(createRequestHandler({ build, mode, getLoadContext }));
 
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();

@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
@@ -6,6 +5,7 @@ import { ServerRouter } from "react-router";
 import { DEFAULT_LOCALE, I18nProvider } from "~/lib/i18n";
 import { detectLocale, messagesFor } from "~/lib/i18n.server";
 import { NonceProvider } from "~/lib/nonce";
+import { withoutScriptPreloads } from "~/lib/script-preloads.server";
 
 export const streamTimeout = 5_000;
 
@@ -32,7 +32,7 @@ export default function handleRequest(
       {
         nonce,
         onAllReady() {
-          const body = new PassThrough();
+          const body = withoutScriptPreloads();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
             new Response(createReadableStreamFromReadable(body), {

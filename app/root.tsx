@@ -20,7 +20,8 @@ import { getSessionUser } from "./domain/sessions.server";
 import { Toasts } from "./components/toasts";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
+  // With a precedence, React puts the stylesheet ahead of the script preloads: the page paints sooner.
+  { rel: "stylesheet", href: stylesheet, precedence: "default" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

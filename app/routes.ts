@@ -3,6 +3,14 @@ import { index, layout, route, type RouteConfig } from "@react-router/dev/routes
 export default [
   layout("routes/_store.tsx", [
     index("routes/_store.home.tsx"),
+    route("shop", "routes/_store.shop.tsx"),
+    route("shop/:id", "routes/_store.shop.$id.tsx"),
+    route("about", "routes/_store.about.tsx"),
+    route("returns-refunds", "routes/_store.returns-refunds.tsx"),
+    route("faq", "routes/_store.faq.tsx"),
+    route("contact", "routes/_store.contact.tsx"),
+    route("cart", "routes/cart.tsx"),
+    route("cart/whatsapp/:reference", "routes/cart.whatsapp.tsx"),
     route("auth", "routes/auth.tsx"),
     route("auth/register", "routes/auth.register.tsx"),
     route("auth/forgot-password", "routes/auth.forgot-password.tsx"),
@@ -11,10 +19,10 @@ export default [
     route("wishlist", "routes/account.wishlist.tsx"),
     route("orders/:number", "routes/account.order.tsx"),
     route("checkout", "routes/account.checkout.tsx"),
-    route("cart", "routes/cart.tsx"),
-    route("cart/whatsapp/:reference", "routes/cart.whatsapp.tsx"),
     // Anything unmatched renders the store's 'Page not found' with HTTP 404.
     route("*", "routes/_store.not-found.tsx"),
   ]),
   route("auth/logout", "routes/auth.logout.tsx"),
+  route("sitemap.xml", "routes/sitemap.xml.ts"),
+  route("robots.txt", "routes/robots.txt.ts"),
 ] satisfies RouteConfig;

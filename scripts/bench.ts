@@ -1,6 +1,8 @@
-// npm run bench [-- --products 10000 --duration 10 --connections 10 --database-url postgres://...]
+// npm run bench [-- --products 10000 --duration 10 --connections 10 --database-url postgres://... --no-page-cache]
 // Seeds a scratch database with N products, starts the production server on it, loads each
 // storefront page with autocannon and prints req/s, p50 and p99 per page and the server's peak memory.
+// Requests carry no cookies, like a first visit, so they are served from the anonymous page cache
+// (docs/decisions/011) unless --no-page-cache renders every one of them.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -19,6 +21,7 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "10" },
     "database-url": { type: "string" },
+    "no-page-cache": { type: "boolean", default: false },
   },
 });
 const productCount = Number(values.products);
@@ -26,7 +29,7 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 
 /** Storefront pages to load; `{id}` is replaced by a real product id. */
-const PAGES = ["/"];
+const PAGES = ["/", "/shop", "/shop?brand=2&min=50000&max=300000", "/shop?q=eau&page=3", "/shop/{id}"];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -93,6 +96,7 @@ async function main() {
       DATA_DIR: dataDir,
       SEED_DEMO: "false",
       LOG_LEVEL: "warn",
+      PAGE_CACHE: values["no-page-cache"] ? "false" : "true",
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     stdio: ["ignore", "inherit", "inherit"],
@@ -120,7 +124,8 @@ async function main() {
         errors: result.errors,
       });
     }
-    console.log(`\n${productCount} products, ${connections} connections, ${duration} s per page, ${os.cpus().length} cores`);
+    const cache = values["no-page-cache"] ? "page cache off" : "page cache on";
+    console.log(`\n${productCount} products, ${connections} connections, ${duration} s per page, ${os.cpus().length} cores, ${cache}, load ${os.loadavg()[0].toFixed(1)}`);
     console.table(rows);
     console.log(`server peak memory (RSS): ${peakRssMb(server.pid!)} MB`);
   } finally {

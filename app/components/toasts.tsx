@@ -5,10 +5,23 @@ import { useHydrated } from "~/lib/use-hydrated";
 
 import type * as SonnerModule from "sonner";
 
+import sonnerStyles from "sonner/dist/styles.css?url";
+
 type Sonner = typeof SonnerModule;
 let sonnerModule: Promise<Sonner> | null = null;
-// The toast library is fetched the first time a toast is due, not with every page.
-const loadSonner = () => (sonnerModule ??= import("sonner"));
+
+function loadStylesheet(href: string): Promise<void> {
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.onload = link.onerror = () => resolve();
+    document.head.append(link);
+  });
+}
+
+// The toast library and its styles are fetched the first time a toast is due, not with every page.
+const loadSonner = () => (sonnerModule ??= Promise.all([import("sonner"), loadStylesheet(sonnerStyles)]).then(([sonner]) => sonner));
 
 /**
  * Top-right toasts that close after 5 s, pause on hover and can be dismissed or swiped away.

@@ -51,6 +51,7 @@ const envSchema = z.object({
     .regex(/^\d{10}$/, "must be a 10-digit NUBAN account number")
     .default("0123456789"),
   SEED_DEMO: booleanFlag.default(true),
+  PAGE_CACHE: booleanFlag.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOG_LEVEL: z
@@ -79,6 +80,8 @@ export interface Config {
     bank: { name: string; accountName: string; accountNumber: string };
   };
   seedDemo: boolean;
+  /** cache anonymous storefront pages in memory (production only) */
+  pageCache: boolean;
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
@@ -153,6 +156,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       bank: { name: env.BANK_NAME, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
     },
     seedDemo: env.SEED_DEMO,
+    pageCache: env.PAGE_CACHE,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,

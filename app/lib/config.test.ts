@@ -24,6 +24,8 @@ describe("configuration", () => {
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.shop.whatsapp).toMatch(/^\d{8,15}$/);
     expect(config.seedDemo).toBe(true);
+    expect(config.pageCache).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE: "false" }).pageCache).toBe(false);
   });
 
   it("generates the session secret once and keeps it in the data folder", () => {

@@ -1,7 +1,8 @@
 import { readCookie, serializeCookie } from "./cookies.server";
 import { createTranslator, DEFAULT_LOCALE, isLocale, type Locale, type Messages, type Translate } from "./i18n";
+import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 
-export const LOCALE_COOKIE = "lng";
+export { LOCALE_COOKIE };
 
 // Every language, for the server: pages, meta tags and e-mails.
 const files = import.meta.glob<Messages>("../locales/*/*.json", { eager: true, import: "default" });
@@ -28,31 +29,16 @@ export function translatorFor(locale: Locale): Translate {
   return t;
 }
 
-/** Best match from an Accept-Language header, honouring q-values; undefined when none is ours. */
-function fromAcceptLanguage(header: string | null): Locale | undefined {
-  if (!header) return undefined;
-  const ranked = header
-    .split(",")
-    .slice(0, 20)
-    .map((entry) => {
-      const [tag, ...params] = entry.trim().split(";");
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-      return { lang: tag.toLowerCase().split("-")[0], q: q ? Number(q.slice(2)) || 0 : 1 };
-    })
-    .sort((a, b) => b.q - a.q);
-  return ranked.find((r) => r.q > 0 && isLocale(r.lang))?.lang as Locale | undefined;
-}
-
 /**
  * The shopper's language: `?lng=` first (and then remembered in a cookie), the cookie next,
  * then the browser's Accept-Language, and English when nothing matches.
  */
 export function detectLocale(request: Request): { locale: Locale; fromQuery: boolean } {
-  const query = new URL(request.url).searchParams.get("lng");
-  if (isLocale(query)) return { locale: query, fromQuery: true };
-  const cookie = readCookie(request, LOCALE_COOKIE);
-  if (isLocale(cookie)) return { locale: cookie, fromQuery: false };
-  return { locale: fromAcceptLanguage(request.headers.get("Accept-Language")) ?? DEFAULT_LOCALE, fromQuery: false };
+  return pickLocale({
+    query: new URL(request.url).searchParams.get("lng"),
+    cookie: readCookie(request, LOCALE_COOKIE),
+    acceptLanguage: request.headers.get("Accept-Language"),
+  });
 }
 
 /** The translate function for this request's language. */

@@ -46,8 +46,8 @@ describe("languages", () => {
     expect(localeCookie("es")).toMatch(/^lng=es; Path=\/; SameSite=Lax; Max-Age=\d+$/);
   });
 
-  it("translates the home heading in both languages", () => {
-    expect(translatorFor("en")("common.home.heading")).toBe("New in the shop");
-    expect(translatorFor("es")("common.home.heading")).toBe("Novedades en la tienda");
+  it("translates the storefront in both languages", () => {
+    expect(translatorFor("en")("store.nav.shop")).toBe("Shop");
+    expect(translatorFor("es")("store.nav.shop")).toBe("Tienda");
   });
 });

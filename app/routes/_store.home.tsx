@@ -1,41 +1,74 @@
-import { useT } from "~/lib/i18n";
-import { ProductCard } from "~/components/product-card";
-import { newestProducts } from "~/domain/catalog.server";
+import { Link } from "react-router";
+import { HeroCarousel, ProductCarousel } from "~/components/carousel";
+import { Icon } from "~/components/icon";
+import { newestProducts, productsInCategory } from "~/domain/catalog.server";
 import { wishlistedForRequest } from "~/domain/wishlist.server";
-import { requestTranslator } from "~/lib/i18n.server";
+import { pageContent } from "~/lib/content.server";
+import { useT } from "~/lib/i18n";
+import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/_store.home";
 
-const NEWEST_ON_HOME = 8;
+const NEW_ARRIVALS = 5;
+const CATEGORY_CAROUSEL = 10;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const t = requestTranslator(request);
-  const products = await newestProducts(context.db, NEWEST_ON_HOME);
+  const { locale, content } = pageContent(request);
+  const [newest, mens, womens] = await Promise.all([
+    newestProducts(context.db, NEW_ARRIVALS),
+    productsInCategory(context.db, "men", CATEGORY_CAROUSEL),
+    productsInCategory(context.db, "women", CATEGORY_CAROUSEL),
+  ]);
+  const home = content.home;
+  const pictures = [mens[0]?.image ?? newest[0]?.image ?? null, womens[0]?.image ?? newest[1]?.image ?? null];
   return {
-    products,
-    wishlisted: await wishlistedForRequest(request, context.db, products.map((p) => p.id)),
-    meta: { title: t("common.meta.title"), description: t("common.meta.description") },
+    newest,
+    mens,
+    womens,
+    hero: home.hero.map((slide, i) => ({ ...slide, image: pictures[i] ?? null })),
+    promises: home.promises,
+    deals: home.bestDeals,
+    heading: home.heading,
+    wishlisted: await wishlistedForRequest(request, context.db, [...newest, ...mens, ...womens].map((p) => p.id)),
+    meta: seoMeta(context, locale, "/", content.meta.home),
   };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.meta.title }, { name: "description", content: data.meta.description }] : [];
-}
+export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
+
+const PROMISE_ICONS = ["truck", "clock", "chat"] as const;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useT();
+  const { hero, promises, deals } = loaderData;
   return (
-    <section aria-labelledby="newest-heading">
-      <h1 id="newest-heading" className="font-serif text-3xl font-semibold">
-        {t("common.home.heading")}
-      </h1>
-      <p className="mt-2 text-stone-600">{t("common.home.intro")}</p>
-      <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
-        {loaderData.products.map((product, i) => (
-          <li key={product.id}>
-            <ProductCard product={product} eager={i < 2} inWishlist={loaderData.wishlisted.includes(product.id)} />
+    <>
+      <h1 className="sr-only">{loaderData.heading}</h1>
+      <HeroCarousel slides={hero} />
+      <ProductCarousel title={t("store.home.newArrivals")} products={loaderData.newest} wishlisted={loaderData.wishlisted} />
+      <ul className="mt-12 grid gap-4 rounded-2xl bg-white p-6 sm:grid-cols-3">
+        {promises.map((promise, i) => (
+          <li key={promise.title} className="flex items-center gap-4">
+            <span className="promise-icon">
+              <Icon name={PROMISE_ICONS[i]} size={24} />
+            </span>
+            <span>
+              <strong className="block text-sm tracking-wide">{promise.title}</strong>
+              <span className="text-sm text-stone-600">{promise.text}</span>
+            </span>
           </li>
         ))}
       </ul>
-    </section>
+      <section aria-labelledby="best-deals" className="mt-12 rounded-2xl bg-ink px-6 py-10 text-center text-white">
+        <h2 id="best-deals" className="font-serif text-3xl font-semibold tracking-wide">
+          {deals.title}
+        </h2>
+        <p className="mx-auto mt-2 max-w-lg text-stone-300">{deals.text}</p>
+        <Link to="/shop" className="btn mt-5 bg-white text-ink hover:bg-brand-100">
+          {t("store.shopNow")}
+        </Link>
+      </section>
+      <ProductCarousel title={t("store.home.mens")} products={loaderData.mens} wishlisted={loaderData.wishlisted} />
+      <ProductCarousel title={t("store.home.womens")} products={loaderData.womens} wishlisted={loaderData.wishlisted} backward />
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 test.describe("the shop's front door", () => {
-  test("home lists the 8 newest demo perfumes from the database, with no console errors", async ({ page }) => {
+  test("home lists the 5 newest demo perfumes from the database, with no console errors", async ({ page }) => {
     const problems: string[] = [];
     page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
     page.on("pageerror", (e) => problems.push(e.message));
@@ -9,10 +9,10 @@ test.describe("the shop's front door", () => {
     const response = await page.goto("/");
     expect(response?.status()).toBe(200);
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
-    await expect(page.getByRole("heading", { level: 1, name: "New in the shop" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Unboxed: authentic designer perfumes without the box" })).toBeVisible();
 
-    const cards = page.locator("main article");
-    await expect(cards).toHaveCount(8);
+    const cards = page.getByRole("region", { name: "New Arrivals" }).locator("article");
+    await expect(cards).toHaveCount(5);
     const first = cards.first();
     await expect(first.getByText(/^₦\d{1,3}(,\d{3})*\.\d{2}$/).first()).toBeVisible();
     const img = first.locator("img");
@@ -46,8 +46,9 @@ test.describe("the shop's front door", () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/");
-    await expect(page.locator("main article")).toHaveCount(8);
-    await expect(page.locator("main article").first()).toContainText("₦");
+    const cards = page.getByRole("region", { name: "New Arrivals" }).locator("article");
+    await expect(cards).toHaveCount(5);
+    await expect(cards.first()).toContainText("₦");
     await context.close();
   });
 
@@ -60,9 +61,9 @@ test.describe("the shop's front door", () => {
   test("speaks Spanish with ?lng=es and remembers it", async ({ page }) => {
     await page.goto("/?lng=es");
     await expect(page.locator("html")).toHaveAttribute("lang", "es");
-    await expect(page.getByRole("heading", { level: 1, name: "Novedades en la tienda" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Unboxed: perfumes de diseñador auténticos sin caja" })).toBeVisible();
     await page.goto("/");
-    await expect(page.getByRole("heading", { level: 1, name: "Novedades en la tienda" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Unboxed: perfumes de diseñador auténticos sin caja" })).toBeVisible();
   });
 
   test("reports its health with the database checked", async ({ request }) => {

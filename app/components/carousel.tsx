@@ -1,0 +1,204 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { Link } from "react-router";
+import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
+import { useT } from "~/lib/i18n";
+import { responsiveImage } from "~/lib/images";
+import { Icon } from "./icon";
+import { ProductCard } from "./product-card";
+
+/**
+ * Carousels without a carousel library (docs/decisions/010): CSS scroll-snap does the sliding and
+ * touch swiping, the server renders the first slides at their final size, and a few lines here add
+ * autoplay. Autoplay pauses while the pointer is over the carousel or focus is inside it, and never
+ * starts when the shopper asked for reduced motion.
+ */
+
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
+ * Calls `tick` every `delay` ms (or on every animation frame, with the elapsed ms, when delay is 0)
+ * while the carousel is left alone. With `stopOnInteraction`, a tap or focus inside stops it for good.
+ * Returns the clean-up for useEffect.
+ */
+function autoplay(root: HTMLElement, tick: (elapsed: number) => void, delay: number, stopOnInteraction = false): () => void {
+  if (reducedMotion()) return () => {};
+  let hover = false;
+  let focus = false;
+  let stopped = false;
+  const listeners: [string, (e: Event) => void][] = [
+    ["pointerenter", () => (hover = true)],
+    ["pointerleave", () => (hover = false)],
+    [
+      "focusin",
+      () => {
+        focus = true;
+        stopped ||= stopOnInteraction;
+      },
+    ],
+    ["focusout", (e) => (focus = root.contains((e as FocusEvent).relatedTarget as Node | null))],
+    ["pointerdown", () => (stopped ||= stopOnInteraction)],
+  ];
+  for (const [type, listener] of listeners) root.addEventListener(type, listener);
+  const idle = () => !hover && !focus && !stopped;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let frame = 0;
+  if (delay) {
+    timer = setInterval(() => idle() && tick(delay), delay);
+  } else {
+    let last = performance.now() + 1000; // starts after a second
+    const loop = (now: number) => {
+      if (now > last && idle()) tick(now - last);
+      last = Math.max(last, now);
+      frame = requestAnimationFrame(loop);
+    };
+    frame = requestAnimationFrame(loop);
+  }
+  return () => {
+    clearInterval(timer);
+    cancelAnimationFrame(frame);
+    for (const [type, listener] of listeners) root.removeEventListener(type, listener);
+  };
+}
+
+/** Moves a scroll-snap track by one slide, wrapping around at either end. */
+function stepTrack(track: HTMLElement, direction: 1 | -1) {
+  const [first, second] = track.children as unknown as HTMLElement[];
+  if (!first) return;
+  const slide = second ? second.offsetLeft - first.offsetLeft : first.offsetWidth;
+  const end = track.scrollWidth - track.clientWidth;
+  let left = track.scrollLeft + direction * slide;
+  if (direction > 0 && track.scrollLeft >= end - 4) left = 0;
+  if (direction < 0 && track.scrollLeft <= 4) left = end;
+  track.scrollTo({ left, behavior: reducedMotion() ? "auto" : "smooth" });
+}
+
+/**
+ * A titled row of product cards. `backward` scrolls it continuously to the left at about 60 px a
+ * second (the Womens carousel); otherwise it moves one card every 4 s and wraps to the start.
+ */
+export function ProductCarousel({
+  title,
+  products,
+  backward = false,
+  wishlisted = [],
+}: {
+  title: string;
+  products: ProductCardData[];
+  backward?: boolean;
+  /** ids of the products in the signed-in shopper's wishlist */
+  wishlisted?: readonly number[];
+}) {
+  const { t } = useT();
+  const id = useId();
+  const root = useRef<HTMLElement>(null);
+  const track = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    const el = track.current!;
+    if (!backward) return autoplay(root.current!, () => stepTrack(el, 1), 4000);
+    let position = el.scrollLeft;
+    return autoplay(
+      root.current!,
+      (elapsed) => {
+        // Follow the shopper's own scrolling, then drift on from there.
+        if (Math.abs(el.scrollLeft - position) > 2) position = el.scrollLeft;
+        position -= elapsed / 16.7;
+        if (position <= 0) position = el.scrollWidth - el.clientWidth;
+        el.scrollLeft = position;
+      },
+      0,
+    );
+  }, [backward]);
+
+  if (products.length === 0) return null;
+  return (
+    <section ref={root} aria-roledescription="carousel" aria-labelledby={id} className="mt-12">
+      <div className="mb-4 flex items-end justify-between gap-4">
+        <h2 id={id} className="section-title">
+          {title}
+        </h2>
+        <div className="flex gap-2">
+          <button type="button" className="icon-btn border border-stone-300" aria-label={t("store.carousel.previous")} onClick={() => stepTrack(track.current!, -1)}>
+            <Icon name="left" />
+          </button>
+          <button type="button" className="icon-btn border border-stone-300" aria-label={t("store.carousel.next")} onClick={() => stepTrack(track.current!, 1)}>
+            <Icon name="right" />
+          </button>
+        </div>
+      </div>
+      <ul ref={track} className={`carousel-track ${backward ? "drift" : ""}`}>
+        {products.map((product) => (
+          <li key={product.id}>
+            <ProductCard product={product} inWishlist={wishlisted.includes(product.id)} sizes="(min-width: 1024px) 210px, (min-width: 640px) 31vw, calc(50vw - 24px)" />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export interface HeroSlide {
+  title: string;
+  text: string;
+  image: string | null;
+}
+
+/** The home page's hero: slides that fade every 4 s, loop, and stop for good once the shopper interacts. */
+export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
+  const { t } = useT();
+  const [index, setIndex] = useState(0);
+  const root = useRef<HTMLElement>(null);
+  const count = slides.length;
+  useEffect(() => autoplay(root.current!, () => setIndex((i) => (i + 1) % count), 4000, true), [count]);
+
+  return (
+    <section ref={root} aria-roledescription="carousel" aria-label={t("store.hero.label")} className="hero">
+      {slides.map((slide, i) => {
+        const image = slide.image ? responsiveImage(slide.image, 240) : null;
+        return (
+          <div
+            key={i}
+            role="group"
+            aria-roledescription="slide"
+            aria-label={t("store.carousel.slide", { n: i + 1, total: count })}
+            inert={i !== index}
+            className={`hero-slide ${i === index ? "" : "opacity-0"}`}
+          >
+            <div className="flex flex-col items-start gap-3">
+              <h2 className="font-serif text-3xl font-semibold leading-tight sm:text-5xl">{slide.title}</h2>
+              <p className="max-w-md text-stone-700 sm:text-lg">{slide.text}</p>
+              <Link to="/shop" className="btn mt-2">
+                {t("store.shopNow")}
+              </Link>
+            </div>
+            {image && (
+              <img
+                src={image.src}
+                srcSet={image.srcSet}
+                sizes="(min-width: 640px) 240px, 33vw"
+                width={image.width}
+                height={image.height}
+                alt=""
+                loading={i === 0 ? "eager" : "lazy"}
+                fetchPriority={i === 0 ? "high" : "low"}
+                className="w-full rounded-2xl shadow-lg"
+              />
+            )}
+          </div>
+        );
+      })}
+      <div className="absolute bottom-1 left-1/2 flex -translate-x-1/2">
+        {slides.map((_, i) => (
+          <button
+            key={i}
+            type="button"
+            className="dot"
+            aria-label={t("store.carousel.goTo", { n: i + 1 })}
+            aria-current={i === index}
+            onClick={() => setIndex(i)}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,150 @@
+import { type ChangeEvent, type CSSProperties, useEffect, useRef } from "react";
+import { Link, useNavigate } from "react-router";
+import type { NamedRow } from "~/domain/catalog.server";
+import { useT } from "~/lib/i18n";
+import { formatNaira } from "~/lib/money";
+import { PRICE_MAX, PRICE_MIN, shopHref, type ShopFilters as Filters } from "~/lib/shop-url";
+
+const percent = (naira: number) => `${((naira - PRICE_MIN) / (PRICE_MAX - PRICE_MIN)) * 100}%`;
+const naira = (value: number) => formatNaira(value * 100);
+
+/**
+ * The shop's filters: a plain GET form to /shop, so without JavaScript it is submitted with its
+ * button. With JavaScript, a category or brand applies at once and the price range 300 ms after
+ * its last movement; the URL is the only state, and any change goes back to page 1.
+ */
+export function ShopFilters({
+  filters,
+  categories,
+  brands,
+  step,
+  idPrefix,
+  inDrawer = false,
+}: {
+  filters: Filters;
+  categories: NamedRow[];
+  brands: NamedRow[];
+  /** price slider step in naira: 1 on desktop, 10 in the mobile drawer */
+  step: number;
+  idPrefix: string;
+  inDrawer?: boolean;
+}) {
+  const { t } = useT();
+  const navigate = useNavigate();
+  const form = useRef<HTMLFormElement>(null);
+  const applied = useRef("");
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const href = shopHref(filters);
+
+  // When the URL changes by other means (Back, a reset link), the fields follow it.
+  useEffect(() => {
+    if (href !== applied.current) form.current?.reset();
+    return () => clearTimeout(timer.current);
+  }, [href]);
+
+  const field = (name: string) => form.current!.elements.namedItem(name) as HTMLInputElement;
+
+  const apply = () => {
+    clearTimeout(timer.current);
+    const data = new FormData(form.current!);
+    const id = (name: string) => Number(data.get(name)) || null;
+    applied.current = shopHref({
+      ...filters,
+      category: id("category"),
+      brand: id("brand"),
+      min: Number(data.get("min")),
+      max: Number(data.get("max")),
+    });
+    navigate(applied.current, { preventScrollReset: true });
+  };
+
+  const onChange = (e: ChangeEvent<HTMLFormElement>) => {
+    const target = e.target as unknown as HTMLInputElement;
+    if (target.type !== "range") return apply();
+    const [low, high] = [field("min"), field("max")];
+    // The lower handle stays at least one step below the upper one, and the other way round.
+    if (+low.value > +high.value - step) {
+      if (target === low) low.value = String(+high.value - step);
+      else high.value = String(+low.value + step);
+    }
+    const outputs = form.current!.querySelectorAll("output");
+    [low, high].forEach((input, i) => {
+      const text = naira(+input.value);
+      outputs[i].textContent = text;
+      input.setAttribute("aria-valuetext", text);
+      input.parentElement!.style.setProperty(i ? "--hi" : "--lo", percent(+input.value));
+    });
+    clearTimeout(timer.current);
+    timer.current = setTimeout(apply, 300);
+  };
+
+  const group = (name: "category" | "brand", legend: string, rows: NamedRow[], scroll: boolean) => (
+    <fieldset>
+      <legend className="filter-title float-left">{legend}</legend>
+      <Link to={shopHref(filters, { [name]: null })} preventScrollReset className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline" aria-label={t(`store.filters.reset.${name}`)}>
+        {t("store.filters.reset.label")}
+      </Link>
+      <div className={`clear-both ${scroll ? "max-h-56 overflow-y-auto pr-2" : ""}`}>
+        {rows.map((row) => (
+          <label key={row.id} className="check">
+            <input type="radio" name={name} value={row.id} defaultChecked={filters[name] === row.id} />
+            {row.name}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+
+  return (
+    <form
+      ref={form}
+      method="get"
+      action="/shop"
+      className="flex flex-col gap-6"
+      onChange={onChange}
+      onSubmit={(e) => {
+        e.preventDefault();
+        apply();
+        form.current!.closest("dialog")?.close();
+      }}
+    >
+      {filters.q && <input type="hidden" name="q" defaultValue={filters.q} />}
+      {group("category", t("store.filters.categories"), categories, false)}
+      {group("brand", t("store.filters.brands"), brands, true)}
+      <fieldset>
+        <legend className="filter-title">{t("store.filters.price")}</legend>
+        <div className="range" style={{ "--lo": percent(filters.min), "--hi": percent(filters.max) } as CSSProperties}>
+          {(["min", "max"] as const).map((name) => (
+            <input
+              key={name}
+              id={`${idPrefix}-${name}`}
+              type="range"
+              name={name}
+              min={PRICE_MIN}
+              max={PRICE_MAX}
+              step={step}
+              defaultValue={filters[name]}
+              aria-label={t(`store.filters.${name}`)}
+              aria-valuetext={naira(filters[name])}
+            />
+          ))}
+        </div>
+        <p className="mt-1 flex justify-between text-sm font-medium">
+          <output htmlFor={`${idPrefix}-min`}>{naira(filters.min)}</output>
+          <output htmlFor={`${idPrefix}-max`}>{naira(filters.max)}</output>
+        </p>
+      </fieldset>
+      {inDrawer ? (
+        <button type="submit" className="btn">
+          {t("store.filters.show")}
+        </button>
+      ) : (
+        <noscript>
+          <button type="submit" className="btn">
+            {t("store.filters.apply")}
+          </button>
+        </noscript>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,150 @@
+import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
+import type { RootData } from "~/root";
+import { Drawer, DrawerButton } from "./drawer";
+import { HeaderCart } from "./header-cart";
+import { Icon } from "./icon";
+import { SearchForm } from "./search-form";
+
+const NAV_DRAWER = "nav-drawer";
+const PAGES = [
+  ["/", "home"],
+  ["/shop", "shop"],
+  ["/about", "about"],
+  ["/faq", "faq"],
+  ["/contact", "contact"],
+] as const;
+const ADMIN_PAGES = [
+  ["/admin", "dashboard"],
+  ["/admin/products", "products"],
+  ["/admin/categories", "categories"],
+  ["/admin/brands", "brands"],
+] as const;
+
+function useRoot(): RootData | undefined {
+  return useRouteLoaderData("root") as RootData | undefined;
+}
+
+/** The language switch reloads the same page with ?lng= (the choice is then kept in a cookie). */
+function LanguageMenu() {
+  const { t, locale } = useT();
+  const { pathname, search } = useLocation();
+  const hrefFor = (lng: string) => {
+    const params = new URLSearchParams(search);
+    params.set("lng", lng);
+    return `${pathname}?${params}`;
+  };
+  return (
+    <details className="menu">
+      <summary className="top-link cursor-pointer">
+        <span className="sr-only">{t("store.header.language")}: </span>
+        {LOCALE_LABELS[locale]}
+      </summary>
+      <ul className="menu-list">
+        {LOCALES.map((lng) => (
+          <li key={lng}>
+            <a href={hrefFor(lng)} hrefLang={lng} lang={lng} aria-current={lng === locale ? "true" : undefined}>
+              {LOCALE_LABELS[lng]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function UserArea() {
+  const { t } = useT();
+  const user = useRoot()?.user;
+  if (!user) {
+    return (
+      <Link to="/auth" className="top-link">
+        <Icon name="user" size={16} />
+        <span className="max-sm:sr-only">{t("store.header.signIn")}</span>
+      </Link>
+    );
+  }
+  return (
+    <>
+      <Link to="/profile" className="top-link">
+        <Icon name="user" size={16} />
+        <span className="sr-only">{t("store.header.profile")}: </span>
+        {user.firstName}
+      </Link>
+      <form method="post" action="/auth/logout">
+        <button type="submit" className="top-link">
+          <Icon name="logout" size={16} className="sm:hidden" />
+          <span className="max-sm:sr-only">{t("store.header.signOut")}</span>
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** Shop pages, then the admin pages for admins; the active one is highlighted. */
+function NavLinks({ className }: { className: string }) {
+  const { t } = useT();
+  const admin = useRoot()?.user?.role === "admin";
+  const links = admin ? [...PAGES, ...ADMIN_PAGES] : PAGES;
+  return (
+    <ul className={className}>
+      {links.map(([to, key]) => (
+        <li key={to}>
+          <NavLink to={to} end={to === "/" || to === "/admin"} className="nav-link">
+            {t(`store.nav.${key}`)}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function StoreHeader() {
+  const { t } = useT();
+  const shop = useRoot()?.shop;
+  return (
+    <header className="bg-white">
+      <div className="whitespace-nowrap bg-ink text-xs text-stone-200">
+        <div className="bar justify-between gap-3">
+          <a href={`tel:${shop?.phone.replace(/[^\d+]/g, "")}`} className="top-link">
+            <Icon name="phone" size={14} />
+            <span className="max-sm:sr-only">{t("store.header.callUs")}</span> {shop?.phone}
+          </a>
+          <div className="flex items-center gap-2">
+            <abbr title={t("store.header.currency")} className="no-underline">NGN</abbr>
+            <LanguageMenu />
+            <UserArea />
+          </div>
+        </div>
+      </div>
+      <div className="bar gap-3 py-3">
+        <DrawerButton target={NAV_DRAWER} className="icon-btn lg:hidden">
+          <Icon name="menu" size={24} />
+          <span className="sr-only">{t("store.nav.open")}</span>
+        </DrawerButton>
+        <Link to="/" className="logo">
+          {t("common.brand.name")}
+        </Link>
+        <SearchForm id="header-search" className="mx-auto w-full max-w-md max-md:hidden" />
+        <div className="ml-auto md:ml-0">
+          <HeaderCart />
+        </div>
+      </div>
+      <nav aria-label={t("store.nav.label")} className="border-y border-stone-200 max-lg:hidden">
+        <div className="bar gap-6">
+          <Link to="/shop" className="departments">
+            <Icon name="grid" size={16} />
+            {t("store.nav.allDepartments")}
+          </Link>
+          <NavLinks className="flex flex-wrap gap-x-5" />
+        </div>
+      </nav>
+      <Drawer id={NAV_DRAWER} title={t("store.nav.menu")}>
+        <SearchForm id="drawer-search" />
+        <nav aria-label={t("store.nav.label")}>
+          <NavLinks className="flex flex-col" />
+        </nav>
+      </Drawer>
+    </header>
+  );
+}

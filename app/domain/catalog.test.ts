@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { NO_FILTERS, type ShopFilters } from "~/lib/shop-url";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import {
+  catalogChanged,
+  listBrands,
+  listCategories,
+  listShopProducts,
+  newestProducts,
+  onCatalogChange,
+  parseProductId,
+  parseShopQuery,
+  productDetail,
+  productsInCategory,
+  relatedProducts,
+  sitemapProducts,
+} from "./catalog.server";
+
+const filters = (change: Partial<ShopFilters>): ShopFilters => ({ ...NO_FILTERS, ...change });
+const query = (text: string) => new URLSearchParams(text);
+
+describe.each(ENGINES)("the shop's catalogue on %s", (engine) => {
+  let t: TestDatabase;
+  const ids = { men: 0, women: 0, dior: 0, chanel: 0, pure: 0 };
+  const productIds: Record<string, number> = {};
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes)).toISOString();
+    const [men, women] = await t.db
+      .insertInto("categories")
+      .values([
+        { name: "Men", slug: "men", created_at: at(0) },
+        { name: "Women", slug: "women", created_at: at(0) },
+      ])
+      .returning("id")
+      .execute();
+    const [dior, chanel, pure] = await t.db
+      .insertInto("brands")
+      .values([
+        { name: "Dior", slug: "dior", created_at: at(0) },
+        { name: "Chanel", slug: "chanel", created_at: at(0) },
+        { name: "100% Pure_Oils", slug: "pure", created_at: at(0) },
+      ])
+      .returning("id")
+      .execute();
+    Object.assign(ids, { men: men.id, women: women.id, dior: dior.id, chanel: chanel.id, pure: pure.id });
+    // 18 products: minute i, so product 17 is the newest. Prices ₦10,000 + i × ₦10,000.
+    const rows = Array.from({ length: 18 }, (_, i) => ({
+      slug: `p-${i}`,
+      name: i === 5 ? "Sauvage Eau de Parfum" : i === 6 ? "Coco 50% Off_Edition" : `Perfume ${i}`,
+      description: `Description ${i}`,
+      price: (10_000 + i * 10_000) * 100,
+      discount: i % 4 === 0 ? 500_000 : null,
+      stock: i === 3 ? 0 : 5,
+      image: null,
+      category_id: i % 2 === 0 ? men.id : women.id,
+      brand_id: i < 6 ? dior.id : i < 12 ? chanel.id : pure.id,
+      archived_at: i === 16 ? at(100) : null,
+      created_at: at(i),
+      updated_at: at(i),
+    }));
+    const inserted = await t.db.insertInto("products").values(rows).returning(["id", "slug"]).execute();
+    for (const row of inserted) productIds[row.slug] = row.id;
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("lists 8 products a page, newest first, with the exact count, leaving archived products out", async () => {
+    const first = await listShopProducts(t.db, filters({}));
+    expect(first.total).toBe(17);
+    expect(first.pageCount).toBe(3);
+    expect(first.products.map((p) => p.id)).toEqual([17, 15, 14, 13, 12, 11, 10, 9].map((i) => productIds[`p-${i}`]));
+    const last = await listShopProducts(t.db, filters({ page: 3 }));
+    expect(last.page).toBe(3);
+    expect(last.products.map((p) => p.id)).toEqual([productIds["p-0"]]);
+    expect(first.products[0]).toMatchObject({ name: "Perfume 17", brandName: "100% Pure_Oils", price: 18_000_000, stock: 5 });
+  });
+
+  it("clamps the page to the last one, and to 1 when nothing matches", async () => {
+    expect((await listShopProducts(t.db, filters({ page: 99_999 }))).page).toBe(3);
+    const none = await listShopProducts(t.db, filters({ q: "no such perfume", page: 4 }));
+    expect(none).toEqual({ products: [], total: 0, page: 1, pageCount: 1 });
+  });
+
+  it("filters by category, brand and price range (in naira) together", async () => {
+    const men = await listShopProducts(t.db, filters({ category: ids.men }));
+    expect(men.total).toBe(8); // the even ones, without the archived 16
+    const chanelWomen = await listShopProducts(t.db, filters({ category: ids.women, brand: ids.chanel }));
+    expect(chanelWomen.products.map((p) => p.name)).toEqual(["Perfume 11", "Perfume 9", "Perfume 7"]);
+    const priced = await listShopProducts(t.db, filters({ min: 40_000, max: 60_000 }));
+    expect(priced.products.map((p) => p.price / 100).sort()).toEqual([40_000, 50_000, 60_000]);
+  });
+
+  it("searches product and brand names, ignoring case; % and _ match only themselves", async () => {
+    const sauvage = await listShopProducts(t.db, filters({ q: "sAuVaGe" }));
+    expect(sauvage.products.map((p) => p.name)).toEqual(["Sauvage Eau de Parfum"]);
+    const byBrand = await listShopProducts(t.db, filters({ q: "DIOR" }));
+    expect(byBrand.total).toBe(6);
+    expect((await listShopProducts(t.db, filters({ q: "50%" }))).products.map((p) => p.name)).toEqual(["Coco 50% Off_Edition"]);
+    // The brand with a % in its name (5 products on sale) and Coco.
+    expect((await listShopProducts(t.db, filters({ q: "%" }))).total).toBe(6);
+    // As a pattern, "o_f" would match "Off"; as text it matches nothing.
+    expect((await listShopProducts(t.db, filters({ q: "o_f" }))).total).toBe(0);
+    expect((await listShopProducts(t.db, filters({ q: "f_e" }))).products.map((p) => p.name)).toEqual(["Coco 50% Off_Edition"]);
+    expect((await listShopProducts(t.db, filters({ q: "'; drop table products; --" }))).total).toBe(0);
+    expect((await listShopProducts(t.db, filters({}))).total).toBe(17);
+  });
+
+  it("reads filters from any query string: ignores or clamps what is wrong", async () => {
+    const known = { categories: await listCategories(t.db), brands: await listBrands(t.db) };
+    expect(known.categories.map((c) => c.name)).toEqual(["Men", "Women"]);
+    expect(known.brands.map((b) => b.name)).toEqual(["100% Pure_Oils", "Chanel", "Dior"]);
+
+    expect(parseShopQuery(query(""), known)).toEqual(NO_FILTERS);
+    expect(parseShopQuery(query(`q=%20Dior%20&category=${ids.men}&brand=${ids.dior}&min=1000&max=2000&page=2`), known)).toEqual({
+      q: "Dior",
+      category: ids.men,
+      brand: ids.dior,
+      min: 1000,
+      max: 2000,
+      page: 2,
+    });
+    const bad = parseShopQuery(query("page=-3&min=abc&max=-5&category=999&brand=<script>"), known);
+    expect(bad).toEqual({ ...NO_FILTERS, min: 0, max: 600_000 });
+    expect(parseShopQuery(query("page=abc"), known).page).toBe(1);
+    expect(parseShopQuery(query("page=1.5"), known).page).toBe(1);
+    expect(parseShopQuery(query("min=500000&max=100"), known)).toMatchObject({ min: 100, max: 500_000 });
+    expect(parseShopQuery(query("min=99999999999&max=9"), known)).toMatchObject({ min: 9, max: 600_000 });
+    expect(parseShopQuery(query(`q=${"x".repeat(5000)}`), known).q).toHaveLength(100);
+    expect(parseShopQuery(query(`category=${ids.women}&category=${ids.men}`), known).category).toBe(ids.women);
+  });
+
+  it("finds one product on sale, with its brand and category; anything else is none", async () => {
+    const product = await productDetail(t.db, productIds["p-5"]);
+    expect(product).toMatchObject({ name: "Sauvage Eau de Parfum", brandName: "Dior", categoryName: "Women", categoryId: ids.women, description: "Description 5" });
+    expect(await productDetail(t.db, productIds["p-16"])).toBeNull(); // archived
+    expect(await productDetail(t.db, 999_999)).toBeNull();
+
+    expect(parseProductId("12")).toBe(12);
+    for (const bad of [undefined, "", "0", "012", "-1", "1.5", "12abc", "abc", "99999999999", "2147483648"]) {
+      expect(parseProductId(bad), String(bad)).toBeNull();
+    }
+  });
+
+  it("relates up to five other products of the same category, newest first", async () => {
+    const product = (await productDetail(t.db, productIds["p-4"]))!;
+    const related = await relatedProducts(t.db, product);
+    expect(related.map((p) => p.id)).toEqual([14, 12, 10, 8, 6].map((i) => productIds[`p-${i}`]));
+  });
+
+  it("picks the home carousels by category slug, the newest arrivals, and the sitemap's products", async () => {
+    expect((await productsInCategory(t.db, "women", 3)).map((p) => p.name)).toEqual(["Perfume 17", "Perfume 15", "Perfume 13"]);
+    expect(await productsInCategory(t.db, "unknown", 3)).toEqual([]);
+    expect((await newestProducts(t.db, 2)).map((p) => p.name)).toEqual(["Perfume 17", "Perfume 15"]);
+    const sitemap = await sitemapProducts(t.db);
+    expect(sitemap).toHaveLength(17);
+    expect(sitemap[0]).toEqual({ id: productIds["p-0"], updatedAt: "2026-01-01T12:00:00.000Z" });
+  });
+});
+
+describe("catalogue change notifications", () => {
+  it("calls every listener until it unsubscribes", () => {
+    const listener = vi.fn();
+    const stop = onCatalogChange(listener);
+    catalogChanged();
+    expect(listener).toHaveBeenCalledTimes(1);
+    stop();
+    catalogChanged();
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { cachedPage, PageCache } from "./page-cache.server";
+
+const request = (url: string, extra: { method?: string; cookie?: string; acceptLanguage?: string } = {}) => ({
+  method: extra.method ?? "GET",
+  url,
+  host: "shop.test",
+  protocol: "https",
+  cookie: extra.cookie,
+  acceptLanguage: extra.acceptLanguage,
+});
+
+const page = (text: string, storedAt = Date.now()) => cachedPage(200, new Headers({ "Content-Type": "text/html" }), Buffer.from(text), "nonce", storedAt);
+
+describe("the anonymous page cache", () => {
+  it("shares only GETs of storefront pages by visitors without our cookies, keyed by URL and language", () => {
+    const cache = new PageCache();
+    expect(cache.keyFor(request("/shop?brand=2"))).toBe("en https://shop.test/shop?brand=2");
+    for (const path of ["/", "/shop", "/shop/12", "/shop/12.data", "/shop.data?page=2", "/_root.data", "/about", "/faq", "/contact", "/returns-refunds", "/sitemap.xml", "/robots.txt"]) {
+      expect(cache.keyFor(request(path)), path).not.toBeNull();
+    }
+    for (const path of ["/cart", "/auth", "/auth/reset-password?token=x", "/profile", "/admin", "/admin/products", "/shop/abc", "/shop/1/edit", "/checkout"]) {
+      expect(cache.keyFor(request(path)), path).toBeNull();
+    }
+    expect(cache.keyFor(request("/shop", { method: "POST" }))).toBeNull();
+    expect(cache.keyFor(request("/shop", { method: "HEAD" }))).toBeNull();
+    for (const cookie of ["ub_session=abc", "lng=es; ub_cart=xyz", "ub_toast=1", "a=1;ub_anything=2"]) {
+      expect(cache.keyFor(request("/shop", { cookie })), cookie).toBeNull();
+    }
+    expect(cache.keyFor(request(`/shop?q=${"x".repeat(3000)}`))).toBeNull();
+  });
+
+  it("keys by the shopper's language: ?lng=, then the cookie, then Accept-Language", () => {
+    const cache = new PageCache();
+    expect(cache.keyFor(request("/shop", { cookie: "lng=es; other=1" }))).toBe("es https://shop.test/shop");
+    expect(cache.keyFor(request("/shop", { acceptLanguage: "es-ES,es;q=0.9" }))).toBe("es https://shop.test/shop");
+    expect(cache.keyFor(request("/shop?lng=en", { cookie: "lng=es" }))).toBe("en https://shop.test/shop?lng=en");
+    expect(cache.keyFor(request("/shop", { cookie: "lng=zz", acceptLanguage: "de" }))).toBe("en https://shop.test/shop");
+  });
+
+  it("stores gzip and brotli copies with an ETag, and forgets everything when the catalogue changes", async () => {
+    const cache = new PageCache();
+    const entry = await page("<html>hello</html>");
+    expect(entry.etag).toMatch(/^"[\w-]{27}"$/);
+    expect(entry.headers).toEqual([["content-type", "text/html"]]);
+    expect(entry.gzip.length).toBeGreaterThan(0);
+    expect(entry.br.length).toBeGreaterThan(0);
+    const generation = cache.currentGeneration();
+    expect(cache.set("a", entry, generation)).toBe(true);
+    expect(cache.get("a")).toBe(entry);
+    cache.clear();
+    expect(cache.get("a")).toBeUndefined();
+    // A page rendered before the change is not stored after it.
+    expect(cache.set("a", entry, generation)).toBe(false);
+    expect(cache.set("a", entry, cache.currentGeneration())).toBe(true);
+  });
+
+  it("expires entries after the TTL and keeps within its entry and byte bounds, least recently used out first", async () => {
+    let now = 0;
+    const cache = new PageCache({ maxEntries: 2, ttlMs: 1000, now: () => now });
+    const g = cache.currentGeneration();
+    cache.set("a", await page("a", 0), g);
+    cache.set("b", await page("b", 0), g);
+    expect(cache.get("a")).toBeDefined(); // a is now the most recently used
+    cache.set("c", await page("c", 0), g);
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.get("a")).toBeDefined();
+    expect(cache.get("c")).toBeDefined();
+    now = 1001;
+    expect(cache.get("a")).toBeUndefined();
+
+    const small = new PageCache({ maxBytes: 64 * 1024 });
+    const big = await page("x".repeat(6 * 1024));
+    expect(small.set("big", big, small.currentGeneration())).toBe(true);
+    const huge = await page(Array.from({ length: 20_000 }, (_, i) => i.toString(36)).join(""));
+    expect(small.set("huge", huge, small.currentGeneration())).toBe(false); // larger than an eighth of the cache
+    for (let i = 0; i < 20; i++) small.set(`p${i}`, await page(`${i}`.repeat(3000)), small.currentGeneration());
+    expect(small.stats().bytes).toBeLessThanOrEqual(64 * 1024);
+  });
+});

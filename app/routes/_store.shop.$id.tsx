@@ -1,0 +1,110 @@
+import { data } from "react-router";
+import { AddToCartButton } from "~/components/add-to-cart-button";
+import { ProductCarousel } from "~/components/carousel";
+import { Icon } from "~/components/icon";
+import { Price } from "~/components/price";
+import { WishlistButton } from "~/components/wishlist-button";
+import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
+import { wishlistedForRequest } from "~/domain/wishlist.server";
+import { fill, pageContent } from "~/lib/content.server";
+import { useT } from "~/lib/i18n";
+import { imageVariantUrl, responsiveImage } from "~/lib/images";
+import { absoluteUrl, seoMeta } from "~/lib/seo.server";
+import type { Route } from "./+types/_store.shop.$id";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const id = parseProductId(params.id);
+  const product = id === null ? null : await productDetail(context.db, id);
+  if (!product) throw data(null, { status: 404 });
+  const { locale, content } = pageContent(request);
+  const related = await relatedProducts(context.db, product);
+  const path = `/shop/${product.id}`;
+  const image = product.image ? imageVariantUrl(product.image, 1024) : null;
+  const wishlisted = await wishlistedForRequest(request, context.db, [product.id, ...related.map((p) => p.id)]);
+  return {
+    product,
+    related,
+    wishlisted,
+    meta: seoMeta(context, locale, path, {
+      title: fill(content.meta.product.title, { name: product.name }),
+      description: product.description,
+      image,
+      type: "product",
+      jsonLd: {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        name: product.name,
+        description: product.description,
+        sku: String(product.id),
+        category: product.categoryName,
+        brand: { "@type": "Brand", name: product.brandName },
+        ...(image ? { image: absoluteUrl(context, image) } : {}),
+        offers: {
+          "@type": "Offer",
+          url: absoluteUrl(context, path),
+          priceCurrency: "NGN",
+          price: (product.price / 100).toFixed(2),
+          availability: product.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+          itemCondition: "https://schema.org/NewCondition",
+        },
+      },
+    }),
+  };
+}
+
+export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
+  const { product, related } = loaderData;
+  const image = product.image ? responsiveImage(product.image, 560) : null;
+  const soldOut = product.stock <= 0;
+  return (
+    <>
+      <article className="grid gap-6 md:grid-cols-2 md:gap-10">
+        <div className="relative aspect-[4/5] overflow-hidden rounded-2xl bg-brand-50">
+          {image && (
+            <img
+              src={image.src}
+              srcSet={image.srcSet}
+              sizes="(min-width: 1152px) 560px, (min-width: 768px) 48vw, min(calc(100vw - 32px), 360px)"
+              width={image.width}
+              height={image.height}
+              alt={product.name}
+              fetchPriority="high"
+              className="h-full w-full object-cover"
+            />
+          )}
+          {soldOut && <span className="badge absolute left-3 top-3">{t("common.product.soldOut")}</span>}
+        </div>
+        <div className="flex flex-col gap-4">
+          <p className="text-sm uppercase tracking-widest text-stone-600">{product.brandName}</p>
+          <h1 className="font-serif text-3xl font-semibold leading-tight">{product.name}</h1>
+          <Price price={product.price} discount={product.discount} className="text-xl" />
+          <p className="leading-relaxed text-stone-700">{product.description}</p>
+          <div className="flex items-center gap-3">
+            <AddToCartButton productId={product.id} soldOut={soldOut} className="max-w-xs flex-1" />
+            <WishlistButton productId={product.id} inWishlist={loaderData.wishlisted.includes(product.id)} />
+          </div>
+          <ul className="mt-2 grid gap-3 sm:grid-cols-2">
+            <li className="info-box">
+              <Icon name="truck" size={28} className="text-brand-600" />
+              <span>
+                <strong className="block">{t("store.product.deliveryTitle")}</strong>
+                <span className="text-sm text-stone-600">{t("store.product.deliveryText")}</span>
+              </span>
+            </li>
+            <li className="info-box">
+              <Icon name="clock" size={28} className="text-brand-600" />
+              <span>
+                <strong className="block">{t("store.product.serviceTitle")}</strong>
+                <span className="text-sm text-stone-600">{t("store.product.serviceText")}</span>
+              </span>
+            </li>
+          </ul>
+        </div>
+      </article>
+      <ProductCarousel title={t("store.product.related")} products={related} wishlisted={loaderData.wishlisted} />
+    </>
+  );
+}

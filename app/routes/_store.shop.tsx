@@ -1,0 +1,93 @@
+import { Link } from "react-router";
+import { Drawer, DrawerButton } from "~/components/drawer";
+import { Icon } from "~/components/icon";
+import { Pagination } from "~/components/pagination";
+import { ProductCard } from "~/components/product-card";
+import { ShopFilters } from "~/components/shop-filters";
+import { listBrands, listCategories, listShopProducts, parseShopQuery } from "~/domain/catalog.server";
+import { wishlistedForRequest } from "~/domain/wishlist.server";
+import { fill, pageContent } from "~/lib/content.server";
+import { useT } from "~/lib/i18n";
+import { seoMeta } from "~/lib/seo.server";
+import { SHOP_PAGE_SIZE, shopHref } from "~/lib/shop-url";
+import type { Route } from "./+types/_store.shop";
+
+const FILTERS_DRAWER = "filters-drawer";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { locale, content } = pageContent(request);
+  const [categories, brands] = await Promise.all([listCategories(context.db), listBrands(context.db)]);
+  const asked = parseShopQuery(new URL(request.url).searchParams, { categories, brands });
+  const result = await listShopProducts(context.db, asked);
+  const filters = { ...asked, page: result.page };
+  const text = content.meta.shop;
+  const title = filters.q ? fill(text.titleSearch, { q: filters.q }) : filters.page > 1 ? fill(text.titlePage, { page: filters.page }) : text.title;
+  return {
+    ...result,
+    filters,
+    categories,
+    brands,
+    wishlisted: await wishlistedForRequest(request, context.db, result.products.map((p) => p.id)),
+    meta: seoMeta(context, locale, shopHref(filters, { q: "", page: filters.page }), { title, description: text.description }),
+  };
+}
+
+export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
+
+export default function Shop({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
+  const { products, total, page, pageCount, filters, categories, brands } = loaderData;
+  const first = (page - 1) * SHOP_PAGE_SIZE + 1;
+  const filterProps = { filters, categories, brands };
+  return (
+    <div className="lg:grid lg:grid-cols-[15rem_1fr] lg:gap-8">
+      <aside aria-label={t("store.filters.title")} className="max-lg:hidden">
+        <ShopFilters {...filterProps} step={1} idPrefix="side" />
+      </aside>
+      <div>
+        <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h1 className="font-serif text-3xl font-semibold">{t("store.shop.title")}</h1>
+            <p className="mt-1 text-sm text-stone-600" role="status">
+              {total === 0 ? t("store.shop.none") : t("store.shop.showing", { from: first, to: first + products.length - 1, count: total })}
+              {filters.q && (
+                <>
+                  {" · "}
+                  {t("store.shop.searchFor", { q: filters.q })}{" "}
+                  <Link to={shopHref(filters, { q: "" })} className="underline">
+                    {t("store.shop.clearSearch")}
+                  </Link>
+                </>
+              )}
+            </p>
+          </div>
+          <DrawerButton target={FILTERS_DRAWER} className="btn-outline lg:hidden">
+            <Icon name="filter" size={18} />
+            {t("store.filters.open")}
+          </DrawerButton>
+        </div>
+        {products.length === 0 ? (
+          <div className="rounded-2xl bg-white p-10 text-center">
+            <p className="text-lg font-medium">{t("store.shop.emptyTitle")}</p>
+            <p className="mt-1 text-stone-600">{t("store.shop.emptyText")}</p>
+            <Link to="/shop" className="btn mt-5">
+              {t("store.shop.resetAll")}
+            </Link>
+          </div>
+        ) : (
+          <ul className="product-grid fade-in" key={shopHref(filters)}>
+            {products.map((product, i) => (
+              <li key={product.id}>
+                <ProductCard product={product} inWishlist={loaderData.wishlisted.includes(product.id)} eager={i < 4} priority={i < 2} sizes="(min-width: 1280px) 210px, (min-width: 1024px) 23vw, (min-width: 640px) 31vw, calc(50vw - 24px)" />
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pagination page={page} pageCount={pageCount} href={(p) => shopHref(filters, { page: p })} />
+      </div>
+      <Drawer id={FILTERS_DRAWER} title={t("store.filters.title")}>
+        <ShopFilters {...filterProps} step={10} idPrefix="drawer" inDrawer />
+      </Drawer>
+    </div>
+  );
+}

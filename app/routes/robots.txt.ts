@@ -1,0 +1,23 @@
+import { absoluteUrl } from "~/lib/seo.server";
+import type { Route } from "./+types/robots.txt";
+
+/** Search engines may read the shop; the admin and account areas are off limits. */
+export function loader({ context }: Route.LoaderArgs) {
+  const body = [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /admin",
+    "Disallow: /auth",
+    "Disallow: /profile",
+    "Disallow: /checkout",
+    "Disallow: /cart",
+    "Disallow: /wishlist",
+    "Disallow: /orders",
+    "",
+    `Sitemap: ${absoluteUrl(context, "/sitemap.xml")}`,
+    "",
+  ].join("\n");
+  return new Response(body, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}
