@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { RevenueChart } from "~/components/admin/revenue-chart";
-import { PageHeader, StatusBadge } from "~/components/admin/ui";
+import { PageHeader, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { loadDashboard } from "~/domain/dashboard.server";
 import { requireAdmin } from "~/domain/sessions.server";
 import { ORDER_STATUSES } from "~/lib/admin";
@@ -94,7 +94,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         {d.latest.length === 0 ? (
           <p className="text-stone-600">{t("admin.orders.empty")}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <TableScroller label={t("admin.dashboard.latest")}>
             <table className="w-full min-w-[36rem] text-left text-sm">
               <thead className="text-stone-500">
                 <tr>
@@ -125,7 +125,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroller>
         )}
       </Card>
     </>

@@ -1,5 +1,5 @@
 import { Form, Link, useSubmit } from "react-router";
-import { inputClass, PageHeader, Pagination, screenHref } from "~/components/admin/ui";
+import { inputClass, PageHeader, Pagination, screenHref, TableScroller } from "~/components/admin/ui";
 import type { AuditEntity } from "~/db/schema";
 import { type AuditEntry, listAudit } from "~/domain/audit.server";
 import { AUDIT_ENTITIES } from "~/lib/admin";
@@ -90,7 +90,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           {t("admin.orders.filters.apply")}
         </button>
       </Form>
-      <div className="mt-4 overflow-x-auto rounded-xl border border-stone-200 bg-white shadow-sm">
+      <TableScroller label={t("admin.audit.title")} className="mt-4 rounded-xl border border-stone-200 bg-white shadow-sm">
         <table className="w-full min-w-[48rem] text-left text-sm">
           <thead className="bg-stone-50 text-stone-600">
             <tr>
@@ -133,7 +133,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
       <Pagination page={log.page} pages={log.pages} href={(page) => screenHref(PATH, { entity: log.entity, page })} />
     </>
   );

@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { Dialog, dangerButton, inputClass, PageHeader, primaryButton, secondaryButton, StatusBadge } from "~/components/admin/ui";
+import { Dialog, dangerButton, inputClass, PageHeader, primaryButton, secondaryButton, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { changeOrderStatus, getAdminOrder } from "~/domain/admin-orders.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
@@ -79,7 +79,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           <h2 id="items-heading" className="font-semibold text-ink">
             {t("admin.orders.items")}
           </h2>
-          <div className="mt-2 overflow-x-auto">
+          <TableScroller label={t("admin.orders.orderTitle", { number: order.number })} className="mt-2">
             <table className="w-full min-w-[28rem] text-left text-sm">
               <thead className="text-stone-500">
                 <tr>
@@ -120,7 +120,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                 </tr>
               </tfoot>
             </table>
-          </div>
+          </TableScroller>
         </section>
 
         <section className="space-y-3 rounded-xl border border-stone-200 bg-white p-4 text-sm shadow-sm" aria-labelledby="order-heading">
@@ -170,7 +170,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           <Form method="post" className="mt-3 space-y-3" preventScrollReset>
             <input type="hidden" name="from" value={order.status} />
             <label className="block text-sm">
-              <span className="block font-medium text-stone-800">{t("admin.orders.note")}</span>
+              <span className="block font-medium text-stone-800">{order.customerEmail ? t("admin.orders.note") : t("admin.orders.noteNoMail")}</span>
               <textarea name="note" rows={2} maxLength={MAX_STATUS_NOTE} className={inputClass} placeholder={t("admin.orders.notePlaceholder")} />
             </label>
             <div className="flex flex-wrap gap-2">
@@ -215,12 +215,12 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
 
       {loaderData.confirmingCancel && (
         <Dialog title={t("admin.orders.cancelTitle", { number: order.number })} closeHref={path}>
-          <p className="text-stone-700">{t("admin.orders.cancelConfirm")}</p>
+          <p className="text-stone-700">{order.customerEmail ? t("admin.orders.cancelConfirm") : t("admin.orders.cancelConfirmGuest")}</p>
           <Form method="post" action={path} className="mt-4 space-y-3" preventScrollReset>
             <input type="hidden" name="from" value={order.status} />
             <input type="hidden" name="to" value="cancelled" />
             <label className="block text-sm">
-              <span className="block font-medium text-stone-800">{t("admin.orders.note")}</span>
+              <span className="block font-medium text-stone-800">{order.customerEmail ? t("admin.orders.note") : t("admin.orders.noteNoMail")}</span>
               <textarea name="note" rows={2} maxLength={MAX_STATUS_NOTE} className={inputClass} />
             </label>
             <div className="flex flex-wrap justify-end gap-2">

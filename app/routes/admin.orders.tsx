@@ -1,5 +1,5 @@
 import { Form, Link, useSubmit } from "react-router";
-import { inputClass, PageHeader, Pagination, screenHref, SearchBox, StatusBadge } from "~/components/admin/ui";
+import { inputClass, PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { isOrderChannel, isOrderStatus, listAdminOrders } from "~/domain/admin-orders.server";
 import { ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
 import { requireAdmin } from "~/domain/sessions.server";
@@ -70,7 +70,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           </button>
         </Form>
       </div>
-      <div className="mt-4 overflow-x-auto rounded-xl border border-stone-200 bg-white shadow-sm">
+      <TableScroller label={t("admin.orders.title")} className="mt-4 rounded-xl border border-stone-200 bg-white shadow-sm">
         <table className="w-full min-w-[44rem] text-left text-sm">
           <thead className="bg-stone-50 text-stone-600">
             <tr>
@@ -116,7 +116,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
       <p className="mt-3 text-sm text-stone-600">{t("admin.orders.count", { count: list.total })}</p>
       <Pagination page={list.page} pages={list.pages} href={(page) => screenHref(PATH, { ...params, page })} />
     </>

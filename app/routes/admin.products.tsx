@@ -13,6 +13,7 @@ import {
   screenHref,
   SearchBox,
   secondaryButton,
+  TableScroller,
 } from "~/components/admin/ui";
 import {
   type AdminProductRow,
@@ -285,7 +286,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
       <p role="status" aria-live="polite" className="mt-3 min-h-5 text-sm text-stone-600">
         {removingId ? t("admin.products.deleting") : ""}
       </p>
-      <div className="mt-2 overflow-x-auto rounded-xl border border-stone-200 bg-white shadow-sm">
+      <TableScroller label={t("admin.products.title")} className="mt-2 rounded-xl border border-stone-200 bg-white shadow-sm">
         <table className="w-full min-w-[56rem] text-left text-sm">
           <thead className="bg-stone-50 text-stone-600">
             <tr>
@@ -346,7 +347,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
       <p className="mt-3 text-sm text-stone-600">{t("admin.products.count", { count: list.total })}</p>
       <Pagination page={list.page} pages={list.pages} href={listHref} />
 

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import path from "node:path";
 import sharp from "sharp";
@@ -306,6 +307,22 @@ test("works without JavaScript: a category is added with a plain form post", asy
   await expect(page.locator("[data-toast-fallback]")).toHaveText(`Category “Plain ${stamp}” created`);
   await expect(page.getByRole("cell", { name: `Plain ${stamp}`, exact: true })).toBeVisible();
   await context.close();
+});
+
+test("the admin screens pass an accessibility check, on a phone too", async ({ page, context, baseURL }) => {
+  test.setTimeout(60_000);
+  await signIn(context, admin.token, baseURL);
+  const { id: productId } = await shop.db.selectFrom("products").select("id").where("stock", ">", 3).where("archived_at", "is", null).orderBy("id").executeTakeFirstOrThrow();
+  const order = await insertOrder(shop.db, { userId: customer.userId, number: `UB-7${stamp.slice(-5)}`, items: [{ productId, quantity: 1 }] });
+  const screens = ["/admin", "/admin/orders", `/admin/orders/${order.number}`, `/admin/orders/${order.number}?cancel=1`, "/admin/products", "/admin/products?new=1", `/admin/products?edit=${productId}`, "/admin/categories?new=1", "/admin/brands", "/admin/brands?q=nothing-matches", "/admin/audit"];
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    for (const url of screens) {
+      await page.goto(url);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(" ")}`), `${url} at ${viewport.width}px`).toEqual([]);
+    }
+  }
 });
 
 test.describe("the admin area is closed to everyone else", () => {

@@ -13,6 +13,7 @@ import {
   screenHref,
   SearchBox,
   secondaryButton,
+  TableScroller,
 } from "./ui";
 
 type Kind = "category" | "brand";
@@ -88,7 +89,7 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
       <p role="status" aria-live="polite" className="mt-3 min-h-5 text-sm text-stone-600">
         {removingId ? t("admin.common.deleting") : ""}
       </p>
-      <div className="mt-2 overflow-x-auto rounded-xl border border-stone-200 bg-white shadow-sm">
+      <TableScroller label={t(`${area}.title`)} className="mt-2 rounded-xl border border-stone-200 bg-white shadow-sm">
         <table className="w-full min-w-[28rem] text-left text-sm">
           <thead className="bg-stone-50 text-stone-600">
             <tr>
@@ -141,7 +142,7 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
       <Pagination page={data.page} pages={data.pages} href={listHref} />
 
       {data.creating && (

@@ -78,9 +78,14 @@ export function SearchBox({
   const { t } = useT();
   const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
   }, []);
+  // When the search changes elsewhere (a link, a redirect after saving), show it, unless it is being typed.
+  useEffect(() => {
+    if (input.current && document.activeElement !== input.current) input.current.value = q;
+  }, [q]);
   return (
     <Form method="get" role="search" className="flex w-full max-w-md items-center gap-2" preventScrollReset>
       {Object.entries(hidden).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
@@ -88,6 +93,7 @@ export function SearchBox({
         {label}
       </label>
       <input
+        ref={input}
         id="admin-search"
         type="search"
         name="q"
@@ -124,7 +130,7 @@ export function Pagination({ page, pages, href }: { page: number; pages: number;
           {t("admin.pagination.previous")}
         </Link>
       ) : (
-        <span className={`${link} text-stone-400`}>{t("admin.pagination.previous")}</span>
+        <span aria-disabled="true" className={`${link} text-stone-600 opacity-70`}>{t("admin.pagination.previous")}</span>
       )}
       {list.map((p, i) => (
         <span key={p} className="contents">
@@ -145,7 +151,7 @@ export function Pagination({ page, pages, href }: { page: number; pages: number;
           {t("admin.pagination.next")}
         </Link>
       ) : (
-        <span className={`${link} text-stone-400`}>{t("admin.pagination.next")}</span>
+        <span aria-disabled="true" className={`${link} text-stone-600 opacity-70`}>{t("admin.pagination.next")}</span>
       )}
     </nav>
   );
@@ -207,6 +213,15 @@ export function StatusBadge({ status }: { status: OrderStatus }) {
     <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_COLOURS[status]}`} data-status={status}>
       {t(`admin.orders.status.${status}`)}
     </span>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen; the scrolling area can be reached by keyboard. */
+export function TableScroller({ label, className = "", children }: { label: string; className?: string; children: React.ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className={`overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600 ${className}`}>
+      {children}
+    </div>
   );
 }
 
