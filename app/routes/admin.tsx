@@ -2,11 +2,26 @@ import { Award, History, LayoutDashboard, Package, ShoppingBag, Store, Tags } fr
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { requireAdmin } from "~/domain/sessions.server";
 import { useT } from "~/lib/i18n";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/admin";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context);
   return { admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email } };
+}
+
+// Shoppers' pages do not carry the admin area's texts; arriving here from one, they are fetched
+// alongside the data (and also before a refusal is shown).
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [, data] = await Promise.allSettled([ensureMessages("admin"), serverLoader()]);
+  if (data.status === "rejected") throw data.reason;
+  return data.value;
+}
+
+// The layout shows only who is signed in; each screen checks the role again in its own loader and
+// action, so moving between admin screens does not ask for the layout again.
+export function shouldRevalidate() {
+  return false;
 }
 
 const NAV = [
