@@ -31,7 +31,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
     // A fresh shop with the demo catalogue for every run.
-    command: `rm -rf ${E2E_DATA_DIR} && node --import tsx server.ts`,
+    command: `rm -rf ${E2E_DATA_DIR} && node build/server.js`,
     url: `http://127.0.0.1:${port}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -12,7 +12,7 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import { isSameOriginRequest } from "./app/lib/origin-check.server";
+import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
 const ONE_YEAR = 365 * 24 * 60 * 60 * 1000;
 
@@ -104,18 +104,7 @@ async function main() {
     }),
   );
   // Every request that can change something must come from our own pages.
-  app.use((req, res, next) => {
-    const allowed = isSameOriginRequest({
-      method: req.method,
-      origin: req.get("origin"),
-      referer: req.get("referer"),
-      host: req.get("host"),
-      protocol: req.protocol,
-      publicUrl: config.publicUrl,
-    });
-    if (allowed) return next();
-    res.status(403).type("text/plain").send("Cross-site request refused.");
-  });
+  app.use(refuseCrossSiteRequests(config.publicUrl));
   app.use(compression());
 
   app.get("/healthz", async (_req, res) => {

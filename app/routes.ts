@@ -3,6 +3,15 @@ import { index, layout, route, type RouteConfig } from "@react-router/dev/routes
 export default [
   layout("routes/_store.tsx", [
     index("routes/_store.home.tsx"),
+    route("auth", "routes/auth.tsx"),
+    route("auth/register", "routes/auth.register.tsx"),
+    route("auth/forgot-password", "routes/auth.forgot-password.tsx"),
+    route("auth/reset-password", "routes/auth.reset-password.tsx"),
+    route("profile", "routes/account.profile.tsx"),
+    route("wishlist", "routes/account.wishlist.tsx"),
+    route("orders/:number", "routes/account.order.tsx"),
+    route("cart", "routes/cart.tsx"),
+    route("cart/whatsapp/:reference", "routes/cart.whatsapp.tsx"),
     // Anything unmatched renders the store's 'Page not found' with HTTP 404.
     route("*", "routes/_store.not-found.tsx"),
   ]),
@@ -17,4 +26,5 @@ export default [
     route("regions", "routes/admin.regions.tsx"),
     route("audit", "routes/admin.audit.tsx"),
   ]),
+  route("auth/logout", "routes/auth.logout.tsx"),
 ] satisfies RouteConfig;

@@ -84,7 +84,7 @@ async function main() {
   const productId = await seedScratch(dataDir, databaseUrl);
 
   const port = await freePort();
-  const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const server = spawn(process.execPath, ["build/server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -1,19 +1,61 @@
+import { useEffect } from "react";
+import { useFetcher, useRevalidator } from "react-router";
 import { useT } from "~/lib/i18n";
+import type { TranslateValues } from "~/lib/i18n";
 
-/** Adds one of a product to the cart; a plain form, so it works without JavaScript. */
+export interface CartActionError {
+  error: { key: string; values?: TranslateValues };
+}
+
+/**
+ * Adds one of a product to the cart. Without JavaScript it is a plain form (post, redirect back, the
+ * toast as a flash message); with it, a fetcher: no reload, the header badge moves at once, the
+ * server's toast follows.
+ */
 export function AddToCartButton({ productId, soldOut, className = "" }: { productId: number; soldOut: boolean; className?: string }) {
   const { t } = useT();
+  const fetcher = useFetcher<CartActionError>();
+  const busy = fetcher.state !== "idle";
+  const error = fetcher.state === "idle" ? fetcher.data?.error : undefined;
+  const revalidator = useRevalidator();
+
+  // Refused (e.g. sold out since the page was shown): refresh what the page shows about it.
+  useEffect(() => {
+    if (error) void revalidator.revalidate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer
+  }, [error]);
+
   return (
-    <form method="post" action="/cart" className={className}>
+    <fetcher.Form
+      method="post"
+      action="/cart"
+      preventScrollReset
+      className={className}
+      onSubmit={(event) => {
+        // One add at a time: a double tap must not send two.
+        if (busy) event.preventDefault();
+      }}
+    >
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={productId} />
       <button
         type="submit"
         disabled={soldOut}
-        className="w-full rounded-full bg-ink px-4 py-2 text-sm font-medium text-white hover:bg-stone-700 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
+        aria-disabled={busy || undefined}
+        className="inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-full bg-ink px-4 py-2 text-sm font-medium text-white hover:bg-stone-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600 aria-disabled:cursor-progress aria-disabled:opacity-80"
       >
-        {soldOut ? t("common.product.soldOut") : t("common.product.addToCart")}
+        {busy && (
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16" className="animate-spin" fill="none" stroke="currentColor" strokeWidth="3">
+            <path d="M12 3a9 9 0 1 0 9 9" strokeLinecap="round" />
+          </svg>
+        )}
+        {busy ? t("cart.button.adding") : soldOut ? t("common.product.soldOut") : t("common.product.addToCart")}
       </button>
-    </form>
+      {error && (
+        <p role="alert" className="mt-1 text-center text-xs font-medium text-red-700">
+          {t(error.key, error.values)}
+        </p>
+      )}
+    </fetcher.Form>
   );
 }

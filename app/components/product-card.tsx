@@ -2,9 +2,19 @@ import { useT } from "~/lib/i18n";
 import { Link } from "react-router";
 import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
 import { responsiveImage } from "~/lib/images";
+import { AddToCartButton } from "./add-to-cart-button";
 import { Price } from "./price";
+import { WishlistButton } from "./wishlist-button";
 
-export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
+export function ProductCard({
+  product,
+  eager = false,
+  inWishlist = false,
+}: {
+  product: ProductCardData;
+  eager?: boolean;
+  inWishlist?: boolean;
+}) {
   const { t } = useT();
   const image = product.image ? responsiveImage(product.image) : null;
   const soldOut = product.stock <= 0;
@@ -25,6 +35,9 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
             className="h-full w-full object-cover"
           />
         )}
+        <div className="absolute right-2 top-2 z-10">
+          <WishlistButton productId={product.id} inWishlist={inWishlist} />
+        </div>
         {soldOut && (
           <span className="absolute left-2 top-2 rounded-full bg-ink px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-white">
             {t("common.product.soldOut")}
@@ -39,6 +52,7 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
           </Link>
         </h3>
         <Price price={product.price} discount={product.discount} className="mt-auto pt-1" />
+        <AddToCartButton productId={product.id} soldOut={soldOut} className="relative z-10 mt-2" />
       </div>
     </article>
   );

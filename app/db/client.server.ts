@@ -68,6 +68,10 @@ function openSqlite(file: string): DatabaseHandle {
 
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
+  // An idle connection closed by the server (restart, failover, administrator) is an "error" event on
+  // the pool; with no listener Node would end the whole process. The pool has already dropped that
+  // connection and opens a new one for the next query, so there is nothing else to do.
+  pool.on("error", () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await sql`select 1`.execute(db);

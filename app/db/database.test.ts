@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { migrateToLatest } from "./migrate.server";
 
@@ -18,6 +19,7 @@ const TABLES = [
   "wishlist",
   "order_events",
   "audit_log",
+  "rate_limits",
 ];
 
 describe.each(ENGINES)("data layer on %s", (engine) => {
@@ -33,7 +35,7 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
 
   it("creates every table, and a second run applies nothing and keeps the data", async () => {
     const first = await migrateToLatest(t.db);
-    expect(first).toEqual(["0001_initial", "0002_order_history_and_audit"]);
+    expect(first).toEqual(["0001_initial", "0002_order_history_and_audit", "0004_rate_limits", "0005_cart_orders"]);
     const names = (await t.db.introspection.getTables()).map((table) => table.name);
     for (const table of TABLES) expect(names).toContain(table);
 
@@ -127,5 +129,31 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
   it("refuses to delete a category that products still use", async () => {
     const category = await t.db.selectFrom("categories").select("id").where("slug", "=", "men").executeTakeFirstOrThrow();
     await expect(t.db.deleteFrom("categories").where("id", "=", category.id).execute()).rejects.toThrow();
+  });
+});
+
+describe("PostgreSQL connections", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await freshDatabase("postgres");
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("survives the server closing idle connections (a restart or failover), and reconnects", async () => {
+    await Promise.all([1, 2, 3].map(() => sql`select pg_sleep(0.01)`.execute(t.db)));
+    const url = new URL(inject("postgresUrl"));
+    url.pathname = `/${(await sql<{ name: string }>`select current_database() as name`.execute(t.db)).rows[0].name}`;
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    const killed = await admin.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
+    await admin.end();
+    expect(killed.rowCount).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const row = await t.db.selectFrom("brands").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(row.n).toBe(0);
   });
 });

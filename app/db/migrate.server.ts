@@ -2,11 +2,15 @@ import { type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { Db } from "./client.server";
 import * as m0001 from "./migrations/0001_initial";
 import * as m0002 from "./migrations/0002_order_history_and_audit";
+import * as m0004 from "./migrations/0004_rate_limits";
+import * as m0005 from "./migrations/0005_cart_orders";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_order_history_and_audit": m0002,
+  "0004_rate_limits": m0004,
+  "0005_cart_orders": m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -15,7 +19,8 @@ export class MigrationError extends Error {}
 
 /** Brings the schema up to date; safe to run at every start (already-applied migrations are skipped). */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // Migrations are independent of each other, so one that arrives later with a lower number still runs.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error) {

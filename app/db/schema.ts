@@ -114,6 +114,10 @@ export interface OrderTable {
   subtotal: number;
   shipping: number;
   total: number;
+  /** the cart a WhatsApp order was made from (null for other orders) */
+  cart_id: string | null;
+  /** SHA-256 of the cart id and its lines when ordered: the same cart pressed again finds the same pending order */
+  cart_fingerprint: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -158,6 +162,15 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+/** abuse-limit counters on PostgreSQL (rate-limiter-flexible's store); unused on SQLite */
+export interface RateLimitTable {
+  /** limiter name and a hashed subject, e.g. "signin-account:9f86d0…" */
+  key: string;
+  points: number;
+  /** end of the window, epoch milliseconds */
+  expire: number | null;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -173,6 +186,7 @@ export interface Database {
   wishlist: WishlistTable;
   order_events: OrderEventTable;
   audit_log: AuditLogTable;
+  rate_limits: RateLimitTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -1,34 +1,306 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { AppLoadContext } from "react-router";
+import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
-import { hashPassword } from "~/lib/password.server";
+import type { Translate } from "~/lib/i18n";
+import { sendMail } from "~/lib/mail.server";
+import { hashPassword, verifyPassword } from "~/lib/password.server";
+import type { ToastInput } from "~/lib/toast";
+import { redirectWithToast } from "~/lib/toast.server";
+import { passwordResetEmail } from "./account-mail.server";
+import { mergeCartOnSignIn } from "./cart.server";
+import { clearAttempts, consumeAttempt, refundAttempt } from "./rate-limits.server";
+import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
+
+/**
+ * Customer accounts: registration, sign-in, password reset. Self-registration only ever creates
+ * customers; admins come from `npm run admin:create`.
+ */
 
 /** E-mail addresses are compared trimmed and case-insensitively; this is the stored form. */
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** New passwords: 8 characters at least (docs/decisions/020). */
 export const MIN_PASSWORD_LENGTH = 8;
+/** argon2 takes any length; a bound keeps a form post from making the server hash megabytes. */
+export const MAX_PASSWORD_LENGTH = 256;
+export const MAX_NAME_LENGTH = 100;
+/** the longest address SMTP can deliver to */
+export const MAX_EMAIL_LENGTH = 254;
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+// ---------------------------------------------------------------------------------------------
+// Form rules. Every message is a translation key, shown next to its field.
+
+const email = z
+  .string()
+  .trim()
+  .min(1, "auth.errors.emailRequired")
+  .max(MAX_EMAIL_LENGTH, "auth.errors.emailInvalid")
+  .pipe(z.email("auth.errors.emailInvalid"));
+
+const name = (required: string, tooLong: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, required)
+    .max(MAX_NAME_LENGTH, tooLong)
+    // eslint-disable-next-line no-control-regex -- control characters in a name are never typed by a person
+    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), required);
+
+const newPassword = (required: string) =>
+  z
+    .string()
+    .min(1, required)
+    .min(MIN_PASSWORD_LENGTH, "auth.errors.passwordTooShort")
+    .max(MAX_PASSWORD_LENGTH, "auth.errors.passwordTooLong");
+
+export const loginSchema = z.object({
+  email,
+  // Any stored password is at least 8 characters; the sign-in form only asks for one.
+  password: z.string().min(1, "auth.errors.passwordRequired").max(MAX_PASSWORD_LENGTH, "auth.errors.passwordTooLong"),
+});
+
+export const registerSchema = z.object({
+  firstName: name("auth.errors.firstNameRequired", "auth.errors.firstNameTooLong"),
+  lastName: name("auth.errors.lastNameRequired", "auth.errors.lastNameTooLong"),
+  email,
+  password: newPassword("auth.errors.passwordRequired"),
+});
+
+export const forgotPasswordSchema = z.object({ email });
+
+export const resetPasswordSchema = z
+  .object({
+    token: z.string().max(200),
+    password: newPassword("auth.errors.passwordTooShort"),
+    confirmPassword: z.string().max(MAX_PASSWORD_LENGTH, "auth.errors.passwordsDontMatch"),
+  })
+  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "auth.errors.passwordsDontMatch" });
+
+// ---------------------------------------------------------------------------------------------
+// Registration and sign-in
+
+type AccountContext = Pick<AppLoadContext, "db" | "engine" | "config" | "clientIp">;
+
+export type RegisterResult = { ok: true; userId: number; firstName: string } | { ok: false; reason: "emailTaken" };
 
 /**
- * Creates an admin, or makes an existing account an admin (its password is replaced when one is given).
- * Used by `npm run admin:create`; no form can reach it.
+ * Creates a customer account. The role is always `customer`: there is no input that could set it.
+ * Counts against the per-IP registration limit (throws TooManyAttempts).
+ */
+export async function registerCustomer(
+  context: AccountContext,
+  input: { firstName: string; lastName: string; email: string; password: string },
+): Promise<RegisterResult> {
+  await consumeAttempt(context, "registerIp", context.clientIp);
+  const address = normaliseEmail(input.email);
+  const taken = () => context.db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
+  if (await taken()) return { ok: false, reason: "emailTaken" };
+  const passwordHash = await hashPassword(input.password);
+  const role: Role = "customer";
+  try {
+    const row = await context.db
+      .insertInto("users")
+      .values({
+        email: address,
+        password_hash: passwordHash,
+        first_name: input.firstName.trim(),
+        last_name: input.lastName.trim(),
+        role,
+        created_at: new Date().toISOString(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { ok: true, userId: row.id, firstName: input.firstName.trim() };
+  } catch (error) {
+    // Two registrations of one address at the same moment: the unique index decides.
+    if (await taken()) return { ok: false, reason: "emailTaken" };
+    throw error;
+  }
+}
+
+let dummyHash: Promise<string> | null = null;
+/** Unknown addresses are checked against this, so timing does not tell them from wrong passwords. */
+function hashForUnknownAddress(): Promise<string> {
+  return (dummyHash ??= hashPassword(randomBytes(18).toString("base64")));
+}
+
+export type AuthenticateResult = { ok: true; userId: number; firstName: string } | { ok: false };
+
+/**
+ * Checks an e-mail and password. Every attempt counts against the account (5 per 15 minutes) and the
+ * IP address (20 per 15 minutes) before the password is checked, so parallel guesses cannot slip
+ * past the limit; a successful sign-in clears the account's count and gives the IP its attempt back.
+ * Throws TooManyAttempts when a limit is used up.
+ */
+export async function authenticate(context: AccountContext, input: { email: string; password: string }): Promise<AuthenticateResult> {
+  const address = normaliseEmail(input.email);
+  await consumeAttempt(context, "signInIp", context.clientIp);
+  await consumeAttempt(context, "signInAccount", address);
+  const user = await context.db
+    .selectFrom("users")
+    .select(["id", "password_hash", "first_name"])
+    .where("email", "=", address)
+    .executeTakeFirst();
+  const valid = await verifyPassword(user?.password_hash ?? (await hashForUnknownAddress()), input.password);
+  if (!user || !valid) return { ok: false };
+  await Promise.all([clearAttempts(context, "signInAccount", address), refundAttempt(context, "signInIp", context.clientIp)]);
+  return { ok: true, userId: user.id, firstName: user.first_name };
+}
+
+/**
+ * The one way a browser becomes signed in (sign-in form and registration): a new session id, the
+ * browser's previous session ended, and a 303 to the same-site path it came for, with a toast.
+ * Anything that must happen when a shopper signs in (such as adopting the cart they filled while
+ * signed out) belongs here.
+ */
+export async function signIn(
+  request: Request,
+  context: Pick<AppLoadContext, "db" | "config">,
+  userId: number,
+  redirectTo: string | null | undefined,
+  toast: ToastInput,
+): Promise<Response> {
+  await destroySession(request, context);
+  const headers = new Headers({ "Set-Cookie": await createSession(context, userId) });
+  // What the shopper put in the cart before signing in joins the account's cart.
+  const clearGuestCart = await mergeCartOnSignIn(request, context, userId);
+  if (clearGuestCart) headers.append("Set-Cookie", clearGuestCart);
+  return redirectWithToast(context, safeRedirectPath(redirectTo), toast, { headers });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Password reset
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** 32 random bytes, base64url: 43 characters. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Starts a password reset. Counts against the per-IP and per-address limits (throws TooManyAttempts)
+ * whether or not the address has an account, and answers the same either way. When it has one, a
+ * single-use link valid for one hour is e-mailed in the shopper's language (`t`); only the token's hash is
+ * stored. `delivery` settles when the message is handed over; the page does not wait for it, so the
+ * answer takes as long for unknown addresses as for known ones.
+ */
+export async function requestPasswordReset(
+  context: AccountContext,
+  input: { email: string; t: Translate },
+): Promise<{ delivery: Promise<void> }> {
+  const address = normaliseEmail(input.email);
+  await consumeAttempt(context, "resetIp", context.clientIp);
+  await consumeAttempt(context, "resetAddress", address);
+  const user = await context.db.selectFrom("users").select(["id", "email", "first_name"]).where("email", "=", address).executeTakeFirst();
+  if (!user) return { delivery: Promise.resolve() };
+
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const nowIso = new Date(now).toISOString();
+  // Tidy this account's spent links; links still valid keep working until one is used.
+  await context.db
+    .deleteFrom("password_resets")
+    .where("user_id", "=", user.id)
+    .where((eb) => eb.or([eb("used_at", "is not", null), eb("expires_at", "<=", nowIso)]))
+    .execute();
+  await context.db
+    .insertInto("password_resets")
+    .values({
+      token_hash: hashToken(token),
+      user_id: user.id,
+      expires_at: new Date(now + RESET_TOKEN_TTL_MS).toISOString(),
+      used_at: null,
+      created_at: nowIso,
+    })
+    .execute();
+
+  const link = `${context.config.publicUrl}/auth/reset-password?token=${token}`;
+  const message = passwordResetEmail(input.t, { firstName: user.first_name, link });
+  return { delivery: sendMail(context.config, { to: user.email, ...message }).then(() => undefined) };
+}
+
+export type ResetTokenState = "valid" | "expired" | "used" | "invalid";
+
+/** What a reset link is worth now: valid, expired, already used, or not one of ours. */
+export async function resetTokenState(db: Db, token: string | null | undefined): Promise<ResetTokenState> {
+  if (!token || !TOKEN_PATTERN.test(token)) return "invalid";
+  const row = await db.selectFrom("password_resets").select(["used_at", "expires_at"]).where("token_hash", "=", hashToken(token)).executeTakeFirst();
+  if (!row) return "invalid";
+  if (row.used_at) return "used";
+  if (row.expires_at <= new Date().toISOString()) return "expired";
+  return "valid";
+}
+
+export type ResetResult = { ok: true } | { ok: false; reason: Exclude<ResetTokenState, "valid"> };
+
+/**
+ * Sets a new password with a reset token. The token is claimed in the same statement that checks it,
+ * so it works once even when submitted twice at the same moment. Every session of the account ends,
+ * every other reset link of the account stops working, and the account's sign-in count is cleared.
+ */
+export async function resetPassword(context: AccountContext, input: { token: string; password: string }): Promise<ResetResult> {
+  const state = await resetTokenState(context.db, input.token);
+  if (state !== "valid") return { ok: false, reason: state };
+  const passwordHash = await hashPassword(input.password);
+  const nowIso = new Date().toISOString();
+  const account = await context.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable("password_resets")
+      .set({ used_at: nowIso })
+      .where("token_hash", "=", hashToken(input.token))
+      .where("used_at", "is", null)
+      .where("expires_at", ">", nowIso)
+      .returning("user_id")
+      .executeTakeFirst();
+    if (!claimed) return null;
+    const user = await trx
+      .updateTable("users")
+      .set({ password_hash: passwordHash })
+      .where("id", "=", claimed.user_id)
+      .returning(["id", "email"])
+      .executeTakeFirstOrThrow();
+    await trx.updateTable("password_resets").set({ used_at: nowIso }).where("user_id", "=", user.id).where("used_at", "is", null).execute();
+    await destroyAllSessions(trx, user.id);
+    return user;
+  });
+  if (!account) {
+    const now = await resetTokenState(context.db, input.token);
+    return { ok: false, reason: now === "valid" ? "used" : now };
+  }
+  await clearAttempts(context, "signInAccount", account.email);
+  return { ok: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Admins
+
+/**
+ * Creates an admin, or makes an existing account an admin (its password is replaced, and its
+ * sessions end). Used by `npm run admin:create`; no form can reach it.
  */
 export async function createOrPromoteAdmin(
   db: Db,
   input: { email: string; password: string; firstName?: string; lastName?: string },
 ): Promise<{ created: boolean; userId: number }> {
-  const email = normaliseEmail(input.email);
+  const address = normaliseEmail(input.email);
   const role: Role = "admin";
   const passwordHash = await hashPassword(input.password);
-  const existing = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+  const existing = await db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
   if (existing) {
     await db.updateTable("users").set({ role, password_hash: passwordHash }).where("id", "=", existing.id).execute();
+    await destroyAllSessions(db, existing.id);
     return { created: false, userId: existing.id };
   }
   const row = await db
     .insertInto("users")
     .values({
-      email,
+      email: address,
       password_hash: passwordHash,
       first_name: input.firstName?.trim() || "Shop",
       last_name: input.lastName?.trim() || "Admin",

@@ -1,15 +1,52 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { ExpressionBuilder } from "kysely";
 import type { AppLoadContext } from "react-router";
-import { readCookie } from "~/lib/cookies.server";
+import { type Db, now } from "~/db/client.server";
+import type { Database } from "~/db/schema";
+import { isBuyable, type LineStatus, MAX_LINE_QUANTITY } from "~/lib/cart";
+import { readCookie, serializeCookie } from "~/lib/cookies.server";
 import { getSessionUser } from "./sessions.server";
 
 /**
- * The cart lives on the server: a signed-in shopper's cart belongs to the account; an anonymous
- * shopper's is found by the random id in the ub_cart cookie. Lines hold product and quantity only.
+ * The cart lives on the server: a signed-in shopper's cart belongs to the account (one per account,
+ * carts.user_id is unique); an anonymous shopper's is found by the random id in the ub_cart cookie.
+ * Lines hold product and quantity only: names, images, prices and stock are read fresh every time.
+ *
+ * Every change is one conditional statement, so two tabs acting at once can neither duplicate a line
+ * (cart_lines' primary key is (cart_id, product_id) and adds are "insert ... on conflict do nothing")
+ * nor push a quantity below 1 or above the stock.
  */
 export const CART_COOKIE = "ub_cart";
+/** An anonymous cart (and its cookie) lasts this long after its last change. */
+export const CART_DAYS = 60;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const CART_ID_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
 
-/** The id of this request's cart, if it has one (a malformed cookie counts as none). */
+export { isBuyable, type LineStatus, MAX_LINE_QUANTITY };
+
+type CartContext = Pick<AppLoadContext, "db" | "config">;
+
+/** 192 random bits, URL-safe: 32 characters. */
+function newCartId(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+function isSecure(context: Pick<AppLoadContext, "config">): boolean {
+  return context.config.publicUrl.startsWith("https://");
+}
+
+/** Set-Cookie value carrying the anonymous cart id: HttpOnly, SameSite=Lax, Secure over https. */
+export function cartCookie(context: Pick<AppLoadContext, "config">, cartId: string): string {
+  return serializeCookie(CART_COOKIE, cartId, { httpOnly: true, secure: isSecure(context), maxAgeSeconds: CART_DAYS * 24 * 3600 });
+}
+
+/** Set-Cookie value that removes the cart cookie. */
+export function clearCartCookie(context: Pick<AppLoadContext, "config">): string {
+  return serializeCookie(CART_COOKIE, "", { httpOnly: true, secure: isSecure(context), maxAgeSeconds: 0 });
+}
+
+/** The id of this request's cart, if it has one (a malformed, unknown or forged cookie counts as none). */
 export async function findCartId(request: Request, context: Pick<AppLoadContext, "db">): Promise<string | null> {
   const user = await getSessionUser(request, context.db);
   if (user) {
@@ -22,9 +59,146 @@ export async function findCartId(request: Request, context: Pick<AppLoadContext,
     .selectFrom("carts")
     .select("id")
     .where("id", "=", cookie)
+    // A cart that became an account's is never reachable through a cookie again.
     .where("user_id", "is", null)
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** The account's cart, created on first use; safe when two requests create it at once. */
+export async function userCartId(db: Db, userId: number): Promise<string> {
+  const existing = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
+  if (existing) return existing.id;
+  const at = now();
+  await db
+    .insertInto("carts")
+    .values({ id: newCartId(), user_id: userId, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.column("user_id").doNothing())
+    .execute();
+  const row = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+let lastSweep = 0;
+
+/**
+ * This request's cart, created when it has none (only when something is put in it, so visits that
+ * only look never create rows). `setCookie` renews an anonymous shopper's cookie; null when signed in.
+ */
+export async function ensureCart(request: Request, context: CartContext): Promise<{ cartId: string; setCookie: string | null }> {
+  const user = await getSessionUser(request, context.db);
+  if (user) return { cartId: await userCartId(context.db, user.id), setCookie: null };
+
+  const existing = await findCartId(request, context);
+  if (existing) return { cartId: existing, setCookie: cartCookie(context, existing) };
+
+  // A new id every time, never the one the browser sent: a cookie planted by someone else cannot
+  // become a cart they can read.
+  const id = newCartId();
+  const at = now();
+  await context.db.insertInto("carts").values({ id, user_id: null, created_at: at, updated_at: at }).execute();
+  if (Date.now() - lastSweep > 60 * 60 * 1000) {
+    lastSweep = Date.now();
+    await deleteAbandonedCarts(context.db);
+  }
+  return { cartId: id, setCookie: cartCookie(context, id) };
+}
+
+/** Anonymous carts untouched for longer than their cookie lives can never be used again. */
+export async function deleteAbandonedCarts(db: Db, olderThan = new Date(Date.now() - CART_DAYS * DAY_MS)): Promise<number> {
+  const result = await db
+    .deleteFrom("carts")
+    .where("user_id", "is", null)
+    .where("updated_at", "<", olderThan.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+async function touchCart(db: Db, cartId: string): Promise<void> {
+  await db.updateTable("carts").set({ updated_at: now() }).where("id", "=", cartId).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the cart
+
+export interface CartLine {
+  productId: number;
+  slug: string;
+  name: string;
+  brandName: string;
+  image: string | null;
+  /** kobo, the current price */
+  unitPrice: number;
+  /** what can be bought: the stored quantity, capped by the stock */
+  quantity: number;
+  stock: number;
+  status: LineStatus;
+  /** kobo; 0 for lines left out of the total */
+  lineTotal: number;
+}
+
+export interface CartView {
+  lines: CartLine[];
+  /** kobo, of the lines that can be bought now */
+  subtotal: number;
+  /** how many lines can be bought now */
+  buyableLines: number;
+}
+
+async function readLines(db: Db, cartId: string): Promise<CartLine[]> {
+  const rows = await db
+    .selectFrom("cart_lines as l")
+    .innerJoin("products as p", "p.id", "l.product_id")
+    .innerJoin("brands as b", "b.id", "p.brand_id")
+    .select([
+      "l.product_id",
+      "l.quantity",
+      "p.slug",
+      "p.name",
+      "p.image",
+      "p.price",
+      "p.stock",
+      "p.archived_at",
+      "b.name as brandName",
+    ])
+    .where("l.cart_id", "=", cartId)
+    .orderBy("l.created_at")
+    .orderBy("l.product_id")
+    .execute();
+  return rows.map((r) => {
+    const status: LineStatus =
+      r.archived_at !== null ? "unavailable" : r.stock <= 0 ? "soldOut" : r.quantity > r.stock ? "reduced" : "available";
+    const quantity = status === "reduced" ? r.stock : r.quantity;
+    const buyable = status === "available" || status === "reduced";
+    return {
+      productId: r.product_id,
+      slug: r.slug,
+      name: r.name,
+      brandName: r.brandName,
+      image: r.image,
+      unitPrice: r.price,
+      quantity,
+      stock: r.stock,
+      status,
+      lineTotal: buyable ? r.price * quantity : 0,
+    };
+  });
+}
+
+/** The cart as the cart page shows it, read fresh from the catalogue. */
+export async function cartView(db: Db, cartId: string | null): Promise<CartView> {
+  const lines = cartId ? await readLines(db, cartId) : [];
+  const buyable = lines.filter(isBuyable);
+  return { lines, subtotal: buyable.reduce((sum, l) => sum + l.lineTotal, 0), buyableLines: buyable.length };
+}
+
+export interface CartSummaryItem {
+  productId: number;
+  quantity: number;
+  /** kobo */
+  unitPrice: number;
+  stock: number;
+  buyable: boolean;
 }
 
 export interface CartSummary {
@@ -32,21 +206,284 @@ export interface CartSummary {
   lines: number;
   /** kobo, of the lines that can be bought now (in the shop and in stock) */
   total: number;
+  /** per line, so the page can show the effect of a cart action before the server answers */
+  items: CartSummaryItem[];
 }
 
 /** What the header shows on every page: read fresh from the catalogue. */
 export async function cartSummary(request: Request, context: Pick<AppLoadContext, "db">): Promise<CartSummary> {
   const cartId = await findCartId(request, context);
-  if (!cartId) return { lines: 0, total: 0 };
-  const rows = await context.db
+  const view = await cartView(context.db, cartId);
+  return {
+    lines: view.lines.length,
+    total: view.subtotal,
+    items: view.lines.map((l) => ({
+      productId: l.productId,
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      stock: l.stock,
+      buyable: isBuyable(l),
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changing the cart
+
+export type CartSuccess = "added" | "alreadyInCart" | "removed" | "updated" | "cleared";
+export type CartProblem = "unknownProduct" | "outOfStock" | "notInCart" | "stockLimit";
+
+export type CartOutcome =
+  | { ok: true; kind: CartSuccess; productName?: string }
+  | { ok: false; kind: CartProblem; productName?: string; /** the stock, for stockLimit */ available?: number };
+
+/** HTTP status for each problem: a product that is not sold is 404, a stock conflict 409. */
+export const PROBLEM_STATUS: Record<CartProblem, 404 | 409> = {
+  unknownProduct: 404,
+  notInCart: 404,
+  outOfStock: 409,
+  stockLimit: 409,
+};
+
+function stockOf(eb: ExpressionBuilder<Database, "cart_lines">) {
+  return eb.selectFrom("products").select("products.stock").whereRef("products.id", "=", "cart_lines.product_id");
+}
+
+function inShop(eb: ExpressionBuilder<Database, "cart_lines">) {
+  return eb.exists(
+    eb
+      .selectFrom("products")
+      .select("products.id")
+      .whereRef("products.id", "=", "cart_lines.product_id")
+      .where("products.archived_at", "is", null),
+  );
+}
+
+async function findProduct(db: Db, productId: number) {
+  return db.selectFrom("products").select(["id", "name", "stock", "archived_at"]).where("id", "=", productId).executeTakeFirst();
+}
+
+/** Why a change to a line did not happen, looked up after the conditional update matched nothing. */
+async function explainRefusal(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+  const row = await db
     .selectFrom("cart_lines as l")
     .innerJoin("products as p", "p.id", "l.product_id")
-    .select(["l.quantity", "p.price", "p.stock", "p.archived_at"])
+    .select(["p.name", "p.stock", "p.archived_at"])
     .where("l.cart_id", "=", cartId)
+    .where("l.product_id", "=", productId)
+    .executeTakeFirst();
+  if (!row) return { ok: false, kind: "notInCart" };
+  if (row.archived_at !== null) return { ok: false, kind: "unknownProduct", productName: row.name };
+  if (row.stock <= 0) return { ok: false, kind: "outOfStock", productName: row.name };
+  return { ok: false, kind: "stockLimit", productName: row.name, available: row.stock };
+}
+
+async function productName(db: Db, productId: number): Promise<string | undefined> {
+  return (await findProduct(db, productId))?.name;
+}
+
+/**
+ * Adds one of a product. A line already there changes nothing ("alreadyInCart"); a product that is not
+ * in the shop or is sold out cannot be added.
+ */
+export async function addLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+  const product = await findProduct(db, productId);
+  if (!product || product.archived_at !== null) return { ok: false, kind: "unknownProduct", productName: product?.name };
+  if (product.stock <= 0) return { ok: false, kind: "outOfStock", productName: product.name };
+  const result = await db
+    .insertInto("cart_lines")
+    .values({ cart_id: cartId, product_id: productId, quantity: 1, created_at: now() })
+    .onConflict((oc) => oc.columns(["cart_id", "product_id"]).doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return { ok: true, kind: "alreadyInCart", productName: product.name };
+  await touchCart(db, cartId);
+  return { ok: true, kind: "added", productName: product.name };
+}
+
+/** Removes a line; removing a line that is not there (e.g. from another tab) is not an error. */
+export async function removeLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+  const name = await productName(db, productId);
+  await db.deleteFrom("cart_lines").where("cart_id", "=", cartId).where("product_id", "=", productId).execute();
+  await touchCart(db, cartId);
+  return { ok: true, kind: "removed", productName: name };
+}
+
+/** One more, never above the stock. */
+export async function incrementLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+  const result = await db
+    .updateTable("cart_lines")
+    .set((eb) => ({ quantity: eb("quantity", "+", 1) }))
+    .where("cart_id", "=", cartId)
+    .where("product_id", "=", productId)
+    .where((eb) => eb.and([eb("quantity", "<", stockOf(eb)), inShop(eb)]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return explainRefusal(db, cartId, productId);
+  await touchCart(db, cartId);
+  return { ok: true, kind: "updated" };
+}
+
+/**
+ * One fewer; at quantity 1 the line goes. A line holding more than the stock steps down from the stock.
+ * Never below 1: the update only touches lines that stay at 1 or more, the delete only the others.
+ */
+export async function decrementLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+  const updated = await db
+    .updateTable("cart_lines")
+    .set((eb) => ({
+      quantity: eb
+        .case()
+        .when("quantity", ">", stockOf(eb))
+        .then(eb(stockOf(eb), "-", 1))
+        .else(eb("quantity", "-", 1))
+        .end()
+        .$notNull(),
+    }))
+    .where("cart_id", "=", cartId)
+    .where("product_id", "=", productId)
+    .where((eb) => eb.and([eb("quantity", ">", 1), eb(stockOf(eb), ">", 1)]))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) > 0) {
+    await touchCart(db, cartId);
+    return { ok: true, kind: "updated" };
+  }
+  const name = await productName(db, productId);
+  await db
+    .deleteFrom("cart_lines")
+    .where("cart_id", "=", cartId)
+    .where("product_id", "=", productId)
+    .where((eb) => eb.or([eb("quantity", "<=", 1), eb(stockOf(eb), "<=", 1)]))
     .execute();
-  const buyable = rows.filter((r) => r.archived_at === null && r.stock > 0);
-  return {
-    lines: rows.length,
-    total: buyable.reduce((sum, r) => sum + r.price * Math.min(r.quantity, r.stock), 0),
-  };
+  await touchCart(db, cartId);
+  return { ok: true, kind: "removed", productName: name };
+}
+
+/** Sets a line to a typed quantity (1 to the stock). */
+export async function setLineQuantity(db: Db, cartId: string, productId: number, quantity: number): Promise<CartOutcome> {
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_LINE_QUANTITY) {
+    throw new RangeError(`quantity must be a whole number from 1 to ${MAX_LINE_QUANTITY}`);
+  }
+  const result = await db
+    .updateTable("cart_lines")
+    .set({ quantity })
+    .where("cart_id", "=", cartId)
+    .where("product_id", "=", productId)
+    .where((eb) => eb.and([eb(stockOf(eb), ">=", quantity), inShop(eb)]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return explainRefusal(db, cartId, productId);
+  await touchCart(db, cartId);
+  return { ok: true, kind: "updated" };
+}
+
+/** Empties the cart (the cart itself stays, with its id). */
+export async function clearCart(db: Db, cartId: string): Promise<CartOutcome> {
+  await db.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
+  await touchCart(db, cartId);
+  return { ok: true, kind: "cleared" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing in
+
+/**
+ * Moves an anonymous cart into the account's: a product in both keeps the larger quantity, capped by
+ * the stock; the anonymous cart is then deleted. Does nothing when the guest cart is unknown or
+ * already belongs to an account.
+ */
+export async function mergeGuestCartIntoUser(db: Db, guestCartId: string, userId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const guest = await trx
+      .selectFrom("carts")
+      .select("id")
+      .where("id", "=", guestCartId)
+      .where("user_id", "is", null)
+      .executeTakeFirst();
+    if (!guest) return;
+    const target = await userCartId(trx, userId);
+    const [guestLines, userLines] = await Promise.all([
+      trx
+        .selectFrom("cart_lines as l")
+        .innerJoin("products as p", "p.id", "l.product_id")
+        .select(["l.product_id", "l.quantity", "l.created_at", "p.stock"])
+        .where("l.cart_id", "=", guest.id)
+        .execute(),
+      trx.selectFrom("cart_lines").select(["product_id", "quantity"]).where("cart_id", "=", target).execute(),
+    ]);
+    const had = new Map(userLines.map((l) => [l.product_id, l.quantity]));
+    for (const line of guestLines) {
+      let quantity = Math.max(line.quantity, had.get(line.product_id) ?? 0);
+      // A sold-out line stays (the cart shows it as sold out) at quantity 1.
+      quantity = Math.max(1, Math.min(quantity, line.stock));
+      await trx
+        .insertInto("cart_lines")
+        .values({ cart_id: target, product_id: line.product_id, quantity, created_at: line.created_at })
+        .onConflict((oc) => oc.columns(["cart_id", "product_id"]).doUpdateSet({ quantity }))
+        .execute();
+    }
+    await trx.deleteFrom("carts").where("id", "=", guest.id).execute();
+    await trx.updateTable("carts").set({ updated_at: now() }).where("id", "=", target).execute();
+  });
+}
+
+/**
+ * Call right after a successful sign-in: merges this browser's anonymous cart (if any) into the
+ * account's cart. Returns a Set-Cookie value that clears the cart cookie, or null when there was none.
+ */
+export async function mergeCartOnSignIn(request: Request, context: CartContext, userId: number): Promise<string | null> {
+  const cookie = readCookie(request, CART_COOKIE);
+  if (cookie === undefined) return null;
+  if (CART_ID_PATTERN.test(cookie)) await mergeGuestCartIntoUser(context.db, cookie, userId);
+  return clearCartCookie(context);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the cart forms send
+
+const productId = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/)
+  .transform(Number)
+  .pipe(z.number().int().max(2_147_483_647));
+/** 0, -1, 1.5, "abc", 1e9 and anything above MAX_LINE_QUANTITY are refused. */
+const quantity = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}$/, "cart.errors.quantity")
+  .transform(Number)
+  .pipe(z.number().int().min(1, "cart.errors.quantity").max(MAX_LINE_QUANTITY, "cart.errors.quantity"));
+
+export const cartActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add"), productId }),
+  z.object({ intent: z.literal("remove"), productId }),
+  z.object({ intent: z.literal("increment"), productId }),
+  z.object({ intent: z.literal("decrement"), productId }),
+  z.object({ intent: z.literal("set"), productId, quantity }),
+  z.object({ intent: z.literal("clear") }),
+  z.object({ intent: z.literal("whatsapp") }),
+]);
+
+export type CartAction = z.infer<typeof cartActionSchema>;
+
+/** The form's fields as text (files and repeated fields are refused), or null when it cannot be read. */
+export async function readCartForm(request: Request): Promise<Record<string, string> | null> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return null;
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) {
+    if (typeof value !== "string" || name in fields) return null;
+    fields[name] = value;
+  }
+  return fields;
+}
+
+/** Parses a cart form: the action, or the translation key of what was wrong with it. */
+export function parseCartAction(fields: Record<string, string> | null): { action: CartAction } | { errorKey: string } {
+  if (!fields) return { errorKey: "cart.errors.badRequest" };
+  const result = cartActionSchema.safeParse(fields);
+  if (result.success) return { action: result.data };
+  const quantityIssue = result.error.issues.find((issue) => issue.path[0] === "quantity");
+  return { errorKey: quantityIssue ? "cart.errors.quantity" : "cart.errors.badRequest" };
 }

@@ -34,6 +34,12 @@ export async function newestProducts(db: Db, limit: number): Promise<ProductCard
   return cardQuery(db).orderBy("p.created_at", "desc").orderBy("p.id", "desc").limit(limit).execute();
 }
 
+/** Cards for the given products that are still in the shop, in no particular order. */
+export async function productCards(db: Db, ids: number[]): Promise<ProductCard[]> {
+  if (ids.length === 0) return [];
+  return cardQuery(db).where("p.id", "in", ids).execute();
+}
+
 export async function countProducts(db: Db): Promise<number> {
   const row = await db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   return Number(row.n);

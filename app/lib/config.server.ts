@@ -43,6 +43,13 @@ const envSchema = z.object({
   SHOP_EMAIL: z.email({ message: "must be an e-mail address" }).default("hello@unboxed.example"),
   SOCIAL_INSTAGRAM: z.url({ message: "must be a URL" }).default("https://www.instagram.com/unboxed.ng"),
   SOCIAL_TIKTOK: z.url({ message: "must be a URL" }).default("https://www.tiktok.com/@unboxed.ng"),
+  BANK_NAME: z.string().trim().min(2, "must name the bank").max(80, "is too long").default("Demo Bank"),
+  BANK_ACCOUNT_NAME: z.string().trim().min(2, "must name the account holder").max(120, "is too long").default("Unboxed Perfumes Ltd"),
+  BANK_ACCOUNT_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^\d{10}$/, "must be a 10-digit NUBAN account number")
+    .default("0123456789"),
   SEED_DEMO: booleanFlag.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
@@ -68,6 +75,8 @@ export interface Config {
     whatsapp: string;
     email: string;
     socials: { instagram: string; tiktok: string };
+    /** where customers may pay by bank transfer */
+    bank: { name: string; accountName: string; accountNumber: string };
   };
   seedDemo: boolean;
   smtpUrl: string | null;
@@ -141,6 +150,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       whatsapp: env.SHOP_WHATSAPP,
       email: env.SHOP_EMAIL,
       socials: { instagram: env.SOCIAL_INSTAGRAM, tiktok: env.SOCIAL_TIKTOK },
+      bank: { name: env.BANK_NAME, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
     },
     seedDemo: env.SEED_DEMO,
     smtpUrl: env.SMTP_URL ?? null,

@@ -43,6 +43,7 @@ describe("configuration", () => {
     [{ SEED_DEMO: "maybe" }, /^Invalid configuration: SEED_DEMO must be true or false/],
     [{ SHOP_WHATSAPP: "call me" }, /^Invalid configuration: SHOP_WHATSAPP must be an international phone number/],
     [{ SESSION_SECRET: "short" }, /^Invalid configuration: SESSION_SECRET must be at least 32 characters/],
+    [{ BANK_ACCOUNT_NUMBER: "12-34" }, /^Invalid configuration: BANK_ACCOUNT_NUMBER must be a 10-digit NUBAN account number/],
     [{ NODE_ENV: "staging" }, /^Invalid configuration: NODE_ENV must be development, production or test/],
   ])("names the variable and the problem for %o", (env, message) => {
     expect(() => parseEnv(env)).toThrow(ConfigError);

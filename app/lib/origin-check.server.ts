@@ -1,3 +1,5 @@
+import type { RequestHandler } from "express";
+
 /**
  * Cross-site request check for every request that can change something: the browser's Origin header
  * (or, when a browser sends none, the Referer) must be the shop's own origin. Returns true when allowed.
@@ -28,4 +30,23 @@ export function isSameOriginRequest(input: {
   const own = new Set([new URL(input.publicUrl).origin]);
   if (input.host) own.add(`${input.protocol}://${input.host}`);
   return own.has(claimed);
+}
+
+/**
+ * Express middleware for the whole app: a request that can change something and does not come from
+ * our own pages gets 403 before any route sees it.
+ */
+export function refuseCrossSiteRequests(publicUrl: string): RequestHandler {
+  return (req, res, next) => {
+    const allowed = isSameOriginRequest({
+      method: req.method,
+      origin: req.get("origin"),
+      referer: req.get("referer"),
+      host: req.get("host"),
+      protocol: req.protocol,
+      publicUrl,
+    });
+    if (allowed) return next();
+    res.status(403).type("text/plain").send("Cross-site request refused.");
+  };
 }

@@ -1,9 +1,12 @@
 import { useT } from "~/lib/i18n";
-import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError } from "react-router";
+import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "~/root";
+import { CartLink } from "~/components/cart-link";
 
 /** The storefront frame: header, content, footer. The full layout grows with the storefront. */
 function StoreFrame({ children }: { children: React.ReactNode }) {
   const { t } = useT();
+  const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-stone-200 bg-white">
@@ -16,6 +19,18 @@ function StoreFrame({ children }: { children: React.ReactNode }) {
               Home
             </NavLink>
           </nav>
+          {user ? (
+            <form method="post" action="/auth/logout">
+              <button type="submit" className="min-h-11 rounded-full px-3 text-sm font-medium text-stone-700 hover:text-ink">
+                {t("auth.header.signOut")}
+              </button>
+            </form>
+          ) : (
+            <Link to="/auth" className="inline-flex min-h-11 items-center rounded-full px-3 text-sm font-medium text-stone-700 hover:text-ink">
+              {t("auth.header.signIn")}
+            </Link>
+          )}
+          <CartLink />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">

@@ -1,0 +1,27 @@
+import type { Translate } from "~/lib/i18n";
+
+/** The account e-mails: plain text for every mail program, and a simple HTML version of the same words. */
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+export function passwordResetEmail(t: Translate, input: { firstName: string; link: string }): { subject: string; text: string; html: string } {
+  const greeting = t("auth.email.greeting", { name: input.firstName });
+  const lines = [t("auth.email.resetBody"), t("auth.email.resetExpiry"), t("auth.email.resetIgnore")];
+  const text = [greeting, "", lines[0], "", input.link, "", lines[1], lines[2], "", t("auth.email.signature"), ""].join("\n");
+  const p = 'style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1c1917"';
+  const html = [
+    "<!doctype html>",
+    `<html><body style="margin:0;padding:24px;background:#fbf7f1">`,
+    `<div style="max-width:520px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px">`,
+    `<p ${p}>${escapeHtml(greeting)}</p>`,
+    `<p ${p}>${escapeHtml(lines[0])}</p>`,
+    `<p style="margin:0 0 16px"><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:12px 20px;background:#1c1917;color:#ffffff;border-radius:999px;text-decoration:none;font:16px Arial,Helvetica,sans-serif">${escapeHtml(t("auth.email.resetButton"))}</a></p>`,
+    `<p ${p}>${escapeHtml(t("auth.email.linkFallback"))}<br><a href="${escapeHtml(input.link)}" style="color:#7a5b31;word-break:break-all">${escapeHtml(input.link)}</a></p>`,
+    `<p ${p}>${escapeHtml(lines[1])} ${escapeHtml(lines[2])}</p>`,
+    `<p ${p}>${escapeHtml(t("auth.email.signature"))}</p>`,
+    "</div></body></html>",
+  ].join("\n");
+  return { subject: t("auth.email.resetSubject"), text, html };
+}

@@ -1,0 +1,70 @@
+import type { Db } from "~/db/client.server";
+import type { OrderChannel, OrderStatus } from "~/db/schema";
+
+/** Orders as their customer sees them: always through the owner's id, so another user's number is a 404. */
+
+export interface OrderSummary {
+  number: string;
+  channel: OrderChannel;
+  status: OrderStatus;
+  total: number;
+  createdAt: string;
+  address: string | null;
+}
+
+function addressLine(row: { ship_street: string | null; ship_city: string | null; ship_state: string | null; ship_country: string | null }): string | null {
+  const parts = [row.ship_street, row.ship_city, row.ship_state, row.ship_country].filter(Boolean);
+  return parts.length ? parts.join(", ") : null;
+}
+
+export async function listOrdersForUser(db: Db, userId: number): Promise<OrderSummary[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .select(["number", "channel", "status", "total", "created_at", "ship_street", "ship_city", "ship_state", "ship_country"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(200)
+    .execute();
+  return rows.map((r) => ({
+    number: r.number,
+    channel: r.channel,
+    status: r.status,
+    total: r.total,
+    createdAt: r.created_at,
+    address: addressLine(r),
+  }));
+}
+
+export interface OrderDetail extends OrderSummary {
+  subtotal: number;
+  shipping: number;
+  items: { productId: number | null; name: string; unitPrice: number; quantity: number; lineTotal: number }[];
+  history: { status: OrderStatus; at: string }[];
+}
+
+export async function findOrderForUser(db: Db, userId: number, number: string): Promise<OrderDetail | null> {
+  const order = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("number", "=", number)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!order) return null;
+  const [items, events] = await Promise.all([
+    db.selectFrom("order_items").select(["product_id", "name", "unit_price", "quantity"]).where("order_id", "=", order.id).orderBy("id").execute(),
+    db.selectFrom("order_events").select(["status", "created_at"]).where("order_id", "=", order.id).orderBy("created_at").orderBy("id").execute(),
+  ]);
+  return {
+    number: order.number,
+    channel: order.channel,
+    status: order.status,
+    total: order.total,
+    subtotal: order.subtotal,
+    shipping: order.shipping,
+    createdAt: order.created_at,
+    address: addressLine(order),
+    items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
+    history: events.map((e) => ({ status: e.status, at: e.created_at })),
+  };
+}

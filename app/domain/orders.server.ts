@@ -1,0 +1,323 @@
+import { createHash, randomBytes } from "node:crypto";
+import { type Db, now } from "~/db/client.server";
+import type { OrderChannel, OrderStatus } from "~/db/schema";
+import type { Translate } from "~/lib/i18n";
+import { formatNaira } from "~/lib/money";
+import { type CartLine, cartView, isBuyable } from "./cart.server";
+import { catalogChanged } from "./catalog.server";
+
+/**
+ * Orders are written once, in one transaction: the order, its items (names and unit prices copied from
+ * the catalogue at that moment) and its first status event. Every amount is computed here from the
+ * database, never taken from a form. Money is integer kobo.
+ */
+
+/** Delivery is free for now; the column is there for when it is not. */
+export const SHIPPING_KOBO = 0;
+const FIRST_ORDER_NUMBER = 10_000;
+
+/** Human-friendly and unique: UB- followed by 10000 + the order's id (UB-10001, UB-10002, ...). */
+export function orderNumber(id: number): string {
+  return `UB-${FIRST_ORDER_NUMBER + id}`;
+}
+
+const ORDER_NUMBER_PATTERN = /^UB-\d{5,12}$/;
+
+export function isOrderNumber(value: unknown): value is string {
+  return typeof value === "string" && ORDER_NUMBER_PATTERN.test(value);
+}
+
+export interface OrderLineInput {
+  productId: number;
+  quantity: number;
+}
+
+export interface AddressSnapshot {
+  street: string;
+  city: string;
+  state: string;
+  country: string;
+}
+
+export interface NewOrder {
+  channel: OrderChannel;
+  /** null for an anonymous shopper (WhatsApp orders) */
+  userId: number | null;
+  lines: OrderLineInput[];
+  /** copied onto the order, so editing or deleting the address later does not rewrite history */
+  address?: AddressSnapshot | null;
+  /** the saved address it came from, if any */
+  addressId?: number | null;
+  /** take the quantities out of stock in the same transaction (checkout); WhatsApp orders reserve nothing */
+  takeFromStock?: boolean;
+  /** the cart it was made from, and that cart's fingerprint (WhatsApp orders: see placeWhatsAppOrder) */
+  cartId?: string | null;
+  cartFingerprint?: string | null;
+}
+
+export interface OrderItem {
+  productId: number | null;
+  name: string;
+  /** kobo */
+  unitPrice: number;
+  quantity: number;
+}
+
+export interface PlacedOrder {
+  id: number;
+  number: string;
+  channel: OrderChannel;
+  status: OrderStatus;
+  userId: number | null;
+  subtotal: number;
+  shipping: number;
+  total: number;
+  items: OrderItem[];
+  createdAt: string;
+}
+
+export type OrderProblem =
+  /** no lines, or a quantity that is not a whole number of at least 1 */
+  | "empty"
+  | "invalidQuantity"
+  /** a product that is not (or no longer) in the shop */
+  | "unavailable"
+  | "outOfStock"
+  /** asks for more than the stock */
+  | "notEnoughStock";
+
+export class OrderError extends Error {
+  constructor(
+    readonly problem: OrderProblem,
+    readonly productName?: string,
+    /** the stock, for notEnoughStock */
+    readonly available?: number,
+  ) {
+    super(`Order refused: ${problem}${productName ? ` (${productName})` : ""}`);
+    this.name = "OrderError";
+  }
+}
+
+/** Same product twice adds up; quantities must be whole numbers of at least 1. */
+function normaliseLines(lines: OrderLineInput[]): OrderLineInput[] {
+  const byProduct = new Map<number, number>();
+  for (const line of lines) {
+    if (!Number.isInteger(line.productId) || line.productId < 1) throw new OrderError("unavailable");
+    if (!Number.isInteger(line.quantity) || line.quantity < 1) throw new OrderError("invalidQuantity");
+    byProduct.set(line.productId, (byProduct.get(line.productId) ?? 0) + line.quantity);
+  }
+  if (byProduct.size === 0) throw new OrderError("empty");
+  return [...byProduct].map(([productId, quantity]) => ({ productId, quantity }));
+}
+
+/**
+ * Records an order in one transaction: order (status pending) + items + a 'pending' status event.
+ * Prices and names are read fresh and copied; subtotal, shipping and total are computed here.
+ * Throws OrderError (and writes nothing) when a product is not in the shop or the stock is short.
+ */
+export async function createOrderFromLines(db: Db, order: NewOrder): Promise<PlacedOrder> {
+  const lines = normaliseLines(order.lines);
+  const placed = await db.transaction().execute(async (trx) => {
+    const products = await trx
+      .selectFrom("products")
+      .select(["id", "name", "price", "stock", "archived_at"])
+      .where(
+        "id",
+        "in",
+        lines.map((l) => l.productId),
+      )
+      .execute();
+    const byId = new Map(products.map((p) => [p.id, p]));
+    const items: OrderItem[] = lines.map((line) => {
+      const product = byId.get(line.productId);
+      if (!product || product.archived_at !== null) throw new OrderError("unavailable", product?.name);
+      if (product.stock <= 0) throw new OrderError("outOfStock", product.name);
+      if (line.quantity > product.stock) throw new OrderError("notEnoughStock", product.name, product.stock);
+      return { productId: product.id, name: product.name, unitPrice: product.price, quantity: line.quantity };
+    });
+
+    const at = now();
+    if (order.takeFromStock) {
+      for (const item of items) {
+        // Conditional, so two orders at once can never take the stock below zero.
+        const taken = await trx
+          .updateTable("products")
+          .set((eb) => ({ stock: eb("stock", "-", item.quantity), updated_at: at }))
+          .where("id", "=", item.productId!)
+          .where("stock", ">=", item.quantity)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) === 0) {
+          const left = await trx.selectFrom("products").select("stock").where("id", "=", item.productId!).executeTakeFirst();
+          throw new OrderError("notEnoughStock", item.name, left?.stock ?? 0);
+        }
+      }
+    }
+
+    const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
+    const shipping = SHIPPING_KOBO;
+    const total = subtotal + shipping;
+    const address = order.address ?? null;
+    const inserted = await trx
+      .insertInto("orders")
+      .values({
+        // Replaced by the real number below, once the id is known; unique in the meantime.
+        number: `new-${randomBytes(8).toString("hex")}`,
+        user_id: order.userId,
+        channel: order.channel,
+        status: "pending",
+        ship_street: address?.street ?? null,
+        ship_city: address?.city ?? null,
+        ship_state: address?.state ?? null,
+        ship_country: address?.country ?? null,
+        address_id: order.addressId ?? null,
+        subtotal,
+        shipping,
+        total,
+        cart_id: order.cartId ?? null,
+        cart_fingerprint: order.cartFingerprint ?? null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const number = orderNumber(inserted.id);
+    await trx.updateTable("orders").set({ number }).where("id", "=", inserted.id).execute();
+    await trx
+      .insertInto("order_items")
+      .values(
+        items.map((item) => ({
+          order_id: inserted.id,
+          product_id: item.productId,
+          name: item.name,
+          unit_price: item.unitPrice,
+          quantity: item.quantity,
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto("order_events")
+      .values({ order_id: inserted.id, status: "pending", actor_user_id: null, note: null, created_at: at })
+      .execute();
+    return {
+      id: inserted.id,
+      number,
+      channel: order.channel,
+      status: "pending" as const,
+      userId: order.userId,
+      subtotal,
+      shipping,
+      total,
+      items,
+      createdAt: at,
+    };
+  });
+  // Stock shows on product pages: anything caching them must hear that it changed.
+  if (order.takeFromStock) catalogChanged();
+  return placed;
+}
+
+/** An order with its items, by its number; null when there is none. */
+export async function findOrderByNumber(db: Db, number: string): Promise<(PlacedOrder & { cartId: string | null }) | null> {
+  if (!isOrderNumber(number)) return null;
+  const row = await db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirst();
+  if (!row) return null;
+  const items = await db
+    .selectFrom("order_items")
+    .select(["product_id", "name", "unit_price", "quantity"])
+    .where("order_id", "=", row.id)
+    .orderBy("id")
+    .execute();
+  return {
+    id: row.id,
+    number: row.number,
+    channel: row.channel,
+    status: row.status,
+    userId: row.user_id,
+    subtotal: row.subtotal,
+    shipping: row.shipping,
+    total: row.total,
+    cartId: row.cart_id,
+    createdAt: row.created_at,
+    items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ordering by WhatsApp
+
+/**
+ * What makes two presses "the same cart": the cart's id and, per line that can be bought, the product,
+ * quantity and current price. Any change to the cart (or to a price) gives a new fingerprint.
+ */
+export function cartFingerprint(cartId: string, lines: Pick<CartLine, "productId" | "quantity" | "unitPrice">[]): string {
+  const content = [...lines]
+    .sort((a, b) => a.productId - b.productId)
+    .map((l) => `${l.productId}x${l.quantity}@${l.unitPrice}`)
+    .join(",");
+  return createHash("sha256").update(`${cartId}|${content}`).digest("hex");
+}
+
+async function pendingOrderWithFingerprint(db: Db, fingerprint: string) {
+  const row = await db
+    .selectFrom("orders")
+    .select("number")
+    .where("cart_fingerprint", "=", fingerprint)
+    .where("status", "=", "pending")
+    .where("channel", "=", "whatsapp")
+    .executeTakeFirst();
+  return row ? findOrderByNumber(db, row.number) : null;
+}
+
+/**
+ * Records the cart as a pending WhatsApp order (anonymous shoppers too), or returns the pending order
+ * already recorded for exactly this cart, so pressing the button again does not record another.
+ * Only lines that can be bought are ordered, each capped by the stock. Throws OrderError("empty")
+ * when nothing in the cart can be bought.
+ */
+export async function placeWhatsAppOrder(
+  db: Db,
+  cart: { cartId: string | null; userId: number | null },
+): Promise<PlacedOrder & { reused: boolean }> {
+  if (!cart.cartId) throw new OrderError("empty");
+  const view = await cartView(db, cart.cartId);
+  const lines = view.lines.filter(isBuyable);
+  if (lines.length === 0) throw new OrderError("empty");
+  const fingerprint = cartFingerprint(cart.cartId, lines);
+
+  const existing = await pendingOrderWithFingerprint(db, fingerprint);
+  if (existing) return { ...existing, reused: true };
+  try {
+    const placed = await createOrderFromLines(db, {
+      channel: "whatsapp",
+      userId: cart.userId,
+      lines: lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+      cartId: cart.cartId,
+      cartFingerprint: fingerprint,
+    });
+    return { ...placed, reused: false };
+  } catch (error) {
+    // Two presses at once: the unique index lets one order through; the other finds it.
+    const raced = await pendingOrderWithFingerprint(db, fingerprint);
+    if (raced) return { ...raced, reused: true };
+    throw error;
+  }
+}
+
+/** The chat message: a greeting, one line per item (name, quantity, line price), the total and the reference. */
+export function whatsAppMessage(t: Translate, order: Pick<PlacedOrder, "number" | "items" | "total">): string {
+  return [
+    t("cart.whatsapp.greeting"),
+    "",
+    ...order.items.map((item) =>
+      t("cart.whatsapp.line", { name: item.name, quantity: item.quantity, price: formatNaira(item.unitPrice * item.quantity) }),
+    ),
+    "",
+    t("cart.whatsapp.total", { total: formatNaira(order.total) }),
+    t("cart.whatsapp.reference", { number: order.number }),
+  ].join("\n");
+}
+
+/** https://wa.me/<digits>?text=... for the shop's WhatsApp number (digits only, as configured). */
+export function whatsAppUrl(phoneDigits: string, text: string): string {
+  return `https://wa.me/${phoneDigits.replace(/\D/g, "")}?text=${encodeURIComponent(text)}`;
+}

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { CompiledQuery } from "kysely";
+import { type AppLoadContext } from "react-router";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Db } from "~/db/client.server";
+
+/**
+ * Abuse limits for the account forms (rate-limiter-flexible). One machine on SQLite counts in memory;
+ * on PostgreSQL the counters live in the `rate_limits` table, so every app instance sees the same
+ * numbers. Every limit is a window that runs out on its own: nobody is locked out for good.
+ */
+
+export const LIMITS = {
+  /** failed sign-ins per account (a successful sign-in or password reset clears it) */
+  signInAccount: { points: 5, duration: 15 * 60 },
+  /** failed sign-ins per IP address */
+  signInIp: { points: 20, duration: 15 * 60 },
+  /** password-reset requests per e-mail address */
+  resetAddress: { points: 3, duration: 60 * 60 },
+  /** password-reset requests per IP address */
+  resetIp: { points: 10, duration: 60 * 60 },
+  /** registrations per IP address */
+  registerIp: { points: 20, duration: 60 * 60 },
+} as const;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** The request went over a limit; it may try again after `retryAfterSeconds`. */
+export class TooManyAttempts extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many attempts; try again in ${retryAfterSeconds} s`);
+    this.name = "TooManyAttempts";
+  }
+}
+
+type Limiters = Record<LimitName, RateLimiterAbstract>;
+const perDatabase = new WeakMap<Db, Limiters>();
+
+/**
+ * rate-limiter-flexible's PostgreSQL store speaks to a pg client (`query({ text, values })`). This one
+ * runs its statements over the shop's own Kysely connection pool, so there is no second pool to
+ * configure, and the table comes from our migrations.
+ */
+function kyselyAsPgClient(db: Db) {
+  return {
+    async query(q: { text: string; values?: unknown[] }) {
+      const result = await db.executeQuery(CompiledQuery.raw(q.text, q.values ?? []));
+      return { rows: result.rows, rowCount: result.rows.length || Number(result.numAffectedRows ?? 0) };
+    },
+  };
+}
+
+function limitersFor(context: Pick<AppLoadContext, "db" | "engine">): Limiters {
+  let limiters = perDatabase.get(context.db);
+  if (limiters) return limiters;
+  const client = context.engine === "postgres" ? kyselyAsPgClient(context.db) : null;
+  const make = (name: LimitName, index: number): RateLimiterAbstract => {
+    const options = { keyPrefix: name, ...LIMITS[name] };
+    if (!client) return new RateLimiterMemory(options);
+    return new RateLimiterPostgres({
+      ...options,
+      storeClient: client,
+      storeType: "client",
+      tableName: "rate_limits",
+      tableCreated: true,
+      // One of them sweeps windows that ended an hour ago (every 5 minutes, for the whole table).
+      clearExpiredByTimeout: index === 0,
+    });
+  };
+  const names = Object.keys(LIMITS) as LimitName[];
+  limiters = Object.fromEntries(names.map((name, i) => [name, make(name, i)])) as Limiters;
+  perDatabase.set(context.db, limiters);
+  return limiters;
+}
+
+/** Counters are keyed by a hash, so the table holds no e-mail or IP addresses. */
+function keyOf(subject: string): string {
+  return createHash("sha256").update(subject).digest("hex");
+}
+
+function refusal(res: RateLimiterRes): TooManyAttempts {
+  return new TooManyAttempts(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+}
+
+/** Counts one attempt and refuses (TooManyAttempts) when it is over the limit. */
+export async function consumeAttempt(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<void> {
+  try {
+    await limitersFor(context)[name].consume(keyOf(subject));
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw refusal(error);
+    throw error;
+  }
+}
+
+/** Gives one counted attempt back (e.g. it turned out to be the owner signing in). */
+export async function refundAttempt(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<void> {
+  await limitersFor(context)[name].reward(keyOf(subject));
+}
+
+/** Forgets the subject's attempts (e.g. after the owner proved who they are). */
+export async function clearAttempts(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<void> {
+  await limitersFor(context)[name].delete(keyOf(subject));
+}

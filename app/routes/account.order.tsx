@@ -1,0 +1,112 @@
+import { data, Link } from "react-router";
+import { OrderStatusBadge } from "~/components/order-status";
+import { findOrderForUser } from "~/domain/order-history.server";
+import { requireUser } from "~/domain/sessions.server";
+import { formatLagosTime } from "~/lib/dates";
+import { useT } from "~/lib/i18n";
+import { formatNaira } from "~/lib/money";
+import type { Route } from "./+types/account.order";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const number = params.number.slice(0, 40);
+  const order = await findOrderForUser(context.db, user.id, number);
+  // Someone else's order, or none: the same 404 either way.
+  if (!order) throw data(null, { status: 404 });
+  return { order, bank: context.config.shop.bank };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data ? `${data.order.number} | Unboxed` : "Unboxed" }, { name: "robots", content: "noindex" }];
+}
+
+export default function OrderPage({ loaderData }: Route.ComponentProps) {
+  const { t, locale } = useT();
+  const { order, bank } = loaderData;
+  return (
+    <article className="mx-auto max-w-3xl">
+      <Link to="/profile?tab=orders" className="text-sm text-stone-600 underline">
+        {t("account.order.back")}
+      </Link>
+      <header className="mt-3 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="font-serif text-2xl font-semibold">{t("account.order.title", { number: order.number })}</h1>
+          <p className="text-sm text-stone-600">
+            {t("account.order.placed", { date: formatLagosTime(order.createdAt, locale) })} · {t(`account.order.channel.${order.channel}`)}
+          </p>
+        </div>
+        <OrderStatusBadge status={order.status} />
+      </header>
+
+      <section aria-labelledby="items-heading" className="mt-6 overflow-x-auto rounded-xl border border-stone-200 bg-white">
+        <h2 id="items-heading" className="sr-only">
+          {t("account.order.items")}
+        </h2>
+        <table className="w-full text-left text-sm">
+          <thead className="bg-stone-50 text-stone-600">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-medium">{t("account.order.product")}</th>
+              <th scope="col" className="px-4 py-3 text-right font-medium">{t("account.order.quantity")}</th>
+              <th scope="col" className="px-4 py-3 text-right font-medium">{t("account.order.price")}</th>
+              <th scope="col" className="px-4 py-3 text-right font-medium">{t("account.order.lineTotal")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.items.map((item, i) => (
+              <tr key={i} className="border-t border-stone-100">
+                <td className="px-4 py-3">
+                  {item.productId ? <Link to={`/shop/${item.productId}`} className="underline">{item.name}</Link> : item.name}
+                </td>
+                <td className="px-4 py-3 text-right">{item.quantity}</td>
+                <td className="px-4 py-3 text-right">{formatNaira(item.unitPrice)}</td>
+                <td className="px-4 py-3 text-right">{formatNaira(item.lineTotal)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot className="border-t border-stone-200">
+            <tr>
+              <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{t("account.order.subtotal")}</th>
+              <td className="px-4 py-2 text-right">{formatNaira(order.subtotal)}</td>
+            </tr>
+            <tr>
+              <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{t("account.order.shipping")}</th>
+              <td className="px-4 py-2 text-right">{order.shipping === 0 ? t("account.order.free") : formatNaira(order.shipping)}</td>
+            </tr>
+            <tr>
+              <th scope="row" colSpan={3} className="px-4 py-2 text-right font-semibold">{t("account.order.total")}</th>
+              <td className="px-4 py-2 text-right font-semibold" data-testid="order-total">{formatNaira(order.total)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </section>
+
+      <div className="mt-6 grid gap-6 sm:grid-cols-2">
+        <section aria-labelledby="ship-heading">
+          <h2 id="ship-heading" className="font-semibold">{t("account.order.shipTo")}</h2>
+          <p className="mt-1 text-stone-700">{order.address ?? t("account.orders.noAddress")}</p>
+        </section>
+        <section aria-labelledby="history-heading">
+          <h2 id="history-heading" className="font-semibold">{t("account.order.history")}</h2>
+          <ol className="mt-2 space-y-2">
+            {order.history.map((event, i) => (
+              <li key={i} className="flex items-center gap-3 text-sm">
+                <OrderStatusBadge status={event.status} />
+                <span className="text-stone-600">{formatLagosTime(event.at, locale)}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+
+      {order.status === "pending" && (
+        <section aria-labelledby="pay-heading" className="mt-6 rounded-xl bg-brand-50 p-4 text-sm">
+          <h2 id="pay-heading" className="font-semibold">{t("account.order.howToPay")}</h2>
+          <p className="mt-1">{t("account.order.payOnDelivery")}</p>
+          <p className="mt-1">
+            {t("account.order.bankTransfer", { bank: bank.name, accountName: bank.accountName, accountNumber: bank.accountNumber, number: order.number })}
+          </p>
+        </section>
+      )}
+    </article>
+  );
+}

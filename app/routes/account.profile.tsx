@@ -1,0 +1,282 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { AddressFields, type AddressErrors } from "~/components/address-fields";
+import { ProductCard } from "~/components/product-card";
+import {
+  addAddress,
+  AddressLimitError,
+  addressSchema,
+  deleteAddress,
+  listAddresses,
+  MAX_ADDRESSES,
+  updateAddress,
+} from "~/domain/addresses.server";
+import { listOrdersForUser } from "~/domain/order-history.server";
+import { requireUser } from "~/domain/sessions.server";
+import { wishlistCards } from "~/domain/wishlist.server";
+import { OrderStatusBadge } from "~/components/order-status";
+import { formatLagosTime } from "~/lib/dates";
+import { useT } from "~/lib/i18n";
+import { formatNaira } from "~/lib/money";
+import { requestTranslator } from "~/lib/i18n.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/account.profile";
+
+const TABS = ["orders", "favourites", "addresses"] as const;
+type Tab = (typeof TABS)[number];
+
+function tabFrom(url: URL): Tab {
+  const tab = url.searchParams.get("tab");
+  return (TABS as readonly string[]).includes(tab ?? "") ? (tab as Tab) : "orders";
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const tab = tabFrom(new URL(request.url));
+  const t = requestTranslator(request);
+  return {
+    user: { firstName: user.firstName, lastName: user.lastName, email: user.email },
+    tab,
+    orders: tab === "orders" ? await listOrdersForUser(context.db, user.id) : [],
+    addresses: tab === "addresses" ? await listAddresses(context.db, user.id) : [],
+    maxAddresses: MAX_ADDRESSES,
+    wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
+    title: t("account.profile.title"),
+  };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data ? `${data.title} | Unboxed` : "Unboxed" }, { name: "robots", content: "noindex" }];
+}
+
+const ADDRESSES_TAB = "/profile?tab=addresses";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const addressId = Number(form.get("addressId"));
+
+  if (intent === "delete-address") {
+    const removed = Number.isInteger(addressId) && (await deleteAddress(context.db, user.id, addressId));
+    return redirectWithToast(
+      context,
+      ADDRESSES_TAB,
+      removed ? { type: "success", key: "account.address.toast.removed" } : { type: "error", key: "account.address.toast.removeFailed" },
+    );
+  }
+  if (intent !== "add-address" && intent !== "update-address") {
+    throw data(null, { status: 400 });
+  }
+
+  const values = Object.fromEntries(["street", "city", "state", "country"].map((k) => [k, String(form.get(k) ?? "")]));
+  const parsed = addressSchema.safeParse(values);
+  if (!parsed.success) {
+    const errors: AddressErrors = {};
+    for (const issue of parsed.error.issues) errors[issue.path[0] as keyof AddressErrors] ??= issue.message;
+    return data({ intent, addressId: intent === "update-address" ? addressId : null, errors, values }, { status: 400 });
+  }
+
+  if (intent === "add-address") {
+    try {
+      await addAddress(context.db, user.id, parsed.data);
+      return redirectWithToast(context, ADDRESSES_TAB, { type: "success", key: "account.address.toast.added" });
+    } catch (error) {
+      if (!(error instanceof AddressLimitError)) throw error;
+      return redirectWithToast(context, ADDRESSES_TAB, { type: "error", key: "account.address.toast.addFailed" });
+    }
+  }
+  const updated = Number.isInteger(addressId) && (await updateAddress(context.db, user.id, addressId, parsed.data));
+  return redirectWithToast(
+    context,
+    ADDRESSES_TAB,
+    updated ? { type: "success", key: "account.address.toast.updated" } : { type: "error", key: "account.address.toast.updateFailed" },
+  );
+}
+
+function initials(firstName: string, lastName: string): string {
+  return `${firstName.trim()[0] ?? ""}${lastName.trim()[0] ?? ""}`.toUpperCase();
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
+  const { user, tab } = loaderData;
+  return (
+    <div className="mx-auto max-w-5xl">
+      <header className="flex items-center gap-4">
+        <span aria-hidden="true" className="grid h-16 w-16 place-items-center rounded-full bg-ink font-serif text-xl text-white">
+          {initials(user.firstName, user.lastName)}
+        </span>
+        <div>
+          <h1 className="font-serif text-2xl font-semibold">
+            {user.firstName} {user.lastName}
+          </h1>
+          <p className="text-stone-600">{user.email}</p>
+        </div>
+      </header>
+
+      <nav aria-label={t("account.profile.title")} className="mt-8 flex gap-1 border-b border-stone-200">
+        {TABS.map((name) => (
+          <Link
+            key={name}
+            to={`/profile?tab=${name}`}
+            aria-current={tab === name ? "page" : undefined}
+            className={`-mb-px border-b-2 px-4 py-3 text-sm font-medium ${
+              tab === name ? "border-ink text-ink" : "border-transparent text-stone-600 hover:text-ink"
+            }`}
+          >
+            {t(`account.profile.tabs.${name}`)}
+          </Link>
+        ))}
+      </nav>
+
+      <div className="py-6">
+        {tab === "orders" && <Orders orders={loaderData.orders} />}
+        {tab === "favourites" && <Favourites products={loaderData.wishlist} />}
+        {tab === "addresses" && <Addresses addresses={loaderData.addresses} max={loaderData.maxAddresses} failed={actionData ?? null} />}
+      </div>
+    </div>
+  );
+}
+
+function Orders({ orders }: { orders: Route.ComponentProps["loaderData"]["orders"] }) {
+  const { t, locale } = useT();
+  if (orders.length === 0) return <p className="text-stone-600">{t("account.orders.empty")}</p>;
+  return (
+    <div className="overflow-x-auto rounded-xl border border-stone-200 bg-white">
+      <table className="w-full min-w-[40rem] text-left text-sm">
+        <thead className="bg-stone-50 text-stone-600">
+          <tr>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.number")}</th>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.date")}</th>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.address")}</th>
+            <th scope="col" className="px-4 py-3 text-right font-medium">{t("account.orders.total")}</th>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.status")}</th>
+            <th scope="col" className="px-4 py-3 font-medium"><span className="sr-only">{t("account.orders.viewDetails")}</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {orders.map((order) => (
+            <tr key={order.number} className="border-t border-stone-100">
+              <td className="px-4 py-3 font-medium">{order.number}</td>
+              <td className="px-4 py-3">{formatLagosTime(order.createdAt, locale)}</td>
+              <td className="px-4 py-3">{order.address ?? t("account.orders.noAddress")}</td>
+              <td className="px-4 py-3 text-right">{formatNaira(order.total)}</td>
+              <td className="px-4 py-3"><OrderStatusBadge status={order.status} /></td>
+              <td className="px-4 py-3">
+                <Link to={`/orders/${order.number}`} className="inline-flex items-center gap-1 underline" aria-label={t("account.orders.viewDetailsOf", { number: order.number })}>
+                  <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" /><circle cx="12" cy="12" r="3" /></svg>
+                  {t("account.orders.viewDetails")}
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Favourites({ products }: { products: Route.ComponentProps["loaderData"]["wishlist"] }) {
+  const { t } = useT();
+  return (
+    <section aria-labelledby="wishlist-heading">
+      <h2 id="wishlist-heading" className="font-serif text-xl font-semibold">
+        {t("account.wishlist.title")}
+      </h2>
+      {products.length === 0 ? (
+        <p className="mt-3 text-stone-600">{t("account.wishlist.empty")}</p>
+      ) : (
+        <ul className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+          {products.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} inWishlist />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+type Failed = { intent: string; addressId: number | null; errors: AddressErrors; values: Record<string, string> } | null;
+
+function Addresses({
+  addresses,
+  max,
+  failed,
+}: {
+  addresses: Route.ComponentProps["loaderData"]["addresses"];
+  max: number;
+  failed: Failed;
+}) {
+  const { t } = useT();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const atMax = addresses.length >= max;
+  const addFailed = failed?.intent === "add-address" ? failed : null;
+  return (
+    <section aria-labelledby="addresses-heading">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="addresses-heading" className="font-serif text-xl font-semibold">
+          {t("account.profile.tabs.addresses")}
+        </h2>
+        {atMax && (
+          <button type="button" aria-disabled="true" className="cursor-not-allowed rounded-full bg-stone-200 px-5 py-2.5 text-sm font-medium text-stone-600">
+            {t("account.address.atMax")}
+          </button>
+        )}
+      </div>
+      <p className="mt-1 text-sm text-stone-600">{t("account.address.limitNote", { max })}</p>
+
+      {addresses.length === 0 && <p className="mt-4 text-stone-600">{t("account.address.none")}</p>}
+      <ul className="mt-4 grid gap-4 sm:grid-cols-2">
+        {addresses.map((address) => {
+          const editFailed = failed?.intent === "update-address" && failed.addressId === address.id ? failed : null;
+          return (
+            <li key={address.id} className="rounded-xl border border-stone-200 bg-white p-4">
+              <p className="font-medium">{address.street}</p>
+              <p className="text-stone-600">
+                {address.city}, {address.state}, {address.country}
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <details className="w-full" open={Boolean(editFailed)}>
+                  <summary className="inline-block cursor-pointer rounded-full border border-stone-300 px-4 py-2 text-sm" aria-label={t("account.address.editAddress", { street: address.street })}>
+                    {t("account.address.edit")}
+                  </summary>
+                  <Form method="post" className="mt-3 space-y-4">
+                    <input type="hidden" name="intent" value="update-address" />
+                    <input type="hidden" name="addressId" value={address.id} />
+                    <AddressFields idPrefix={`address-${address.id}`} values={editFailed ? editFailed.values : address} errors={editFailed?.errors} />
+                    <button type="submit" disabled={busy} className="rounded-full bg-ink px-5 py-2.5 text-sm font-medium text-white disabled:opacity-60">
+                      {t("account.address.save")}
+                    </button>
+                  </Form>
+                </details>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="delete-address" />
+                  <input type="hidden" name="addressId" value={address.id} />
+                  <button type="submit" disabled={busy} className="rounded-full border border-rose-300 px-4 py-2 text-sm text-rose-700" aria-label={t("account.address.deleteAddress", { street: address.street })}>
+                    {t("account.address.delete")}
+                  </button>
+                </Form>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+
+      {!atMax && (
+        <details className="mt-6 rounded-xl border border-stone-200 bg-white p-4" open={Boolean(addFailed) || addresses.length === 0}>
+          <summary className="cursor-pointer font-medium">{t("account.address.add")}</summary>
+          <Form method="post" className="mt-4 space-y-4">
+            <input type="hidden" name="intent" value="add-address" />
+            <AddressFields idPrefix="new-address" values={addFailed?.values} errors={addFailed?.errors} />
+            <button type="submit" disabled={busy} className="rounded-full bg-ink px-5 py-2.5 text-sm font-medium text-white disabled:opacity-60">
+              {t("account.address.add")}
+            </button>
+          </Form>
+        </details>
+      )}
+    </section>
+  );
+}

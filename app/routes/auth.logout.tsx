@@ -1,0 +1,14 @@
+import { redirect } from "react-router";
+import { destroySession } from "~/domain/sessions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/auth.logout";
+
+// Signing out changes state, so only a POST (from our own pages: see the Origin check) does it.
+export async function loader() {
+  throw redirect("/");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const cleared = await destroySession(request, context);
+  return redirectWithToast(context, "/", { type: "success", key: "auth.toast.signedOut" }, { headers: { "Set-Cookie": cleared } });
+}

@@ -1,0 +1,83 @@
+import { useState } from "react";
+import { Form, Link, redirect } from "react-router";
+import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
+import { registerCustomer, registerSchema, signIn } from "~/domain/accounts.server";
+import { TooManyAttempts } from "~/domain/rate-limits.server";
+import { getSessionUser, safeRedirectPath } from "~/domain/sessions.server";
+import { fieldErrors, formFailure, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import type { Route } from "./+types/auth.register";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (await getSessionUser(request, context.db)) throw redirect("/");
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  return {
+    redirectTo: safeRedirectPath(redirectTo, ""),
+    title: requestTranslator(request)("auth.meta.register"),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request);
+  // Only these fields are read: whatever else a post carries (a "role", say) is ignored.
+  const fields = textFields(form, ["firstName", "lastName", "email", "password", "redirectTo"]);
+  const values = { firstName: fields.firstName.slice(0, 100), lastName: fields.lastName.slice(0, 100), email: fields.email.slice(0, 254) };
+  const parsed = registerSchema.safeParse(fields);
+  if (!parsed.success) return formFailure(400, fieldErrors(parsed.error), values);
+  try {
+    const result = await registerCustomer(context, parsed.data);
+    if (!result.ok) return formFailure(409, { email: "auth.errors.emailTaken" }, values);
+    return signIn(request, context, result.userId, fields.redirectTo, {
+      type: "success",
+      key: "auth.toast.registered",
+      values: { name: result.firstName },
+    });
+  } catch (error) {
+    if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
+    throw error;
+  }
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
+  const [visible, setVisible] = useState(false);
+  const errors = actionData?.errors ?? {};
+  const values = actionData?.values ?? {};
+  const loginHref = loaderData.redirectTo ? `/auth?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "/auth";
+  return (
+    <AuthCard title={t("auth.register.title")} intro={t("auth.register.intro")}>
+      <FormAlert message={errors.form && t(errors.form, actionData?.retryAfterMinutes ? { count: actionData.retryAfterMinutes } : undefined)} />
+      <Form method="post" noValidate>
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <div className="grid gap-x-4 sm:grid-cols-2">
+          <TextField name="firstName" label={t("auth.fields.firstName")} autoComplete="given-name" error={errors.firstName} defaultValue={values.firstName} />
+          <TextField name="lastName" label={t("auth.fields.lastName")} autoComplete="family-name" error={errors.lastName} defaultValue={values.lastName} />
+        </div>
+        <TextField name="email" type="email" label={t("auth.fields.email")} autoComplete="email" error={errors.email} defaultValue={values.email} />
+        <PasswordField
+          name="password"
+          label={t("auth.fields.password")}
+          autoComplete="new-password"
+          error={errors.password}
+          hint={t("auth.fields.newPasswordHint")}
+          visible={visible}
+          onToggle={() => setVisible((v) => !v)}
+        />
+        <div className="mt-2">
+          <SubmitButton>{t("auth.register.submit")}</SubmitButton>
+        </div>
+      </Form>
+      <p className="mt-6 border-t border-stone-200 pt-5 text-center text-sm text-stone-700">
+        {t("auth.register.haveAccount")}{" "}
+        <Link to={loginHref} className="inline-block py-2 font-semibold text-ink underline underline-offset-4">
+          {t("auth.register.logIn")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from "react";
+import { Form, Link, redirect } from "react-router";
+import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
+import { authenticate, loginSchema, signIn } from "~/domain/accounts.server";
+import { TooManyAttempts } from "~/domain/rate-limits.server";
+import { getSessionUser, safeRedirectPath } from "~/domain/sessions.server";
+import { fieldErrors, formFailure, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import type { Route } from "./+types/auth";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // A signed-in shopper has nothing to do here.
+  if (await getSessionUser(request, context.db)) throw redirect("/");
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  return {
+    redirectTo: safeRedirectPath(redirectTo, ""),
+    title: requestTranslator(request)("auth.meta.login"),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request);
+  const fields = textFields(form, ["email", "password", "redirectTo"]);
+  const values = { email: fields.email.slice(0, 254) };
+  const parsed = loginSchema.safeParse(fields);
+  if (!parsed.success) return formFailure(400, fieldErrors(parsed.error), values);
+  try {
+    const result = await authenticate(context, parsed.data);
+    // One message for both cases, so the form does not tell which addresses have accounts.
+    if (!result.ok) return formFailure(401, { form: "auth.errors.signInFailed" }, values);
+    return signIn(request, context, result.userId, fields.redirectTo, {
+      type: "success",
+      key: "auth.toast.signedIn",
+      values: { name: result.firstName },
+    });
+  } catch (error) {
+    if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
+    throw error;
+  }
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
+  const [visible, setVisible] = useState(false);
+  const errors = actionData?.errors ?? {};
+  const registerHref = loaderData.redirectTo ? `/auth/register?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "/auth/register";
+  return (
+    <AuthCard title={t("auth.login.title")} intro={t("auth.login.intro")}>
+      <FormAlert message={errors.form && t(errors.form, actionData?.retryAfterMinutes ? { count: actionData.retryAfterMinutes } : undefined)} />
+      <Form method="post" noValidate>
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <TextField name="email" type="email" label={t("auth.fields.email")} autoComplete="username" error={errors.email} defaultValue={actionData?.values.email} />
+        <PasswordField
+          name="password"
+          label={t("auth.fields.password")}
+          autoComplete="current-password"
+          error={errors.password}
+          visible={visible}
+          onToggle={() => setVisible((v) => !v)}
+        />
+        <p className="-mt-2 mb-5 text-right text-sm">
+          <Link to="/auth/forgot-password" className="inline-block py-2 font-medium text-brand-700 underline-offset-4 hover:underline">
+            {t("auth.login.forgot")}
+          </Link>
+        </p>
+        <SubmitButton>{t("auth.login.submit")}</SubmitButton>
+      </Form>
+      <p className="mt-4 text-xs leading-relaxed text-stone-500">
+        {t("auth.login.privacyNote")}{" "}
+        <a href="#privacy-policy" className="underline underline-offset-2 hover:text-ink">
+          {t("auth.login.privacyLink")}
+        </a>
+        .
+      </p>
+      <p className="mt-6 border-t border-stone-200 pt-5 text-center text-sm text-stone-700">
+        {t("auth.login.noAccount")}{" "}
+        <Link to={registerHref} className="inline-block py-2 font-semibold text-ink underline underline-offset-4">
+          {t("auth.login.createAccount")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,402 @@
+import { Minus, Plus, Trash2 } from "lucide-react";
+import { useEffect, useMemo } from "react";
+import { data, Link, redirect, useFetcher, useRevalidator } from "react-router";
+import type { CartActionError } from "~/components/add-to-cart-button";
+import { usePendingCartActions } from "~/components/cart-summary";
+import {
+  addLine,
+  type CartLine,
+  type CartOutcome,
+  cartView,
+  clearCart,
+  decrementLine,
+  ensureCart,
+  findCartId,
+  incrementLine,
+  parseCartAction,
+  PROBLEM_STATUS,
+  readCartForm,
+  removeLine,
+  setLineQuantity,
+} from "~/domain/cart.server";
+import { OrderError, placeWhatsAppOrder } from "~/domain/orders.server";
+import { getSessionUser } from "~/domain/sessions.server";
+import { isBuyable, MAX_LINE_QUANTITY } from "~/lib/cart";
+import { applyCartActions } from "~/lib/cart-optimistic";
+import { useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import { imageVariantUrl } from "~/lib/images";
+import { formatNaira } from "~/lib/money";
+import type { ToastInput } from "~/lib/toast";
+import { backTo, redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/cart";
+
+// The cart is the shopper's own: never stored by a shared cache.
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [user, cartId] = await Promise.all([getSessionUser(request, context.db), findCartId(request, context)]);
+  const t = requestTranslator(request);
+  return data(
+    { cart: await cartView(context.db, cartId), signedIn: user !== null, meta: { title: t("cart.meta.title") } },
+    { headers: PRIVATE },
+  );
+}
+
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  return { "Cache-Control": actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? PRIVATE["Cache-Control"] };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.meta.title ?? "Unboxed" }, { name: "robots", content: "noindex" }];
+}
+
+function problem(status: number, key: string, values?: Record<string, string | number>, setCookie?: string | null) {
+  const headers = new Headers(PRIVATE);
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  return data<CartActionError>({ error: { key, values } }, { status, headers });
+}
+
+const TOASTS: Partial<Record<CartOutcome["kind"], (name?: string) => ToastInput>> = {
+  added: () => ({ type: "success", key: "cart.toast.added" }),
+  alreadyInCart: () => ({ type: "info", key: "cart.toast.alreadyInCart" }),
+  removed: (name) => (name ? { type: "success", key: "cart.toast.removed", values: { name } } : { type: "success", key: "cart.toast.removedItem" }),
+  cleared: () => ({ type: "success", key: "cart.toast.cleared" }),
+};
+
+const PROBLEM_KEYS: Record<Exclude<CartOutcome, { ok: true }>["kind"], string> = {
+  unknownProduct: "cart.errors.unknownProduct",
+  outOfStock: "cart.errors.outOfStock",
+  stockLimit: "cart.errors.stockLimit",
+  notInCart: "cart.errors.notInCart",
+};
+
+/**
+ * Every cart change posts here, with or without JavaScript. Success: 303 back to the page it came from,
+ * with the toast as a flash message (a fetcher follows it without a reload, replacing the history
+ * entry). Refusals: 400 (malformed), 404 (no such product or line) or 409 (stock), with the message.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = parseCartAction(await readCartForm(request));
+  if ("errorKey" in parsed) return problem(400, parsed.errorKey);
+  const input = parsed.action;
+  const { db } = context;
+
+  if (input.intent === "whatsapp") {
+    const [user, cartId] = await Promise.all([getSessionUser(request, db), findCartId(request, context)]);
+    try {
+      const order = await placeWhatsAppOrder(db, { cartId, userId: user?.id ?? null });
+      return redirect(`/cart/whatsapp/${order.number}`, { status: 303, headers: PRIVATE });
+    } catch (error) {
+      if (!(error instanceof OrderError)) throw error;
+      return error.problem === "empty" ? problem(400, "cart.errors.empty") : problem(409, "cart.errors.orderFailed");
+    }
+  }
+
+  let outcome: CartOutcome;
+  let setCookie: string | null = null;
+  if (input.intent === "add") {
+    const cart = await ensureCart(request, context);
+    setCookie = cart.setCookie;
+    outcome = await addLine(db, cart.cartId, input.productId);
+  } else {
+    const cartId = await findCartId(request, context);
+    if (!cartId) {
+      // No cart (or a forged cookie): there is nothing to change.
+      outcome = input.intent === "increment" || input.intent === "set" ? { ok: false, kind: "notInCart" } : { ok: true, kind: input.intent === "clear" ? "cleared" : "removed" };
+    } else if (input.intent === "remove") outcome = await removeLine(db, cartId, input.productId);
+    else if (input.intent === "increment") outcome = await incrementLine(db, cartId, input.productId);
+    else if (input.intent === "decrement") outcome = await decrementLine(db, cartId, input.productId);
+    else if (input.intent === "set") outcome = await setLineQuantity(db, cartId, input.productId, input.quantity);
+    else outcome = await clearCart(db, cartId);
+  }
+
+  if (!outcome.ok) {
+    const values = outcome.available !== undefined ? { count: outcome.available } : undefined;
+    return problem(PROBLEM_STATUS[outcome.kind], PROBLEM_KEYS[outcome.kind], values, setCookie);
+  }
+  const headers = new Headers({ ...PRIVATE, "X-Remix-Replace": "true" });
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  const to = backTo(request, "/cart");
+  const toast = TOASTS[outcome.kind]?.(outcome.productName);
+  return toast ? redirectWithToast(context, to, toast, { headers }) : redirect(to, { status: 303, headers });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const iconButton =
+  "grid h-11 w-11 shrink-0 place-items-center rounded-full border border-stone-300 bg-white text-ink hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-40";
+
+function LineRow({ line, quantity, removed }: { line: CartLine; quantity: number; removed: boolean }) {
+  const { t } = useT();
+  const fetcher = useFetcher<CartActionError>();
+  const revalidator = useRevalidator();
+  const error = fetcher.state === "idle" ? fetcher.data?.error : undefined;
+  useEffect(() => {
+    // Refused (e.g. the stock changed in the meantime): show the cart as it now is.
+    if (error) void revalidator.revalidate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer
+  }, [error]);
+
+  const buyable = isBuyable(line);
+  const lineTotal = buyable ? line.unitPrice * quantity : 0;
+  const hidden = (intent: string) => (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="productId" value={line.productId} />
+    </>
+  );
+  const note =
+    line.status === "soldOut"
+      ? t("cart.line.soldOut")
+      : line.status === "unavailable"
+        ? t("cart.line.unavailable")
+        : line.status === "reduced"
+          ? t("cart.line.reduced", { count: line.stock })
+          : null;
+
+  return (
+    <tr
+      role="row"
+      hidden={removed}
+      data-product-id={line.productId}
+      className={`grid grid-cols-[4rem_1fr_auto] items-center gap-x-3 gap-y-2 border-b border-stone-200 py-4 md:table-row ${buyable ? "" : "bg-stone-100/60"}`}
+    >
+      <td role="cell" className="row-span-2 md:table-cell md:w-20 md:py-4 md:pl-2">
+        <div className="h-20 w-16 overflow-hidden rounded-md bg-brand-50">
+          {line.image && (
+            <img
+              src={imageVariantUrl(line.image, 320)}
+              alt=""
+              width={64}
+              height={80}
+              loading="lazy"
+              decoding="async"
+              className={`h-full w-full object-cover ${buyable ? "" : "opacity-50 grayscale"}`}
+            />
+          )}
+        </div>
+      </td>
+      <td role="cell" className="min-w-0 md:table-cell md:py-4">
+        <p className="text-xs uppercase tracking-wide text-stone-500">{line.brandName}</p>
+        {line.status === "unavailable" ? (
+          <p className="font-medium text-stone-600">{line.name}</p>
+        ) : (
+          <Link to={`/shop/${line.productId}`} className="font-medium text-ink underline-offset-2 hover:underline">
+            {line.name}
+          </Link>
+        )}
+        <p className="text-sm text-stone-600">{t("cart.line.each", { price: formatNaira(line.unitPrice) })}</p>
+        {note && (
+          <p className={`mt-1 text-sm font-medium ${buyable ? "text-amber-800" : "text-red-700"}`} data-line-status={line.status}>
+            {note}
+          </p>
+        )}
+        {error && (
+          <p role="alert" className="mt-1 text-sm font-medium text-red-700">
+            {t(error.key, error.values)}
+          </p>
+        )}
+      </td>
+      <td role="cell" className="col-start-2 md:table-cell md:py-4">
+        {buyable ? (
+          <div className="flex items-center gap-1">
+            <fetcher.Form method="post" action="/cart" preventScrollReset>
+              {hidden("decrement")}
+              <button type="submit" className={iconButton} aria-label={t("cart.line.decrease", { name: line.name })}>
+                <Minus aria-hidden="true" size={18} />
+              </button>
+            </fetcher.Form>
+            <fetcher.Form
+              method="post"
+              action="/cart"
+              preventScrollReset
+              onBlur={(event) => {
+                const input = event.currentTarget.elements.namedItem("quantity") as HTMLInputElement;
+                if (input.value !== String(quantity) && input.checkValidity()) fetcher.submit(event.currentTarget);
+              }}
+            >
+              {hidden("set")}
+              <input
+                // Shows the latest quantity whenever it changes, and what was typed until then.
+                key={quantity}
+                type="number"
+                name="quantity"
+                inputMode="numeric"
+                min={1}
+                max={Math.min(line.stock, MAX_LINE_QUANTITY)}
+                step={1}
+                required
+                defaultValue={quantity}
+                aria-label={t("cart.line.quantity", { name: line.name })}
+                className="h-11 w-12 rounded-md border border-stone-300 bg-white text-center text-base tabular-nums [appearance:textfield] focus-visible:outline-2 focus-visible:outline-brand-600 [&::-webkit-inner-spin-button]:appearance-none"
+              />
+            </fetcher.Form>
+            <fetcher.Form method="post" action="/cart" preventScrollReset>
+              {hidden("increment")}
+              <button type="submit" className={iconButton} disabled={quantity >= line.stock} aria-label={t("cart.line.increase", { name: line.name })}>
+                <Plus aria-hidden="true" size={18} />
+              </button>
+            </fetcher.Form>
+          </div>
+        ) : (
+          <span className="text-sm text-stone-500">{t("cart.line.notCounted")}</span>
+        )}
+      </td>
+      <td role="cell" className="col-start-3 row-start-1 self-start text-right text-sm font-semibold tabular-nums sm:text-base md:table-cell md:py-4 md:align-middle" data-testid="line-total">
+        {buyable ? formatNaira(lineTotal) : t("cart.line.notCounted")}
+      </td>
+      <td role="cell" className="col-start-3 row-start-2 text-right md:table-cell md:w-14 md:py-4 md:pr-2">
+        <fetcher.Form method="post" action="/cart" preventScrollReset className="inline-block">
+          {hidden("remove")}
+          <button
+            type="submit"
+            className="grid h-11 w-11 place-items-center rounded-full text-stone-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600"
+            aria-label={t("cart.line.remove", { name: line.name })}
+          >
+            <Trash2 aria-hidden="true" size={20} />
+          </button>
+        </fetcher.Form>
+      </td>
+    </tr>
+  );
+}
+
+export default function CartPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
+  const { cart, signedIn } = loaderData;
+  const clearFetcher = useFetcher();
+  const pending = usePendingCartActions();
+
+  // The lines as they will be once the actions in flight are done.
+  const expected = useMemo(() => {
+    const base = cart.lines.map((l) => ({ ...l, buyable: isBuyable(l) }));
+    return new Map(applyCartActions(base, pending).lines.map((l) => [l.productId, l]));
+  }, [cart.lines, pending]);
+  const lines = [...expected.values()];
+  const subtotal = lines.reduce((sum, l) => (l.buyable ? sum + l.unitPrice * l.quantity : sum), 0);
+  const canOrder = lines.some((l) => l.buyable);
+  const hasExcluded = lines.some((l) => !l.buyable);
+  const empty = lines.length === 0;
+  // Without JavaScript a refused action renders this page with its message.
+  const error = actionData && "error" in actionData ? actionData.error : null;
+
+  return (
+    <section aria-labelledby="cart-heading">
+      <h1 id="cart-heading" className="font-serif text-3xl font-semibold">
+        {t("cart.title")}
+      </h1>
+      {error && (
+        <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+          {t(error.key, error.values)}
+        </p>
+      )}
+
+      {empty && (
+        <div className="mt-8 rounded-xl border border-dashed border-stone-300 bg-white px-6 py-12 text-center">
+          <p className="text-lg font-medium">{t("cart.empty")}</p>
+          <p className="mt-2 text-stone-600">{t("cart.emptyHint")}</p>
+          <Link to="/shop" className="mt-6 inline-flex min-h-11 items-center rounded-full bg-ink px-5 text-white hover:bg-stone-700">
+            {t("cart.continueShopping")}
+          </Link>
+          <WhatsAppButton disabled className="mx-auto mt-6 max-w-xs" />
+        </div>
+      )}
+      {/* Rows stay mounted (hidden) until the server confirms a removal: their answer must not be dropped. */}
+      {cart.lines.length > 0 && (
+        <div hidden={empty} className="mt-6 lg:grid lg:grid-cols-[1fr_20rem] lg:items-start lg:gap-8">
+          <div>
+            <table role="table" className="block w-full md:table">
+              <caption className="sr-only">{t("cart.table.caption")}</caption>
+              <thead role="rowgroup" className="sr-only md:not-sr-only md:table-header-group">
+                <tr role="row" className="border-b border-stone-300 text-left text-xs uppercase tracking-wide text-stone-500">
+                  <th role="columnheader" scope="col" colSpan={2} className="py-2 pl-2 font-medium">
+                    {t("cart.table.product")}
+                  </th>
+                  <th role="columnheader" scope="col" className="py-2 font-medium">
+                    {t("cart.table.quantity")}
+                  </th>
+                  <th role="columnheader" scope="col" className="py-2 text-right font-medium">
+                    {t("cart.table.total")}
+                  </th>
+                  <th role="columnheader" scope="col" className="py-2 pr-2 text-right font-medium">
+                    <span className="sr-only">{t("cart.table.remove")}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody role="rowgroup" className="block md:table-row-group">
+                {cart.lines.map((line) => {
+                  const next = expected.get(line.productId);
+                  return <LineRow key={line.productId} line={line} quantity={next?.quantity ?? line.quantity} removed={!next} />;
+                })}
+              </tbody>
+            </table>
+            <clearFetcher.Form method="post" action="/cart" preventScrollReset className="mt-4">
+              <input type="hidden" name="intent" value="clear" />
+              <button type="submit" className="min-h-11 rounded-full px-3 text-sm font-medium text-stone-700 underline underline-offset-2 hover:text-red-700">
+                {t("cart.summary.clear")}
+              </button>
+            </clearFetcher.Form>
+          </div>
+
+          <aside aria-labelledby="summary-heading" className="mt-8 rounded-xl border border-stone-200 bg-white p-5 lg:mt-0">
+            <h2 id="summary-heading" className="text-lg font-semibold">
+              {t("cart.summary.title")}
+            </h2>
+            <dl className="mt-4 flex items-baseline justify-between">
+              <dt>{t("cart.summary.subtotal")}</dt>
+              <dd className="text-xl font-semibold tabular-nums" data-testid="cart-subtotal">
+                {formatNaira(subtotal)}
+              </dd>
+            </dl>
+            <p className="mt-1 text-sm text-stone-600">{t("cart.summary.note")}</p>
+            {hasExcluded && <p className="mt-2 text-sm text-amber-800">{t("cart.summary.excluded")}</p>}
+            <div className="mt-5 grid gap-3">
+              {canOrder ? (
+                <Link
+                  to={signedIn ? "/checkout" : `/auth?redirectTo=${encodeURIComponent("/checkout")}`}
+                  className="inline-flex min-h-12 items-center justify-center rounded-full bg-ink px-5 font-medium text-white hover:bg-stone-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+                >
+                  {t("cart.summary.checkout")}
+                </Link>
+              ) : (
+                <button type="button" disabled className="min-h-12 rounded-full bg-stone-300 px-5 font-medium text-stone-600">
+                  {t("cart.summary.checkout")}
+                </button>
+              )}
+              {!signedIn && canOrder && <p className="-mt-1 text-center text-xs text-stone-600">{t("cart.summary.signInHint")}</p>}
+              {!empty && <WhatsAppButton disabled={!canOrder} />}
+            </div>
+          </aside>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A plain form opening a new tab: the order is recorded on the server, which then sends that tab on to
+ * WhatsApp with the message written out. No JavaScript needed; with an empty cart it is disabled.
+ */
+function WhatsAppButton({ disabled, className = "" }: { disabled: boolean; className?: string }) {
+  const { t } = useT();
+  return (
+    <form method="post" action="/cart" target="_blank" rel="noopener" className={className}>
+      <input type="hidden" name="intent" value="whatsapp" />
+      <button
+        type="submit"
+        disabled={disabled}
+        aria-describedby="whatsapp-hint"
+        className="inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-full bg-[#1f7a4d] px-5 font-medium text-white hover:bg-[#176240] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="currentColor">
+          <path d="M12 2a10 10 0 0 0-8.6 15.1L2 22l5-1.3A10 10 0 1 0 12 2zm0 18.2a8.2 8.2 0 0 1-4.2-1.2l-.3-.2-3 .8.8-2.9-.2-.3A8.2 8.2 0 1 1 12 20.2zm4.5-6.1c-.2-.1-1.5-.7-1.7-.8s-.4-.1-.6.1-.7.8-.8 1-.3.2-.5.1a6.7 6.7 0 0 1-3.3-2.9c-.3-.4.2-.4.7-1.4a.5.5 0 0 0 0-.4l-.8-1.8c-.2-.5-.4-.4-.6-.4h-.5a1 1 0 0 0-.7.3 3 3 0 0 0-.9 2.2 5.2 5.2 0 0 0 1.1 2.7 11.9 11.9 0 0 0 4.5 4c1.7.7 2.4.8 3.2.6a2.8 2.8 0 0 0 1.8-1.3 2.3 2.3 0 0 0 .2-1.3c-.1-.1-.3-.2-.5-.3z" />
+        </svg>
+        {t("cart.summary.whatsapp")}
+      </button>
+      <p id="whatsapp-hint" className="mt-1 text-center text-xs text-stone-600">
+        {t("cart.summary.whatsappHint")}
+      </p>
+    </form>
+  );
+}
