@@ -4,7 +4,7 @@ import { type Db } from "~/db/client.server";
 import { containsText } from "~/db/like";
 import type { OrderChannel, OrderStatus } from "~/db/schema";
 import { translatorFor } from "~/lib/i18n.server";
-import { MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
+import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
 import { formatNaira } from "~/lib/money";
 import { sendMail } from "~/lib/mail.server";
 import { recordAudit } from "./audit.server";
@@ -13,10 +13,12 @@ import { catalogChanged } from "./catalog.server";
 /**
  * Orders as the shop owner handles them: a list with filters, one order with its items, address and
  * status history, and the status changes pending -> confirmed -> shipped -> delivered, or cancelled
- * while not yet shipped. Orders took their stock when they were placed, so cancelling puts it back.
+ * while not yet shipped. A checkout order takes its stock when it is placed; a WhatsApp order takes
+ * nothing until the owner confirms it (nothing is paid until then). Cancelling an order that holds
+ * stock puts it back.
  */
 
-export { MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES };
+export { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES };
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
 
 export const ORDER_TRANSITIONS: Record<OrderStatus, OrderStatus[]> = {
@@ -188,14 +190,25 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
 }
 
 export type ChangeStatusResult =
-  | { ok: true; restocked: number; mail: "sent" | "failed" | "none" }
-  | { ok: false; error: "notFound" | "notAllowed" | "stale" };
+  | { ok: true; restocked: number; taken: number; mail: "sent" | "failed" | "none" }
+  | { ok: false; error: "notFound" | "notAllowed" | "stale" }
+  | { ok: false; error: "notEnoughStock"; product: string; available: number };
+
+class NotEnoughStock extends Error {
+  constructor(
+    readonly product: string,
+    readonly available: number,
+  ) {
+    super(`not enough stock of ${product}`);
+  }
+}
 
 /**
- * Moves an order to its next status, in one transaction with its history entry, its audit entry and,
- * when it is cancelled, the stock it had taken. `from` is the status the admin saw: if someone else
- * changed the order meanwhile, nothing happens ("stale"). The customer, when the order has one, is
- * told by e-mail after the change is committed.
+ * Moves an order to its next status, in one transaction with its history entry, its audit entry and
+ * its stock: confirming a WhatsApp order takes the stock (refused, with nothing changed, when there is
+ * not enough), and cancelling an order that holds stock puts it back. `from` is the status the admin
+ * saw: if someone else changed the order meanwhile, nothing happens ("stale"). The customer, when the
+ * order has one, is told by e-mail after the change is committed.
  */
 export async function changeOrderStatus(
   context: Pick<AppLoadContext, "db" | "config">,
@@ -203,59 +216,90 @@ export async function changeOrderStatus(
 ): Promise<ChangeStatusResult> {
   const { db } = context;
   const note = input.note?.trim().slice(0, MAX_STATUS_NOTE) || null;
-  const result = await db.transaction().execute(async (trx) => {
-    const order = await trx
-      .selectFrom("orders")
-      .select(["id", "number", "status", "user_id", "total"])
-      .where("number", "=", input.number)
-      .executeTakeFirst();
-    if (!order) return { ok: false as const, error: "notFound" as const };
-    if (order.status !== input.from) return { ok: false as const, error: "stale" as const };
-    if (!canMoveOrder(order.status, input.to)) return { ok: false as const, error: "notAllowed" as const };
-    const at = new Date().toISOString();
-    const moved = await trx
-      .updateTable("orders")
-      .set({ status: input.to, updated_at: at })
-      .where("id", "=", order.id)
-      .where("status", "=", input.from)
-      .executeTakeFirst();
-    // Someone else moved it between our read and our write.
-    if (Number(moved.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
-    await trx
-      .insertInto("order_events")
-      .values({ order_id: order.id, status: input.to, actor_user_id: input.actorId, note, created_at: at })
-      .execute();
-    let restocked = 0;
-    if (input.to === "cancelled") {
-      const items = await trx
-        .selectFrom("order_items")
-        .select(["product_id", "quantity"])
-        .where("order_id", "=", order.id)
-        .where("product_id", "is not", null)
+  let result;
+  try {
+    result = await db.transaction().execute(async (trx) => {
+      const order = await trx
+        .selectFrom("orders")
+        .select(["id", "number", "status", "channel", "user_id", "total"])
+        .where("number", "=", input.number)
+        .executeTakeFirst();
+      if (!order) return { ok: false as const, error: "notFound" as const };
+      if (order.status !== input.from) return { ok: false as const, error: "stale" as const };
+      if (!canMoveOrder(order.status, input.to)) return { ok: false as const, error: "notAllowed" as const };
+      const at = new Date().toISOString();
+      const moved = await trx
+        .updateTable("orders")
+        .set({ status: input.to, updated_at: at })
+        .where("id", "=", order.id)
+        .where("status", "=", input.from)
+        .executeTakeFirst();
+      // Someone else moved it between our read and our write.
+      if (Number(moved.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
+      await trx
+        .insertInto("order_events")
+        .values({ order_id: order.id, status: input.to, actor_user_id: input.actorId, note, created_at: at })
         .execute();
-      for (const item of items) {
-        await trx
-          .updateTable("products")
-          .set((eb) => ({ stock: eb("stock", "+", item.quantity) }))
-          .where("id", "=", item.product_id!)
+
+      const heldBefore = holdsStock(order.channel, input.from);
+      const heldAfter = holdsStock(order.channel, input.to);
+      let restocked = 0;
+      let taken = 0;
+      if (heldBefore !== heldAfter) {
+        const items = await trx
+          .selectFrom("order_items")
+          .select(["product_id", "name", "quantity"])
+          .where("order_id", "=", order.id)
+          .where("product_id", "is not", null)
+          .orderBy("id")
           .execute();
-        restocked += item.quantity;
+        for (const item of items) {
+          if (heldAfter) {
+            // Conditional, so the stock never goes below zero, whatever else happens at the same time.
+            const took = await trx
+              .updateTable("products")
+              .set((eb) => ({ stock: eb("stock", "-", item.quantity), updated_at: at }))
+              .where("id", "=", item.product_id!)
+              .where("stock", ">=", item.quantity)
+              .executeTakeFirst();
+            if (Number(took.numUpdatedRows) !== 1) {
+              const left = await trx.selectFrom("products").select("stock").where("id", "=", item.product_id!).executeTakeFirst();
+              // Rolls the whole change back.
+              throw new NotEnoughStock(item.name, left?.stock ?? 0);
+            }
+            taken += item.quantity;
+          } else {
+            await trx
+              .updateTable("products")
+              .set((eb) => ({ stock: eb("stock", "+", item.quantity), updated_at: at }))
+              .where("id", "=", item.product_id!)
+              .execute();
+            restocked += item.quantity;
+          }
+        }
       }
-    }
-    await recordAudit(trx, {
-      actorId: input.actorId,
-      action: "update",
-      entity: "order",
-      entityId: order.id,
-      summary: order.number,
-      changes: { status: [input.from, input.to], ...(restocked ? { restocked: [null, restocked] } : {}) },
+      await recordAudit(trx, {
+        actorId: input.actorId,
+        action: "update",
+        entity: "order",
+        entityId: order.id,
+        summary: order.number,
+        changes: {
+          status: [input.from, input.to],
+          ...(restocked ? { restocked: [null, restocked] } : {}),
+          ...(taken ? { stockTaken: [null, taken] } : {}),
+        },
+      });
+      return { ok: true as const, order, restocked, taken };
     });
-    return { ok: true as const, order, restocked };
-  });
+  } catch (error) {
+    if (error instanceof NotEnoughStock) return { ok: false, error: "notEnoughStock", product: error.product, available: error.available };
+    throw error;
+  }
   if (!result.ok) return result;
-  if (result.restocked) catalogChanged();
+  if (result.restocked || result.taken) catalogChanged();
   const mail = result.order.user_id ? await tellCustomer(context, result.order.user_id, input.number, input.to, result.order.total, note) : "none";
-  return { ok: true, restocked: result.restocked, mail };
+  return { ok: true, restocked: result.restocked, taken: result.taken, mail };
 }
 
 async function tellCustomer(

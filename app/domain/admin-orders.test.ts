@@ -49,7 +49,7 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
       ["shipped", "delivered"],
     ] as const) {
       const result = await changeOrderStatus(context, { number: order.number, from, to, note: to === "shipped" ? "GIG Logistics, tracking 123" : null, actorId: admin.id });
-      expect(result).toEqual({ ok: true, restocked: 0, mail: "sent" });
+      expect(result).toEqual({ ok: true, restocked: 0, taken: 0, mail: "sent" });
     }
     const detail = await getAdminOrder(t.db, order.number);
     expect(detail?.status).toBe("delivered");
@@ -82,14 +82,14 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
     expect(audit.every((a) => a.action === "update" && a.actor_user_id === admin.id)).toBe(true);
   });
 
-  it.each(["pending", "confirmed"] as const)("cancelling a %s order puts its stock back, in one go", async (status) => {
+  it.each(["pending", "confirmed"] as const)("cancelling a %s checkout order puts its stock back, in one go", async (status) => {
     const a = await addProduct(t.db, { brandId, categoryId, stock: 5 });
     const b = await addProduct(t.db, { brandId, categoryId, stock: 1 });
     const order = await insertOrder(t.db, { userId: customer.id, items: [{ productId: a.id, quantity: 2 }, { productId: b.id, quantity: 1 }] });
     expect([await stock(a.id), await stock(b.id)]).toEqual([3, 0]);
     if (status === "confirmed") await changeOrderStatus(context, { number: order.number, from: "pending", to: "confirmed", actorId: admin.id });
     const result = await changeOrderStatus(context, { number: order.number, from: status, to: "cancelled", note: "Customer asked", actorId: admin.id });
-    expect(result).toEqual({ ok: true, restocked: 3, mail: "sent" });
+    expect(result).toEqual({ ok: true, restocked: 3, taken: 0, mail: "sent" });
     expect([await stock(a.id), await stock(b.id)]).toEqual([5, 1]);
     // Cancelled is final: no second restock.
     expect(await changeOrderStatus(context, { number: order.number, from: "cancelled", to: "pending", actorId: admin.id })).toEqual({ ok: false, error: "notAllowed" });
@@ -104,12 +104,44 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
     expect(await changeOrderStatus(context, { number: order.number, from: "confirmed", to: "shipped", actorId: admin.id })).toEqual({ ok: false, error: "stale" });
     expect(await changeOrderStatus(context, { number: "UB-0", from: "pending", to: "confirmed", actorId: admin.id })).toEqual({ ok: false, error: "notFound" });
     // A WhatsApp guest has no e-mail to send.
-    expect(await changeOrderStatus(context, { number: order.number, from: "pending", to: "confirmed", actorId: admin.id })).toEqual({ ok: true, restocked: 0, mail: "none" });
+    expect(await changeOrderStatus(context, { number: order.number, from: "pending", to: "confirmed", actorId: admin.id })).toEqual({ ok: true, restocked: 0, taken: 1, mail: "none" });
     await changeOrderStatus(context, { number: order.number, from: "confirmed", to: "shipped", actorId: admin.id });
     expect(await changeOrderStatus(context, { number: order.number, from: "shipped", to: "cancelled", actorId: admin.id })).toEqual({ ok: false, error: "notAllowed" });
     expect(await stock(p.id)).toBe(2);
     const events = await t.db.selectFrom("order_events").select("status").where("order_id", "=", order.id).orderBy("id").execute();
     expect(events.map((e) => e.status)).toEqual(["pending", "confirmed", "shipped"]);
+  });
+
+  it("takes a WhatsApp order's stock when it is confirmed, and puts it back only if it was taken", async () => {
+    const a = await addProduct(t.db, { brandId, categoryId, stock: 4 });
+    const b = await addProduct(t.db, { brandId, categoryId, stock: 2 });
+    const chat = (items: { productId: number; quantity: number }[]) => insertOrder(t.db, { userId: customer.id, channel: "whatsapp", items });
+
+    const dropped = await chat([{ productId: a.id, quantity: 1 }]);
+    expect(await stock(a.id)).toBe(4);
+    expect(await changeOrderStatus(context, { number: dropped.number, from: "pending", to: "cancelled", actorId: admin.id })).toMatchObject({ ok: true, restocked: 0, taken: 0 });
+    expect(await stock(a.id)).toBe(4);
+
+    const kept = await chat([{ productId: a.id, quantity: 3 }, { productId: b.id, quantity: 2 }]);
+    expect(await changeOrderStatus(context, { number: kept.number, from: "pending", to: "confirmed", actorId: admin.id })).toMatchObject({ ok: true, taken: 5 });
+    expect([await stock(a.id), await stock(b.id)]).toEqual([1, 0]);
+    const [entry] = await t.db.selectFrom("audit_log").select("changes").where("entity", "=", "order").where("entity_id", "=", kept.id).execute();
+    expect(JSON.parse(entry.changes!)).toEqual({ status: ["pending", "confirmed"], stockTaken: [null, 5] });
+    expect(await changeOrderStatus(context, { number: kept.number, from: "confirmed", to: "cancelled", actorId: admin.id })).toMatchObject({ ok: true, restocked: 5 });
+    expect([await stock(a.id), await stock(b.id)]).toEqual([4, 2]);
+  });
+
+  it("refuses to confirm a WhatsApp order the stock cannot cover, changing nothing", async () => {
+    const a = await addProduct(t.db, { brandId, categoryId, stock: 5, name: "Plenty left" });
+    const b = await addProduct(t.db, { brandId, categoryId, stock: 1, name: "Last bottle" });
+    const order = await insertOrder(t.db, { userId: customer.id, channel: "whatsapp", items: [{ productId: a.id, quantity: 2 }, { productId: b.id, quantity: 2 }] });
+    const refused = await changeOrderStatus(context, { number: order.number, from: "pending", to: "confirmed", actorId: admin.id });
+    expect(refused).toEqual({ ok: false, error: "notEnoughStock", product: "Last bottle", available: 1 });
+    expect([await stock(a.id), await stock(b.id)]).toEqual([5, 1]);
+    const detail = await getAdminOrder(t.db, order.number);
+    expect(detail?.status).toBe("pending");
+    expect(detail?.history.map((h) => h.status)).toEqual(["pending"]);
+    expect(await t.db.selectFrom("audit_log").select("id").where("entity", "=", "order").where("entity_id", "=", order.id).execute()).toEqual([]);
   });
 
   it("restocks archived products too, and skips items whose product was erased", async () => {

@@ -374,9 +374,15 @@ export async function updateProduct(
   return { ok: true, name, changed };
 }
 
-export type DeleteProductResult = { ok: true; outcome: "deleted" | "archived"; name: string } | { ok: false; error: "notFound" };
+export type DeleteProductResult =
+  | { ok: true; outcome: "deleted"; name: string }
+  | { ok: true; outcome: "archived"; reason: "orders" | "carts"; name: string }
+  | { ok: false; error: "notFound" };
 
-/** Erases a product, or archives it when it appears in an order (its history must stay readable). */
+/**
+ * Erases a product, or archives it when it appears in an order (its history must stay readable) or
+ * sits in a shopper's cart (the cart then shows it as no longer available instead of losing the line).
+ */
 export async function deleteProduct(db: Db, id: number, actorId: number): Promise<DeleteProductResult> {
   const result = await db.transaction().execute(async (trx): Promise<DeleteProductResult> => {
     let find = trx.selectFrom("products").select(["id", "name"]).where("id", "=", id).where("archived_at", "is", null);
@@ -384,12 +390,15 @@ export async function deleteProduct(db: Db, id: number, actorId: number): Promis
     if (isPostgres(trx)) find = find.forUpdate();
     const product = await find.executeTakeFirst();
     if (!product) return { ok: false, error: "notFound" };
-    const ordered = await trx.selectFrom("order_items").select("id").where("product_id", "=", id).limit(1).executeTakeFirst();
-    if (ordered) {
+    const [ordered, inCart] = await Promise.all([
+      trx.selectFrom("order_items").select("id").where("product_id", "=", id).limit(1).executeTakeFirst(),
+      trx.selectFrom("cart_lines").select("cart_id").where("product_id", "=", id).limit(1).executeTakeFirst(),
+    ]);
+    if (ordered || inCart) {
       const at = new Date().toISOString();
       await trx.updateTable("products").set({ archived_at: at, updated_at: at }).where("id", "=", id).execute();
       await recordAudit(trx, { actorId, action: "archive", entity: "product", entityId: id, summary: product.name });
-      return { ok: true, outcome: "archived", name: product.name };
+      return { ok: true, outcome: "archived", reason: ordered ? "orders" : "carts", name: product.name };
     }
     await trx.deleteFrom("products").where("id", "=", id).execute();
     await recordAudit(trx, { actorId, action: "delete", entity: "product", entityId: id, summary: product.name });

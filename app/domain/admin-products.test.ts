@@ -209,7 +209,7 @@ describe.each(ENGINES)("admin products on %s", (engine) => {
     expect(await deleteProduct(t.db, loose.id, adminId)).toEqual({ ok: true, outcome: "deleted", name: "Never ordered" });
     expect(await t.db.selectFrom("products").select("id").where("id", "=", loose.id).executeTakeFirst()).toBeUndefined();
 
-    expect(await deleteProduct(t.db, ordered.id, adminId)).toEqual({ ok: true, outcome: "archived", name: "Ordered once" });
+    expect(await deleteProduct(t.db, ordered.id, adminId)).toEqual({ ok: true, outcome: "archived", reason: "orders", name: "Ordered once" });
     const archived = await t.db.selectFrom("products").select(["archived_at"]).where("id", "=", ordered.id).executeTakeFirstOrThrow();
     expect(archived.archived_at).not.toBeNull();
     const items = await t.db.selectFrom("order_items").select(["product_id", "name", "unit_price", "quantity"]).where("order_id", "=", order.id).execute();
@@ -229,6 +229,15 @@ describe.each(ENGINES)("admin products on %s", (engine) => {
       { action: "delete", entity_id: loose.id, summary: "Never ordered" },
       { action: "archive", entity_id: ordered.id, summary: "Ordered once" },
     ]);
+  });
+
+  it("archives a product that sits in a shopper's cart, so the cart can say it is no longer available", async () => {
+    const { id } = await addProduct(t.db, { brandId: brand.id, categoryId: category.id, name: "In a cart" });
+    const at = new Date().toISOString();
+    await t.db.insertInto("carts").values({ id: `cart-${engine}-archive`, user_id: null, created_at: at, updated_at: at }).execute();
+    await t.db.insertInto("cart_lines").values({ cart_id: `cart-${engine}-archive`, product_id: id, quantity: 1, created_at: at }).execute();
+    expect(await deleteProduct(t.db, id, adminId)).toEqual({ ok: true, outcome: "archived", reason: "carts", name: "In a cart" });
+    expect(await t.db.selectFrom("cart_lines").select("product_id").where("cart_id", "=", `cart-${engine}-archive`).execute()).toEqual([{ product_id: id }]);
   });
 
   it("lists 7 a page, newest first, searched by name with wildcards taken literally", async () => {

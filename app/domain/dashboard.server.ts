@@ -5,8 +5,9 @@ import { ORDER_STATUSES } from "./admin-orders.server";
 
 /**
  * The figures on the admin dashboard, read fresh from the database. Days are the shop's days in
- * Lagos (West Africa Time, UTC+1 all year, no daylight saving). Orders and revenue count every order
- * that was not cancelled.
+ * Lagos (West Africa Time, UTC+1 all year, no daylight saving). Orders and revenue count the orders
+ * that are sales: checkout orders that were not cancelled, and WhatsApp orders once the owner has
+ * confirmed them (a pending WhatsApp order may never have been sent; they are counted apart).
  */
 
 export const SHOP_UTC_OFFSET_MINUTES = 60;
@@ -73,6 +74,7 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
       .select((eb) => [hour.as("hour"), eb.fn.countAll<number>().as("orders"), eb.fn.sum<number>("total").as("revenue")])
       .where("created_at", ">=", from)
       .where("status", "!=", "cancelled")
+      .where((eb) => eb.or([eb("channel", "=", "checkout"), eb("status", "!=", "pending")]))
       .groupBy(hour)
       .execute(),
     db

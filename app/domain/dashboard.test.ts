@@ -33,7 +33,8 @@ describe.each(ENGINES)("admin dashboard on %s", (engine) => {
     await order("2026-03-10T00:30:00.000Z", 1); // today, 01:30 in Lagos
     await order("2026-03-09T23:30:00.000Z", 2); // today, 00:30 in Lagos
     await order("2026-03-10T09:00:00.000Z", 50, { status: "cancelled" }); // cancelled: not counted
-    await order("2026-03-09T22:30:00.000Z", 4, { channel: "whatsapp", userId: null }); // yesterday, 23:30 in Lagos
+    await order("2026-03-09T22:30:00.000Z", 4, { channel: "whatsapp", status: "confirmed", userId: null }); // yesterday, 23:30 in Lagos
+    await order("2026-03-09T22:40:00.000Z", 128, { channel: "whatsapp", userId: null }); // a WhatsApp order not confirmed: not a sale yet
     await order("2026-03-04T00:00:00.000Z", 8, { status: "delivered" }); // the 7th day back
     await order("2026-03-03T22:59:00.000Z", 16, { status: "shipped" }); // the 8th day back
     await order("2026-02-08T23:00:00.000Z", 32, { status: "confirmed" }); // the 30th day back, at midnight
@@ -43,7 +44,7 @@ describe.each(ENGINES)("admin dashboard on %s", (engine) => {
     await t?.drop();
   });
 
-  it("counts orders and revenue for today, 7 and 30 days in the shop's days, without cancelled orders", async () => {
+  it("counts orders and revenue for today, 7 and 30 days in the shop's days: no cancelled or unconfirmed WhatsApp orders", async () => {
     const d = await loadDashboard(t.db, now);
     expect(d.today).toEqual({ orders: 2, revenue: 300_000 });
     expect(d.week).toEqual({ orders: 4, revenue: 1_500_000 });
@@ -62,7 +63,7 @@ describe.each(ENGINES)("admin dashboard on %s", (engine) => {
 
   it("counts orders by status and the WhatsApp orders waiting", async () => {
     const d = await loadDashboard(t.db, now);
-    expect(d.byStatus).toEqual({ pending: 3, confirmed: 1, shipped: 1, delivered: 2, cancelled: 1 });
+    expect(d.byStatus).toEqual({ pending: 3, confirmed: 2, shipped: 1, delivered: 2, cancelled: 1 });
     expect(d.pendingWhatsapp).toBe(1);
   });
 
@@ -79,8 +80,8 @@ describe.each(ENGINES)("admin dashboard on %s", (engine) => {
       "2026-03-10T09:00:00.000Z",
       "2026-03-10T00:30:00.000Z",
       "2026-03-09T23:30:00.000Z",
+      "2026-03-09T22:40:00.000Z",
       "2026-03-09T22:30:00.000Z",
-      "2026-03-04T00:00:00.000Z",
     ]);
     expect(d.latest[3]).toMatchObject({ channel: "whatsapp", customer: null, status: "pending" });
   });

@@ -6,6 +6,15 @@ export const ORDER_STATUSES: OrderStatus[] = ["pending", "confirmed", "shipped",
 export const ORDER_CHANNELS: OrderChannel[] = ["checkout", "whatsapp"];
 export const MAX_STATUS_NOTE = 500;
 
+/**
+ * Whether an order in this status holds its items' stock: a checkout order from the moment it is
+ * placed, a WhatsApp order once the owner confirms it (nothing is paid before); a cancelled one never.
+ */
+export function holdsStock(channel: OrderChannel, status: OrderStatus): boolean {
+  if (status === "cancelled") return false;
+  return channel === "checkout" || status !== "pending";
+}
+
 export const AUDIT_ENTITIES: AuditEntity[] = ["product", "category", "brand", "order"];
 
 /** The product form's fields, in the order the form shows them (the image comes last). */

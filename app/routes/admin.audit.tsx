@@ -118,7 +118,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                   <td className="px-3 py-2">
                     <span className="font-medium">{t(`admin.audit.actions.${entry.action}`, { entity: t(`admin.audit.entities.${entry.entity}`) })}</span>{" "}
                     {link ? (
-                      <Link to={link} className="text-brand-700 hover:underline">
+                      <Link to={link} className="text-brand-700 underline hover:no-underline">
                         {entry.summary}
                       </Link>
                     ) : (

@@ -3,6 +3,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { Dialog, dangerButton, inputClass, PageHeader, primaryButton, secondaryButton, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { changeOrderStatus, getAdminOrder } from "~/domain/admin-orders.server";
+import { isOrderNumber } from "~/domain/orders.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
 import { requireAdmin } from "~/domain/sessions.server";
@@ -14,11 +15,10 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { MAX_PLAIN_FORM_BYTES, readFormWithin } from "~/lib/uploads.server";
 import type { Route } from "./+types/admin.orders.$number";
 
-const ORDER_NUMBER = /^[A-Za-z0-9-]{1,40}$/;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const order = ORDER_NUMBER.test(params.number) ? await getAdminOrder(context.db, params.number) : undefined;
+  const order = isOrderNumber(params.number) ? await getAdminOrder(context.db, params.number) : undefined;
   if (!order) throw data(null, { status: 404 });
   const t = requestTranslator(request);
   return {
@@ -40,14 +40,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const path = `/admin/orders/${encodeURIComponent(params.number)}`;
   const form = (await readFormWithin(request, MAX_PLAIN_FORM_BYTES)) ?? new FormData();
   const parsed = statusChange.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
-  if (!parsed.success || !ORDER_NUMBER.test(params.number)) {
+  if (!parsed.success || !isOrderNumber(params.number)) {
     return redirectWithToast(context, path, { type: "error", key: "admin.common.toast.badRequest" });
   }
   const { from, to, note } = parsed.data;
   const result = await changeOrderStatus(context, { number: params.number, from, to, note, actorId: admin.id });
   if (!result.ok) {
     if (result.error === "notFound") throw data(null, { status: 404 });
-    return redirectWithToast(context, path, { type: "error", key: `admin.orders.toast.${result.error}` });
+    const values = result.error === "notEnoughStock" ? { product: result.product, count: result.available } : undefined;
+    return redirectWithToast(context, path, { type: "error", key: `admin.orders.toast.${result.error}`, values });
   }
   const t = requestTranslator(request);
   const key = result.mail === "failed" ? "admin.orders.toast.changedMailFailed" : result.mail === "sent" ? "admin.orders.toast.changedMailed" : "admin.orders.toast.changed";
@@ -168,6 +169,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           <p className="mt-2 text-sm text-stone-600">{t("admin.orders.final")}</p>
         ) : (
           <Form method="post" className="mt-3 space-y-3" preventScrollReset>
+            {order.channel === "whatsapp" && order.status === "pending" && <p className="text-sm text-stone-600">{t("admin.orders.stockRule")}</p>}
             <input type="hidden" name="from" value={order.status} />
             <label className="block text-sm">
               <span className="block font-medium text-stone-800">{order.customerEmail ? t("admin.orders.note") : t("admin.orders.noteNoMail")}</span>

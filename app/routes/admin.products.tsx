@@ -107,7 +107,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return redirectWithToast(context, back, { type: "error", key: "admin.products.toast.notFound" });
     return redirectWithToast(context, back, {
       type: "success",
-      key: result.outcome === "archived" ? "admin.products.toast.archived" : "admin.products.toast.deleted",
+      key: result.outcome === "deleted" ? "admin.products.toast.deleted" : result.reason === "orders" ? "admin.products.toast.archived" : "admin.products.toast.archivedInCarts",
       values: { name: result.name },
     });
   }

@@ -1,4 +1,4 @@
-import { Award, History, LayoutDashboard, Package, ShoppingBag, Store, Tags } from "lucide-react";
+import { Award, History, LayoutDashboard, LogOut, Package, ShoppingBag, Store, Tags } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { requireAdmin } from "~/domain/sessions.server";
 import { useT } from "~/lib/i18n";
@@ -70,11 +70,19 @@ function Sidebar({ admin }: { admin?: { name: string; email: string } }) {
         </ul>
       </nav>
       {admin && (
-        <p className="hidden border-t border-white/10 px-5 py-4 text-xs text-stone-400 lg:block">
-          {t("admin.nav.signedInAs")}
-          <br />
-          <span className="break-all text-stone-200">{admin.email}</span>
-        </p>
+        <div className="hidden border-t border-white/10 px-5 py-4 text-xs text-stone-400 lg:block">
+          <p>
+            {t("admin.nav.signedInAs")}
+            <br />
+            <span className="break-all text-stone-200">{admin.email}</span>
+          </p>
+          <form method="post" action="/auth/logout" className="mt-2">
+            <button type="submit" className="inline-flex min-h-11 items-center gap-2 text-sm text-stone-300 hover:text-white">
+              <LogOut aria-hidden="true" size={16} />
+              {t("admin.nav.signOut")}
+            </button>
+          </form>
+        </div>
       )}
     </aside>
   );

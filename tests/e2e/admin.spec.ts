@@ -9,8 +9,8 @@ import { hugePng, SVG_IMAGE, TEXT_NAMED_JPG } from "../support/images";
 import { insertOrder } from "../support/orders";
 
 // The admin runs the shop: brands, categories and products (with a real uploaded picture) reach the
-// storefront, and orders move through their statuses. Accounts and sessions are made directly in the
-// e2e shop's database.
+// storefront, and a customer's order moves through its statuses to 'shipped' in their profile.
+// Accounts and sessions are made directly in the e2e shop's database.
 
 let shop: DatabaseHandle;
 let admin: { userId: number; token: string };
@@ -40,7 +40,7 @@ function bottlePng(colour: string): Promise<Buffer> {
 
 const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
-test("the admin creates a brand, a category and a product with a picture, reprices it, and ships its order", async ({ page, context, baseURL }) => {
+test("the admin creates a brand, a category and a product with a picture, reprices it, and ships its order", async ({ page, context, browser, baseURL }) => {
   test.setTimeout(120_000);
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(e.message));
@@ -142,23 +142,41 @@ test("the admin creates a brand, a category and a product with a picture, repric
   await expect(page.locator("main article", { hasText: product })).toContainText("₦79,500.00");
   await expect(page.locator("main article", { hasText: product })).not.toContainText("₦85,000.00");
 
-  // A customer orders it (placed directly until checkout exists) and the admin ships it.
-  const { id: productId } = await shop.db.selectFrom("products").select("id").where("name", "=", product).executeTakeFirstOrThrow();
-  const order = await insertOrder(shop.db, { userId: customer.userId, number: `UB-9${stamp.slice(-5)}`, items: [{ productId, quantity: 1 }] });
+  // A signed-in customer orders it on WhatsApp (checkout is not in the shop yet).
+  const shopper = await browser.newContext();
+  await signIn(shopper, customer.token, baseURL);
+  // The test machine has no internet: wa.me answers with a stub page.
+  await shopper.route(/^https:\/\/(wa\.me|api\.whatsapp\.com)\//, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<p>WhatsApp</p>" }));
+  const customerPage = await shopper.newPage();
+  await customerPage.goto("/");
+  await customerPage.locator("main article", { hasText: product }).getByRole("button", { name: "Add to Cart" }).click();
+  await expect(toast(customerPage, "Added to cart successfully")).toBeVisible();
+  await customerPage.goto("/cart");
+  const chat = customerPage.waitForEvent("popup");
+  await customerPage.getByRole("button", { name: "Checkout on WhatsApp" }).click();
+  const whatsapp = await chat;
+  await whatsapp.waitForURL(/^https:\/\/wa\.me\//);
+  const number = new URL(whatsapp.url()).searchParams.get("text")?.match(/UB-\d+/)?.[0] ?? "";
+  await whatsapp.close();
+  expect(number).toMatch(/^UB-\d+$/);
+  const stockOf = async () => (await shop.db.selectFrom("products").select("stock").where("name", "=", product).executeTakeFirstOrThrow()).stock;
+  expect(await stockOf()).toBe(5);
+
+  // The admin finds it by the customer's e-mail, confirms it (taking the stock) and ships it.
   await page.goto("/admin");
   await sidebar.getByRole("link", { name: "Orders" }).click();
   await page.getByRole("searchbox", { name: "Search orders by number or customer e-mail" }).fill(customerEmail);
   await expect(page.locator("tbody tr")).toHaveCount(1);
-  await expect(page.locator("tbody tr")).toContainText("Checkout");
-  await page.getByRole("link", { name: order.number }).click();
-  await expect(page.getByRole("heading", { level: 1, name: `Order ${order.number}` })).toBeVisible();
-  await expect(page.getByText("12 Admiralty Way")).toBeVisible();
+  await expect(page.locator("tbody tr")).toContainText("WhatsApp");
+  await page.getByRole("link", { name: number }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
   await expect(page.getByRole("cell", { name: product })).toBeVisible();
   await page.getByRole("button", { name: "Mark as confirmed" }).click();
-  await expect(toast(page, `Order ${order.number} is now Confirmed; the customer has been e-mailed`)).toBeVisible();
+  await expect(toast(page, `Order ${number} is now Confirmed; the customer has been e-mailed`)).toBeVisible();
+  expect(await stockOf()).toBe(4);
   await page.getByLabel("Note (optional, e-mailed to the customer)").fill("GIG Logistics, tracking GIG-123");
   await page.getByRole("button", { name: "Mark as shipped" }).click();
-  await expect(toast(page, `Order ${order.number} is now Shipped; the customer has been e-mailed`)).toBeVisible();
+  await expect(toast(page, `Order ${number} is now Shipped; the customer has been e-mailed`)).toBeVisible();
   await expect(page.locator("h1 + div [data-status]")).toHaveText("Shipped");
   const history = page.locator("[data-history-status]");
   await expect(history).toHaveCount(3);
@@ -166,13 +184,17 @@ test("the admin creates a brand, a category and a product with a picture, repric
   await expect(history.nth(2)).toContainText("GIG-123");
   await expect(page.getByRole("link", { name: "Cancel order" })).toHaveCount(0);
 
+  // The customer sees it shipped in the profile.
+  await customerPage.goto("/profile");
+  const placed = customerPage.locator("tr", { hasText: number });
+  await expect(placed.locator("[data-status]")).toHaveText("shipped");
+  await shopper.close();
+
   const mails = await readOutbox(path.resolve("tests/e2e/.data"), customerEmail);
   expect(mails.map((m) => m.raw.match(/^Subject: (.*)$/m)?.[1])).toEqual([
-    `Your Unboxed order ${order.number}: Confirmed`,
-    `Your Unboxed order ${order.number}: Shipped`,
+    `Your Unboxed order ${number}: Confirmed`,
+    `Your Unboxed order ${number}: Shipped`,
   ]);
-  const row2 = await shop.db.selectFrom("orders").select("status").where("number", "=", order.number).executeTakeFirstOrThrow();
-  expect(row2.status).toBe("shipped");
 
   // The audit log shows who changed the price, from what to what.
   await sidebar.getByRole("link", { name: "Audit log" }).click();
@@ -275,7 +297,7 @@ test("deleting asks first; a refused delete puts the row back with an error; ord
     .values({ slug: `kept-${stamp}`, name: `Kept in history ${stamp}`, description: "d", price: 1_000_000, discount: null, stock: 4, image: null, category_id: category.id, brand_id: brand.id, archived_at: null, created_at: at, updated_at: at })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await insertOrder(shop.db, { userId: customer.userId, number: `UB-8${stamp.slice(-5)}`, items: [{ productId: product.id, quantity: 1 }] });
+  await insertOrder(shop.db, { userId: customer.userId, items: [{ productId: product.id, quantity: 1 }] });
 
   await page.goto(`/admin/categories?q=${encodeURIComponent(`In use ${stamp}`)}`);
   await page.getByRole("link", { name: `Delete In use ${stamp}` }).click();
@@ -313,7 +335,7 @@ test("the admin screens pass an accessibility check, on a phone too", async ({ p
   test.setTimeout(60_000);
   await signIn(context, admin.token, baseURL);
   const { id: productId } = await shop.db.selectFrom("products").select("id").where("stock", ">", 3).where("archived_at", "is", null).orderBy("id").executeTakeFirstOrThrow();
-  const order = await insertOrder(shop.db, { userId: customer.userId, number: `UB-7${stamp.slice(-5)}`, items: [{ productId, quantity: 1 }] });
+  const order = await insertOrder(shop.db, { userId: customer.userId, items: [{ productId, quantity: 1 }] });
   const screens = ["/admin", "/admin/orders", `/admin/orders/${order.number}`, `/admin/orders/${order.number}?cancel=1`, "/admin/products", "/admin/products?new=1", `/admin/products?edit=${productId}`, "/admin/categories?new=1", "/admin/brands", "/admin/brands?q=nothing-matches", "/admin/audit"];
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     await page.setViewportSize(viewport);
@@ -342,6 +364,20 @@ test.describe("the admin area is closed to everyone else", () => {
       expect(response.headers()["location"], url).toMatch(/^\/auth\?redirectTo=/);
     }
     await request.dispose();
+  });
+
+  test("an admin sent to sign in comes back to the admin screen asked for", async ({ browser }) => {
+    // Its own shopper address (the server trusts the local proxy's X-Forwarded-For), for the sign-in limits.
+    const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.77" } });
+    const page = await context.newPage();
+    await page.goto("/admin/orders?status=pending");
+    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fadmin%2Forders%3Fstatus%3Dpending$/);
+    await page.getByLabel("Email").fill(`owner-${stamp}@unboxed.example`);
+    await page.getByLabel("Password", { exact: true }).fill("a long test passphrase");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/admin\/orders\?status=pending$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
+    await context.close();
   });
 
   test("customers get 403 for every page and action", async ({ playwright, page, context, baseURL }) => {

@@ -1,5 +1,7 @@
 import type { Db } from "~/db/client.server";
 import type { OrderChannel, OrderStatus } from "~/db/schema";
+import { holdsStock } from "~/lib/admin";
+import { orderNumber } from "~/domain/orders.server";
 
 export interface TestOrderItem {
   productId: number;
@@ -7,8 +9,10 @@ export interface TestOrderItem {
 }
 
 /**
- * Places an order the way the shop does (until checkout and the WhatsApp cart write their own): the
- * order with its item snapshots, its first history entry, and the stock it takes.
+ * An order as the shop records it (see createOrderFromLines), with a chosen time, status and channel
+ * for tests that need them: the order with its item snapshots, its first history entry, and the stock
+ * an order in that channel and status holds (checkout orders from the start, WhatsApp orders once
+ * confirmed).
  */
 export async function insertOrder(
   db: Db,
@@ -39,19 +43,16 @@ export async function insertOrder(
     });
     const subtotal = lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
     const at = input.createdAt ?? new Date().toISOString();
-    const { max } = await trx
-      .selectFrom("orders")
-      .select((eb) => eb.fn.max("id").as("max"))
-      .executeTakeFirstOrThrow();
-    const number = input.number ?? `UB-${10_042 + Number(max ?? 0)}`;
+    const channel = input.channel ?? "checkout";
+    const status = input.status ?? "pending";
     const address = input.address === undefined ? { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" } : input.address;
     const order = await trx
       .insertInto("orders")
       .values({
-        number,
+        number: input.number ?? `new-${Math.random().toString(36).slice(2)}`,
         user_id: input.userId ?? null,
-        channel: input.channel ?? "checkout",
-        status: input.status ?? "pending",
+        channel,
+        status,
         ship_street: address?.street ?? null,
         ship_city: address?.city ?? null,
         ship_state: address?.state ?? null,
@@ -65,6 +66,8 @@ export async function insertOrder(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    const number = input.number ?? orderNumber(order.id);
+    if (!input.number) await trx.updateTable("orders").set({ number }).where("id", "=", order.id).execute();
     await trx
       .insertInto("order_items")
       .values(lines.map((l) => ({ order_id: order.id, product_id: l.productId, name: l.name, unit_price: l.unitPrice, quantity: l.quantity })))
@@ -73,7 +76,7 @@ export async function insertOrder(
       .insertInto("order_events")
       .values({ order_id: order.id, status: "pending", actor_user_id: null, note: null, created_at: at })
       .execute();
-    for (const line of lines) {
+    for (const line of holdsStock(channel, status) ? lines : []) {
       await trx
         .updateTable("products")
         .set((eb) => ({ stock: eb("stock", "-", line.quantity) }))
