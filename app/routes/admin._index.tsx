@@ -7,7 +7,7 @@ import { ORDER_STATUSES } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
-import { formatDateTime } from "~/lib/shop-time";
+import { formatLagosTime } from "~/lib/dates";
 import type { Route } from "./+types/admin._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -114,7 +114,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                         {o.number}
                       </Link>
                     </td>
-                    <td className="py-2">{formatDateTime(o.createdAt, locale)}</td>
+                    <td className="py-2">{formatLagosTime(o.createdAt, locale)}</td>
                     <td className="py-2">{o.customer ?? t("admin.orders.guest")}</td>
                     <td className="py-2">{t(`admin.orders.channel.${o.channel}`)}</td>
                     <td className="py-2">

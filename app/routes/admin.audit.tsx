@@ -8,7 +8,7 @@ import { pageParam } from "~/lib/admin-params";
 import { type Translate, useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
-import { formatDateTime } from "~/lib/shop-time";
+import { formatLagosTime } from "~/lib/dates";
 import type { Route } from "./+types/admin.audit";
 
 const PATH = "/admin/audit";
@@ -113,7 +113,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
               const link = entityLink(entry);
               return (
                 <tr key={entry.id} className="border-t border-stone-100 align-top" data-audit-entry={`${entry.entity}:${entry.action}`}>
-                  <td className="whitespace-nowrap px-3 py-2">{formatDateTime(entry.createdAt, locale)}</td>
+                  <td className="whitespace-nowrap px-3 py-2">{formatLagosTime(entry.createdAt, locale)}</td>
                   <td className="px-3 py-2">{entry.actor ?? t("admin.audit.unknownActor")}</td>
                   <td className="px-3 py-2">
                     <span className="font-medium">{t(`admin.audit.actions.${entry.action}`, { entity: t(`admin.audit.entities.${entry.entity}`) })}</span>{" "}

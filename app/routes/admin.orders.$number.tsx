@@ -10,7 +10,7 @@ import { requireAdmin } from "~/domain/sessions.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
-import { formatDateTime } from "~/lib/shop-time";
+import { formatLagosTime } from "~/lib/dates";
 import { redirectWithToast } from "~/lib/toast.server";
 import { MAX_PLAIN_FORM_BYTES, readFormWithin } from "~/lib/uploads.server";
 import type { Route } from "./+types/admin.orders.$number";
@@ -130,7 +130,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           </h2>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
             <dt className="text-stone-500">{t("admin.orders.columns.date")}</dt>
-            <dd>{formatDateTime(order.createdAt, locale)}</dd>
+            <dd>{formatLagosTime(order.createdAt, locale)}</dd>
             <dt className="text-stone-500">{t("admin.orders.columns.channel")}</dt>
             <dd>{t(`admin.orders.channel.${order.channel}`)}</dd>
             <dt className="text-stone-500">{t("admin.orders.columns.customer")}</dt>
@@ -204,7 +204,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                 <div className="flex flex-wrap items-center gap-2">
                   <StatusBadge status={event.status} />
                   <time dateTime={event.at} className="text-sm text-stone-600">
-                    {formatDateTime(event.at, locale)}
+                    {formatLagosTime(event.at, locale)}
                   </time>
                 </div>
                 <p className="mt-1 text-sm text-stone-700">{event.actor ? t("admin.orders.by", { name: event.actor }) : t("admin.orders.byCustomer")}</p>

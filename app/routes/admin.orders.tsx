@@ -7,7 +7,7 @@ import { pageParam, searchParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
-import { formatDateTime } from "~/lib/shop-time";
+import { formatLagosTime } from "~/lib/dates";
 import type { Route } from "./+types/admin.orders";
 
 const PATH = "/admin/orders";
@@ -96,7 +96,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                     {o.number}
                   </Link>
                 </td>
-                <td className="px-3 py-2">{formatDateTime(o.createdAt, locale)}</td>
+                <td className="px-3 py-2">{formatLagosTime(o.createdAt, locale)}</td>
                 <td className="px-3 py-2">
                   {o.customerEmail ? (
                     <>

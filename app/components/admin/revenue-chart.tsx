@@ -1,7 +1,11 @@
 import type { DayFigure } from "~/domain/dashboard.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
-import { formatShortDate } from "~/lib/shop-time";
+
+/** "21 Nov" for the shop date "2026-11-21". */
+function formatShortDate(date: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === "es" ? "es-NG" : "en-NG", { day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(`${date}T00:00:00.000Z`));
+}
 
 const WIDTH = 720;
 const HEIGHT = 220;
