@@ -64,6 +64,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     creating,
     editing: editing ?? null,
     deleting: deleting ? { id: deleting.id, name: deleting.name } : null,
+    // An edit or delete link to a product that is gone (deleted elsewhere, or an old bookmark).
+    missing: Boolean((editId && !editing) || (deleteId && !deleting)),
     brands,
     categories,
     title: t("admin.meta.title", { page: t("admin.nav.products") }),
@@ -284,7 +286,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
       </PageHeader>
       <SearchBox q={list.q} placeholder={t("admin.products.search")} label={t("admin.products.searchLabel")} />
       <p role="status" aria-live="polite" className="mt-3 min-h-5 text-sm text-stone-600">
-        {removingId ? t("admin.products.deleting") : ""}
+        {removingId ? t("admin.products.deleting") : list.missing ? t("admin.products.toast.notFound") : ""}
       </p>
       <TableScroller label={t("admin.products.title")} className="mt-2 rounded-xl border border-stone-200 bg-white shadow-sm">
         <table className="w-full min-w-[56rem] text-left text-sm">
