@@ -10,6 +10,7 @@ export default [
     route("profile", "routes/account.profile.tsx"),
     route("wishlist", "routes/account.wishlist.tsx"),
     route("orders/:number", "routes/account.order.tsx"),
+    route("checkout", "routes/account.checkout.tsx"),
     route("cart", "routes/cart.tsx"),
     route("cart/whatsapp/:reference", "routes/cart.whatsapp.tsx"),
     // Anything unmatched renders the store's 'Page not found' with HTTP 404.

@@ -4,6 +4,7 @@ import * as m0001 from "./migrations/0001_initial";
 import * as m0002 from "./migrations/0002_order_history_and_audit";
 import * as m0004 from "./migrations/0004_rate_limits";
 import * as m0005 from "./migrations/0005_cart_orders";
+import * as m0007 from "./migrations/0007_checkout_key";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "0002_order_history_and_audit": m0002,
   "0004_rate_limits": m0004,
   "0005_cart_orders": m0005,
+  "0007_checkout_key": m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -118,6 +118,8 @@ export interface OrderTable {
   cart_id: string | null;
   /** SHA-256 of the cart id and its lines when ordered: the same cart pressed again finds the same pending order */
   cart_fingerprint: string | null;
+  /** the random key of the checkout form that placed it: a resent form finds this order */
+  checkout_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

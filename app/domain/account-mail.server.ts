@@ -1,10 +1,7 @@
+import { escapeHtml } from "~/lib/html";
 import type { Translate } from "~/lib/i18n";
 
 /** The account e-mails: plain text for every mail program, and a simple HTML version of the same words. */
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
 
 export function passwordResetEmail(t: Translate, input: { firstName: string; link: string }): { subject: string; text: string; html: string } {
   const greeting = t("auth.email.greeting", { name: input.firstName });

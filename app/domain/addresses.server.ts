@@ -1,5 +1,7 @@
 import { z } from "zod";
+import type { Transaction } from "kysely";
 import { type Db, isPostgres } from "~/db/client.server";
+import type { Database } from "~/db/schema";
 import { DEFAULT_COUNTRY, NIGERIAN_STATES } from "~/lib/nigeria";
 
 /** Saved shipping addresses: at most four per user, always read and written through the owner's id. */
@@ -68,22 +70,25 @@ export async function findAddress(db: Db, userId: number, addressId: number): Pr
  * and on PostgreSQL the user's row is locked first, so two tabs cannot both add a fifth.
  */
 export async function addAddress(db: Db, userId: number, input: AddressInput): Promise<Address> {
-  return db.transaction().execute(async (trx) => {
-    // SQLite serialises writers by itself; PostgreSQL needs the user's row locked.
-    if (isPostgres(trx)) await trx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
-    const count = await trx
-      .selectFrom("addresses")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("user_id", "=", userId)
-      .executeTakeFirstOrThrow();
-    if (count.n >= MAX_ADDRESSES) throw new AddressLimitError();
-    const row = await trx
-      .insertInto("addresses")
-      .values({ user_id: userId, ...input, created_at: new Date().toISOString() })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return { id: row.id, ...input };
-  });
+  return db.transaction().execute((trx) => saveNewAddress(trx, userId, input));
+}
+
+/** addAddress for a caller already in a transaction (checkout saves the address with the order). */
+export async function saveNewAddress(trx: Transaction<Database>, userId: number, input: AddressInput): Promise<Address> {
+  // SQLite serialises writers by itself; PostgreSQL needs the user's row locked.
+  if (isPostgres(trx)) await trx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
+  const count = await trx
+    .selectFrom("addresses")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  if (count.n >= MAX_ADDRESSES) throw new AddressLimitError();
+  const row = await trx
+    .insertInto("addresses")
+    .values({ user_id: userId, ...input, created_at: new Date().toISOString() })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, ...input };
 }
 
 /** Updates the user's own address; false when it is not theirs (or does not exist). */

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
 import { type Db, now } from "~/db/client.server";
+import type { Database } from "~/db/schema";
 import type { OrderChannel, OrderStatus } from "~/db/schema";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
@@ -53,6 +55,8 @@ export interface NewOrder {
   /** the cart it was made from, and that cart's fingerprint (WhatsApp orders: see placeWhatsAppOrder) */
   cartId?: string | null;
   cartFingerprint?: string | null;
+  /** the checkout form's random key (see placeCheckoutOrder) */
+  checkoutKey?: string | null;
 }
 
 export interface OrderItem {
@@ -116,104 +120,111 @@ function normaliseLines(lines: OrderLineInput[]): OrderLineInput[] {
  * Throws OrderError (and writes nothing) when a product is not in the shop or the stock is short.
  */
 export async function createOrderFromLines(db: Db, order: NewOrder): Promise<PlacedOrder> {
-  const lines = normaliseLines(order.lines);
-  const placed = await db.transaction().execute(async (trx) => {
-    const products = await trx
-      .selectFrom("products")
-      .select(["id", "name", "price", "stock", "archived_at"])
-      .where(
-        "id",
-        "in",
-        lines.map((l) => l.productId),
-      )
-      .execute();
-    const byId = new Map(products.map((p) => [p.id, p]));
-    const items: OrderItem[] = lines.map((line) => {
-      const product = byId.get(line.productId);
-      if (!product || product.archived_at !== null) throw new OrderError("unavailable", product?.name);
-      if (product.stock <= 0) throw new OrderError("outOfStock", product.name);
-      if (line.quantity > product.stock) throw new OrderError("notEnoughStock", product.name, product.stock);
-      return { productId: product.id, name: product.name, unitPrice: product.price, quantity: line.quantity };
-    });
-
-    const at = now();
-    if (order.takeFromStock) {
-      for (const item of items) {
-        // Conditional, so two orders at once can never take the stock below zero.
-        const taken = await trx
-          .updateTable("products")
-          .set((eb) => ({ stock: eb("stock", "-", item.quantity), updated_at: at }))
-          .where("id", "=", item.productId!)
-          .where("stock", ">=", item.quantity)
-          .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) === 0) {
-          const left = await trx.selectFrom("products").select("stock").where("id", "=", item.productId!).executeTakeFirst();
-          throw new OrderError("notEnoughStock", item.name, left?.stock ?? 0);
-        }
-      }
-    }
-
-    const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
-    const shipping = SHIPPING_KOBO;
-    const total = subtotal + shipping;
-    const address = order.address ?? null;
-    const inserted = await trx
-      .insertInto("orders")
-      .values({
-        // Replaced by the real number below, once the id is known; unique in the meantime.
-        number: `new-${randomBytes(8).toString("hex")}`,
-        user_id: order.userId,
-        channel: order.channel,
-        status: "pending",
-        ship_street: address?.street ?? null,
-        ship_city: address?.city ?? null,
-        ship_state: address?.state ?? null,
-        ship_country: address?.country ?? null,
-        address_id: order.addressId ?? null,
-        subtotal,
-        shipping,
-        total,
-        cart_id: order.cartId ?? null,
-        cart_fingerprint: order.cartFingerprint ?? null,
-        created_at: at,
-        updated_at: at,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const number = orderNumber(inserted.id);
-    await trx.updateTable("orders").set({ number }).where("id", "=", inserted.id).execute();
-    await trx
-      .insertInto("order_items")
-      .values(
-        items.map((item) => ({
-          order_id: inserted.id,
-          product_id: item.productId,
-          name: item.name,
-          unit_price: item.unitPrice,
-          quantity: item.quantity,
-        })),
-      )
-      .execute();
-    await trx
-      .insertInto("order_events")
-      .values({ order_id: inserted.id, status: "pending", actor_user_id: null, note: null, created_at: at })
-      .execute();
-    return {
-      id: inserted.id,
-      number,
-      channel: order.channel,
-      status: "pending" as const,
-      userId: order.userId,
-      subtotal,
-      shipping,
-      total,
-      items,
-      createdAt: at,
-    };
-  });
+  const placed = await db.transaction().execute((trx) => insertOrder(trx, order));
   // Stock shows on product pages: anything caching them must hear that it changed.
   if (order.takeFromStock) catalogChanged();
   return placed;
+}
+
+/**
+ * The body of createOrderFromLines, for a caller that is already in a transaction (checkout also saves
+ * an address and empties the cart in the same one). The caller calls catalogChanged() after commit.
+ */
+export async function insertOrder(trx: Transaction<Database>, order: NewOrder): Promise<PlacedOrder> {
+  const lines = normaliseLines(order.lines);
+  const products = await trx
+    .selectFrom("products")
+    .select(["id", "name", "price", "stock", "archived_at"])
+    .where(
+      "id",
+      "in",
+      lines.map((l) => l.productId),
+    )
+    .execute();
+  const byId = new Map(products.map((p) => [p.id, p]));
+  const items: OrderItem[] = lines.map((line) => {
+    const product = byId.get(line.productId);
+    if (!product || product.archived_at !== null) throw new OrderError("unavailable", product?.name);
+    if (product.stock <= 0) throw new OrderError("outOfStock", product.name);
+    if (line.quantity > product.stock) throw new OrderError("notEnoughStock", product.name, product.stock);
+    return { productId: product.id, name: product.name, unitPrice: product.price, quantity: line.quantity };
+  });
+
+  const at = now();
+  if (order.takeFromStock) {
+    for (const item of items) {
+      // Conditional, so two orders at once can never take the stock below zero.
+      const taken = await trx
+        .updateTable("products")
+        .set((eb) => ({ stock: eb("stock", "-", item.quantity), updated_at: at }))
+        .where("id", "=", item.productId!)
+        .where("stock", ">=", item.quantity)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 0) {
+        const left = await trx.selectFrom("products").select("stock").where("id", "=", item.productId!).executeTakeFirst();
+        throw new OrderError("notEnoughStock", item.name, left?.stock ?? 0);
+      }
+    }
+  }
+
+  const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
+  const shipping = SHIPPING_KOBO;
+  const total = subtotal + shipping;
+  const address = order.address ?? null;
+  const inserted = await trx
+    .insertInto("orders")
+    .values({
+      // Replaced by the real number below, once the id is known; unique in the meantime.
+      number: `new-${randomBytes(8).toString("hex")}`,
+      user_id: order.userId,
+      channel: order.channel,
+      status: "pending",
+      ship_street: address?.street ?? null,
+      ship_city: address?.city ?? null,
+      ship_state: address?.state ?? null,
+      ship_country: address?.country ?? null,
+      address_id: order.addressId ?? null,
+      subtotal,
+      shipping,
+      total,
+      cart_id: order.cartId ?? null,
+      cart_fingerprint: order.cartFingerprint ?? null,
+      checkout_key: order.checkoutKey ?? null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const number = orderNumber(inserted.id);
+  await trx.updateTable("orders").set({ number }).where("id", "=", inserted.id).execute();
+  await trx
+    .insertInto("order_items")
+    .values(
+      items.map((item) => ({
+        order_id: inserted.id,
+        product_id: item.productId,
+        name: item.name,
+        unit_price: item.unitPrice,
+        quantity: item.quantity,
+      })),
+    )
+    .execute();
+  await trx
+    .insertInto("order_events")
+    .values({ order_id: inserted.id, status: "pending", actor_user_id: null, note: null, created_at: at })
+    .execute();
+  return {
+    id: inserted.id,
+    number,
+    channel: order.channel,
+    status: "pending" as const,
+    userId: order.userId,
+    subtotal,
+    shipping,
+    total,
+    items,
+    createdAt: at,
+  };
 }
 
 /** An order with its items, by its number; null when there is none. */

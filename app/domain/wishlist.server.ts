@@ -1,5 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { type ProductCard, productCards } from "./catalog.server";
+import { getSessionUser } from "./sessions.server";
 
 /** The wishlist: always the signed-in user's own rows (user id + product id, unique pair). */
 
@@ -27,6 +28,12 @@ export async function wishlistedAmong(db: Db, userId: number | null | undefined,
     .where("product_id", "in", productIds)
     .execute();
   return new Set(rows.map((r) => r.product_id));
+}
+
+/** For a page of product cards: the ids among them in this request's shopper's wishlist (none when signed out). */
+export async function wishlistedForRequest(request: Request, db: Db, productIds: number[]): Promise<number[]> {
+  const user = await getSessionUser(request, db);
+  return [...(await wishlistedAmong(db, user?.id, productIds))];
 }
 
 /** The user's wishlist as product cards, most recently added first. */

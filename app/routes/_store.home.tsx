@@ -1,6 +1,7 @@
 import { useT } from "~/lib/i18n";
 import { ProductCard } from "~/components/product-card";
 import { newestProducts } from "~/domain/catalog.server";
+import { wishlistedForRequest } from "~/domain/wishlist.server";
 import { requestTranslator } from "~/lib/i18n.server";
 import type { Route } from "./+types/_store.home";
 
@@ -8,8 +9,10 @@ const NEWEST_ON_HOME = 8;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const t = requestTranslator(request);
+  const products = await newestProducts(context.db, NEWEST_ON_HOME);
   return {
-    products: await newestProducts(context.db, NEWEST_ON_HOME),
+    products,
+    wishlisted: await wishlistedForRequest(request, context.db, products.map((p) => p.id)),
     meta: { title: t("common.meta.title"), description: t("common.meta.description") },
   };
 }
@@ -29,7 +32,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
         {loaderData.products.map((product, i) => (
           <li key={product.id}>
-            <ProductCard product={product} eager={i < 2} />
+            <ProductCard product={product} eager={i < 2} inWishlist={loaderData.wishlisted.includes(product.id)} />
           </li>
         ))}
       </ul>

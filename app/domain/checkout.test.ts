@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { makeProducts, makeUser } from "../../tests/support/fixtures";
+import { addAddress, listAddresses, MAX_ADDRESSES } from "./addresses.server";
+import { checkoutView, placeCheckoutOrder } from "./checkout.server";
+
+const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
+
+describe.each(ENGINES)("checkout on %s", (engine) => {
+  let t: TestDatabase;
+  let users = 0;
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  async function shopperWithCart(lines: { productId: number; quantity: number }[]) {
+    const userId = await makeUser(t.db, `shopper${++users}@example.com`);
+    const at = new Date().toISOString();
+    const cartId = `cart-of-user-${users}-${"x".repeat(20)}`;
+    await t.db.insertInto("carts").values({ id: cartId, user_id: userId, created_at: at, updated_at: at }).execute();
+    if (lines.length) {
+      await t.db
+        .insertInto("cart_lines")
+        .values(lines.map((l) => ({ cart_id: cartId, product_id: l.productId, quantity: l.quantity, created_at: at })))
+        .execute();
+    }
+    return { userId, cartId };
+  }
+
+  async function submit(userId: number, input: Partial<Parameters<typeof placeCheckoutOrder>[2]> = {}) {
+    const view = await checkoutView(t.db, userId);
+    return placeCheckoutOrder(t.db, { id: userId }, {
+      checkoutKey: view.checkoutKey,
+      seen: view.seen,
+      addressId: null,
+      address: lagos,
+      saveAddress: false,
+      ...input,
+    });
+  }
+
+  const stockOf = async (id: number) => (await t.db.selectFrom("products").select("stock").where("id", "=", id).executeTakeFirstOrThrow()).stock;
+  const cartLines = async (cartId: string) => t.db.selectFrom("cart_lines").select("product_id").where("cart_id", "=", cartId).execute();
+
+  it("places the order from the database's prices, takes the stock and empties the cart", async () => {
+    const [oud, bleu] = await makeProducts(t.db, [
+      { name: "Oud Wood", price: 30_000_000, stock: 5 },
+      { name: "Bleu", price: 16_500_050, stock: 2 },
+    ]);
+    const { userId, cartId } = await shopperWithCart([
+      { productId: oud, quantity: 2 },
+      { productId: bleu, quantity: 1 },
+    ]);
+    const result = await submit(userId);
+    if (!result.ok) throw new Error(result.problem);
+    expect(result.order.number).toMatch(/^UB-\d{5,}$/);
+    expect(result.order.subtotal).toBe(2 * 30_000_000 + 16_500_050);
+    expect(result.order.total).toBe(result.order.subtotal);
+    expect(result.order.status).toBe("pending");
+    expect(await stockOf(oud)).toBe(3);
+    expect(await stockOf(bleu)).toBe(1);
+    expect(await cartLines(cartId)).toEqual([]);
+    const events = await t.db.selectFrom("order_events").select("status").where("order_id", "=", result.order.id).execute();
+    expect(events).toEqual([{ status: "pending" }]);
+  });
+
+  it("has the spec's three address outcomes: save then link, snapshot only, saved address linked", async () => {
+    const [p] = await makeProducts(t.db, [{ name: "Outcome", price: 1_000_000, stock: 10 }]);
+
+    const saving = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    const saved = await submit(saving.userId, { saveAddress: true });
+    if (!saved.ok) throw new Error(saved.problem);
+    const [savedAddress] = await listAddresses(t.db, saving.userId);
+    expect(savedAddress).toMatchObject(lagos);
+    const savedOrder = await t.db.selectFrom("orders").selectAll().where("id", "=", saved.order.id).executeTakeFirstOrThrow();
+    expect(savedOrder.address_id).toBe(savedAddress.id);
+    expect(savedOrder.ship_city).toBe("Lekki");
+
+    const once = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    const snapshot = await submit(once.userId, { address: { ...lagos, city: "Ikeja" } });
+    if (!snapshot.ok) throw new Error(snapshot.problem);
+    const snapshotOrder = await t.db.selectFrom("orders").selectAll().where("id", "=", snapshot.order.id).executeTakeFirstOrThrow();
+    expect(snapshotOrder.address_id).toBeNull();
+    expect(snapshotOrder.ship_city).toBe("Ikeja");
+    expect(await listAddresses(t.db, once.userId)).toEqual([]);
+
+    const linked = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    const home = await addAddress(t.db, linked.userId, { ...lagos, street: "3 Awolowo Road" });
+    // The typed fields are ignored when a saved address is chosen.
+    const viaSaved = await submit(linked.userId, { addressId: home.id, address: { street: "", city: "", state: "", country: "" } });
+    if (!viaSaved.ok) throw new Error(viaSaved.problem);
+    const linkedOrder = await t.db.selectFrom("orders").selectAll().where("id", "=", viaSaved.order.id).executeTakeFirstOrThrow();
+    expect(linkedOrder.address_id).toBe(home.id);
+    expect(linkedOrder.ship_street).toBe("3 Awolowo Road");
+
+    // Deleting the saved address later never changes the order.
+    await t.db.deleteFrom("addresses").where("id", "=", home.id).execute();
+    const after = await t.db.selectFrom("orders").selectAll().where("id", "=", viaSaved.order.id).executeTakeFirstOrThrow();
+    expect(after.ship_street).toBe("3 Awolowo Road");
+    expect(after.address_id).toBeNull();
+  });
+
+  it("does not save a fifth address, and still places the order", async () => {
+    const [p] = await makeProducts(t.db, [{ name: "Limit", price: 1_000_000, stock: 10 }]);
+    const { userId } = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    for (let i = 0; i < MAX_ADDRESSES; i++) await addAddress(t.db, userId, { ...lagos, street: `${i} Road` });
+    const result = await submit(userId, { saveAddress: true });
+    expect(result.ok).toBe(true);
+    expect(await listAddresses(t.db, userId)).toHaveLength(MAX_ADDRESSES);
+  });
+
+  it("refuses another user's saved address, a bad address and an empty cart, writing nothing", async () => {
+    const [p] = await makeProducts(t.db, [{ name: "Guarded", price: 1_000_000, stock: 3 }]);
+    const other = await shopperWithCart([]);
+    const theirs = await addAddress(t.db, other.userId, lagos);
+    const { userId, cartId } = await shopperWithCart([{ productId: p, quantity: 1 }]);
+
+    expect(await submit(userId, { addressId: theirs.id })).toEqual({ ok: false, problem: "unknownAddress" });
+    expect(await submit(userId, { addressId: 999_999 })).toEqual({ ok: false, problem: "unknownAddress" });
+    const bad = await submit(userId, { address: { street: "", city: "x".repeat(10_000), state: "Atlantis", country: "Nigeria" } });
+    expect(bad).toEqual({
+      ok: false,
+      problem: "invalidAddress",
+      errors: { street: "account.address.errors.street", city: "account.address.errors.tooLong" },
+    });
+    expect(await submit(other.userId)).toEqual({ ok: false, problem: "empty" });
+    expect(await stockOf(p)).toBe(3);
+    expect(await cartLines(cartId)).toHaveLength(1);
+    const orders = await t.db.selectFrom("orders").select("id").where("user_id", "in", [userId, other.userId]).execute();
+    expect(orders).toEqual([]);
+  });
+
+  it("refuses when a price changed after the page was shown, and accepts the updated page", async () => {
+    const [p] = await makeProducts(t.db, [{ name: "Repriced", price: 1_000_000, stock: 3 }]);
+    const { userId } = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    const view = await checkoutView(t.db, userId);
+    await t.db.updateTable("products").set({ price: 1_200_000 }).where("id", "=", p).execute();
+    const input = { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: false };
+    expect(await placeCheckoutOrder(t.db, { id: userId }, input)).toEqual({ ok: false, problem: "changed" });
+    // A forged "seen" or total never helps: only the database decides.
+    expect(await placeCheckoutOrder(t.db, { id: userId }, { ...input, seen: "0".repeat(64) })).toEqual({ ok: false, problem: "changed" });
+
+    const fresh = await checkoutView(t.db, userId);
+    const result = await placeCheckoutOrder(t.db, { id: userId }, { ...input, checkoutKey: fresh.checkoutKey, seen: fresh.seen });
+    if (!result.ok) throw new Error(result.problem);
+    expect(result.order.total).toBe(1_200_000);
+  });
+
+  it("places one order when the same form is submitted twice, even at the same moment", async () => {
+    const [p] = await makeProducts(t.db, [{ name: "Twice", price: 2_000_000, stock: 10 }]);
+    const { userId } = await shopperWithCart([{ productId: p, quantity: 2 }]);
+    const view = await checkoutView(t.db, userId);
+    const input = { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: true };
+    const [a, b] = await Promise.all([
+      placeCheckoutOrder(t.db, { id: userId }, input),
+      placeCheckoutOrder(t.db, { id: userId }, input),
+    ]);
+    const again = await placeCheckoutOrder(t.db, { id: userId }, input);
+    if (!a.ok || !b.ok || !again.ok) throw new Error("expected the same order three times");
+    expect(new Set([a.order.number, b.order.number, again.order.number]).size).toBe(1);
+    expect([a.reused, b.reused].sort()).toEqual([false, true]);
+    expect(await stockOf(p)).toBe(8);
+    expect(await listAddresses(t.db, userId)).toHaveLength(1);
+    const orders = await t.db.selectFrom("orders").select("id").where("user_id", "=", userId).execute();
+    expect(orders).toHaveLength(1);
+  });
+
+  it("sells the last bottle once when 50 shoppers check out at the same moment", async () => {
+    const [last] = await makeProducts(t.db, [{ name: "Last Bottle", price: 45_000_000, stock: 1 }]);
+    const shoppers = [];
+    for (let i = 0; i < 50; i++) shoppers.push(await shopperWithCart([{ productId: last, quantity: 1 }]));
+    const views = await Promise.all(shoppers.map((s) => checkoutView(t.db, s.userId)));
+    const results = await Promise.all(
+      shoppers.map((s, i) =>
+        placeCheckoutOrder(t.db, { id: s.userId }, { checkoutKey: views[i].checkoutKey, seen: views[i].seen, addressId: null, address: lagos, saveAddress: false }),
+      ),
+    );
+    const placed = results.filter((r) => r.ok);
+    expect(placed).toHaveLength(1);
+    for (const refused of results.filter((r) => !r.ok)) {
+      expect(refused).toMatchObject({ ok: false, problem: expect.stringMatching(/^(soldOut|changed)$/) });
+    }
+    expect(results.filter((r) => !r.ok && r.problem === "soldOut").length).toBeGreaterThan(0);
+    expect(await stockOf(last)).toBe(0);
+    const items = await t.db.selectFrom("order_items").select("quantity").where("product_id", "=", last).execute();
+    expect(items).toEqual([{ quantity: 1 }]);
+  });
+});

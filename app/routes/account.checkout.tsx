@@ -1,0 +1,215 @@
+import { useState } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import { AddressFields, type AddressErrors } from "~/components/address-fields";
+import { checkoutView, placeCheckoutOrder, sendOrderConfirmation } from "~/domain/checkout.server";
+import { requireUser } from "~/domain/sessions.server";
+import { useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import { responsiveImage } from "~/lib/images";
+import { formatNaira } from "~/lib/money";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/account.checkout";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const t = requestTranslator(request);
+  return { ...(await checkoutView(context.db, user.id)), title: t("account.checkout.title") };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data ? `${data.title} | Unboxed` : "Unboxed" }, { name: "robots", content: "noindex" }];
+}
+
+const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400 } as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const text = (name: string) => String(form.get(name) ?? "").slice(0, 1000);
+  const chosen = text("addressId");
+  const addressId = chosen === "" || chosen === "new" ? null : /^\d{1,9}$/.test(chosen) ? Number(chosen) : -1;
+  const address = { street: text("street"), city: text("city"), state: text("state"), country: text("country") };
+  try {
+    const result = await placeCheckoutOrder(context.db, user, {
+      checkoutKey: text("checkoutKey"),
+      seen: text("seen"),
+      addressId,
+      address,
+      saveAddress: form.get("saveAddress") === "on",
+    });
+    if (!result.ok) {
+      const { problem } = result;
+      return data(
+        {
+          problem,
+          productName: problem === "soldOut" ? (result.productName ?? null) : null,
+          errors: problem === "invalidAddress" ? result.errors : {},
+          values: address,
+        },
+        { status: PROBLEM_STATUS[problem] },
+      );
+    }
+    const t = requestTranslator(request);
+    if (!result.reused && result.address) await sendOrderConfirmation(context, t, user, result.order, result.address);
+    return redirectWithToast(context, `/orders/${result.order.number}`, {
+      type: "success",
+      key: "account.checkout.placed",
+      values: { number: result.order.number },
+    });
+  } catch (error) {
+    console.error("checkout failed:", error);
+    return data({ problem: "failed" as const, productName: null, errors: {}, values: address }, { status: 500 });
+  }
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
+  const { cart, addresses, maxAddresses } = loaderData;
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" && navigation.formAction === "/checkout";
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const selected = addresses.find((a) => a.id === selectedId) ?? null;
+  const canSave = !selected && addresses.length < maxAddresses;
+  const failedValues = actionData?.values;
+  const errors = (actionData?.errors ?? {}) as AddressErrors;
+
+  if (cart.lines.length === 0) {
+    return (
+      <div className="mx-auto max-w-xl py-10 text-center">
+        <h1 className="font-serif text-2xl font-semibold">{t("account.checkout.title")}</h1>
+        <p className="mt-3 text-stone-600">{t("account.checkout.empty")}</p>
+        <Link to="/shop" className="mt-6 inline-block rounded-full bg-ink px-5 py-2.5 text-white">
+          {t("account.checkout.continueShopping")}
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-5xl">
+      <h1 className="font-serif text-2xl font-semibold">{t("account.checkout.title")}</h1>
+      {actionData?.problem && actionData.problem !== "invalidAddress" && (
+        <p role="alert" className="mt-4 rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-900">
+          {t(`account.checkout.problems.${actionData.problem}`, { name: actionData.productName ?? "" })}
+        </p>
+      )}
+
+      <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <Form method="post" id="checkout-form" className="space-y-6">
+          <input type="hidden" name="checkoutKey" value={loaderData.checkoutKey} />
+          <input type="hidden" name="seen" value={loaderData.seen} />
+
+          {addresses.length > 0 && (
+            <fieldset>
+              <legend className="font-semibold">{t("account.checkout.savedAddresses")}</legend>
+              <div className="mt-3 grid gap-3 sm:grid-cols-2">
+                {addresses.map((address) => (
+                  <label
+                    key={address.id}
+                    className="flex cursor-pointer gap-3 rounded-xl border border-stone-200 bg-white p-4 has-[:checked]:border-ink has-[:checked]:ring-2 has-[:checked]:ring-ink"
+                  >
+                    <input
+                      type="radio"
+                      name="addressId"
+                      value={address.id}
+                      checked={selectedId === address.id}
+                      // Clicking the chosen card again lets go of it and clears the form.
+                      onClick={() => setSelectedId(selectedId === address.id ? null : address.id)}
+                      onChange={() => {}}
+                      className="mt-1"
+                    />
+                    <span>
+                      <span className="block font-medium">{address.street}</span>
+                      <span className="block text-sm text-stone-600">
+                        {address.city}, {address.state}, {address.country}
+                      </span>
+                    </span>
+                  </label>
+                ))}
+                <label className="flex cursor-pointer gap-3 rounded-xl border border-dashed border-stone-300 p-4 has-[:checked]:border-ink">
+                  <input type="radio" name="addressId" value="new" checked={selectedId === null} onChange={() => setSelectedId(null)} className="mt-1" />
+                  <span className="font-medium">{t("account.checkout.newAddress")}</span>
+                </label>
+              </div>
+            </fieldset>
+          )}
+
+          <fieldset>
+            <legend className="font-semibold">{t("account.checkout.shipping")}</legend>
+            <div className="mt-3">
+              <AddressFields
+                key={selected ? `saved-${selected.id}` : "new"}
+                idPrefix="checkout"
+                values={selected ?? failedValues}
+                errors={selected ? {} : errors}
+                disabled={Boolean(selected)}
+              />
+            </div>
+          </fieldset>
+
+          {canSave && (
+            <label className="flex items-center gap-3 text-sm">
+              <input type="checkbox" name="saveAddress" className="h-5 w-5" />
+              {t("account.checkout.saveAddress")}
+            </label>
+          )}
+        </Form>
+
+        <aside aria-labelledby="summary-heading" className="h-fit rounded-xl border border-stone-200 bg-white p-4">
+          <h2 id="summary-heading" className="font-semibold">
+            {t("account.checkout.summary")}
+          </h2>
+          <ul className="mt-3 divide-y divide-stone-100">
+            {cart.lines.map((line) => {
+              const image = line.image ? responsiveImage(line.image, 56) : null;
+              const buyable = line.status === "available" || line.status === "reduced";
+              return (
+                <li key={line.productId} className="flex items-center gap-3 py-3">
+                  {image ? (
+                    <img src={image.src} srcSet={image.srcSet} sizes="56px" width={image.width} height={image.height} alt="" className="h-[70px] w-14 rounded object-cover" />
+                  ) : (
+                    <span className="h-[70px] w-14 rounded bg-brand-50" />
+                  )}
+                  <div className="min-w-0 flex-1 text-sm">
+                    <p className="font-medium">{line.name}</p>
+                    <p className="text-stone-600">
+                      {buyable ? `${line.quantity} × ${formatNaira(line.unitPrice)}` : t(`account.checkout.lineStatus.${line.status}`)}
+                    </p>
+                  </div>
+                  <span className="text-sm font-medium">{buyable ? formatNaira(line.lineTotal) : ""}</span>
+                  <Form method="post" action="/cart" preventScrollReset>
+                    <input type="hidden" name="intent" value="remove" />
+                    <input type="hidden" name="productId" value={line.productId} />
+                    <button type="submit" className="grid h-11 w-11 place-items-center rounded-full text-stone-500 hover:bg-stone-100 hover:text-rose-700" aria-label={t("account.checkout.remove", { name: line.name })}>
+                      <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2">
+                        <path d="M3 6h18M8 6V4h8v2M6 6l1 14h10l1-14" />
+                      </svg>
+                    </button>
+                  </Form>
+                </li>
+              );
+            })}
+          </ul>
+          <dl className="mt-3 space-y-1 border-t border-stone-200 pt-3 text-sm">
+            <div className="flex justify-between">
+              <dt>{t("account.order.shipping")}</dt>
+              <dd className="font-medium">{t("account.order.free")}</dd>
+            </div>
+            <div className="flex justify-between text-base font-semibold">
+              <dt>{t("account.order.total")}</dt>
+              <dd data-testid="checkout-total">{formatNaira(cart.subtotal)}</dd>
+            </div>
+          </dl>
+          <button
+            type="submit"
+            form="checkout-form"
+            disabled={submitting || cart.buyableLines === 0}
+            className="mt-4 w-full rounded-full bg-ink px-5 py-3 font-medium text-white disabled:opacity-60"
+          >
+            {submitting ? t("account.checkout.processing") : t("account.checkout.process")}
+          </button>
+        </aside>
+      </div>
+    </div>
+  );
+}
