@@ -328,6 +328,64 @@ test("deleting asks first; a refused delete puts the row back with an error; ord
   expect(row.archived_at).not.toBeNull();
 });
 
+test("cancelling a checkout order puts its stock back, and the customer sees it cancelled", async ({ page, context, browser, baseURL }) => {
+  test.setTimeout(60_000);
+  const name = `Cancelled at checkout ${stamp}`;
+  const brand = await shop.db.selectFrom("brands").select("id").orderBy("id").executeTakeFirstOrThrow();
+  const category = await shop.db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
+  // Added through the admin screen, so the shop hears of it.
+  const created = await page.request.post("/admin/products", {
+    headers: { Origin: baseURL!, Cookie: `ub_session=${admin.token}` },
+    maxRedirects: 0,
+    multipart: {
+      intent: "create",
+      brandId: String(brand.id),
+      categoryId: String(category.id),
+      name,
+      price: "45000",
+      discount: "",
+      stock: "6",
+      description: "For the cancellation journey.",
+      image: { name: "bottle.png", mimeType: "image/png", buffer: await bottlePng("#1e3a5f") },
+    },
+  });
+  expect(created.status()).toBe(303);
+  const stockOf = async () => (await shop.db.selectFrom("products").select("stock").where("name", "=", name).executeTakeFirstOrThrow()).stock;
+
+  const shopper = await browser.newContext();
+  await signIn(shopper, customer.token, baseURL);
+  const customerPage = await shopper.newPage();
+  await customerPage.goto("/");
+  await customerPage.locator("main article", { hasText: name }).getByRole("button", { name: "Add to Cart" }).click();
+  await expect(toast(customerPage, "Added to cart successfully")).toBeVisible();
+  await customerPage.goto("/checkout");
+  await customerPage.getByLabel("Street Address").fill("15 Bourdillon Road");
+  await customerPage.getByLabel("City").fill("Ikoyi");
+  await customerPage.getByLabel("State").selectOption("Lagos");
+  await customerPage.getByRole("button", { name: "Process Order" }).click();
+  await expect(customerPage).toHaveURL(/\/orders\/UB-\d+$/);
+  const number = customerPage.url().split("/").pop()!;
+  expect(await stockOf()).toBe(5);
+
+  await signIn(context, admin.token, baseURL);
+  await page.goto(`/admin/orders?q=${number}`);
+  await expect(page.locator("tbody tr")).toContainText("Checkout");
+  await page.getByRole("link", { name: number }).click();
+  await expect(page.getByText("15 Bourdillon Road")).toBeVisible();
+  await page.getByRole("link", { name: "Cancel order" }).click();
+  const confirm = page.getByRole("dialog", { name: `Cancel order ${number}?` });
+  await confirm.getByLabel("Note (optional, e-mailed to the customer)").fill("Out of this batch, sorry.");
+  await confirm.getByRole("button", { name: "Cancel order" }).click();
+  await expect(toast(page, `Order ${number} is now Cancelled; the customer has been e-mailed`)).toBeVisible();
+  await expect(page.locator("[data-history-status]").last()).toContainText("Out of this batch, sorry.");
+  await expect(page.getByText("This order is finished; its status cannot change any more.")).toBeVisible();
+  expect(await stockOf()).toBe(6);
+
+  await customerPage.goto("/profile");
+  await expect(customerPage.locator("tr", { hasText: number }).locator("[data-status]")).toHaveText("cancelled");
+  await shopper.close();
+});
+
 test("works without JavaScript: a category is added with a plain form post", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   await signIn(context, admin.token, baseURL);
