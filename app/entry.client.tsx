@@ -9,7 +9,7 @@ import { loadMessages } from "./lib/i18n.client";
 const lang = document.documentElement.lang;
 const locale = isLocale(lang) ? lang : DEFAULT_LOCALE;
 
-void loadMessages(locale).then((messages) => {
+void loadMessages(locale, window.location.pathname).then((messages) => {
   startTransition(() => {
     hydrateRoot(
       document,

@@ -3,10 +3,33 @@ import { type Messages, type Locale } from "./i18n";
 // One small chunk per language and area: the browser fetches only the shopper's language.
 const files = import.meta.glob<Messages>("../locales/*/*.json", { import: "default" });
 
-export async function loadMessages(locale: Locale): Promise<Messages> {
-  const entries = Object.entries(files).filter(([file]) => file.includes(`/locales/${locale}/`));
-  const loaded = await Promise.all(
-    entries.map(async ([file, load]) => [file.match(/([\w-]+)\.json$/)![1], await load()] as const),
-  );
-  return Object.fromEntries(loaded);
+// Areas that only some pages use, with the path they live under: loaded with those pages only, so
+// shoppers never download the admin area's texts.
+const PAGE_AREAS: Record<string, string> = { admin: "/admin" };
+
+const areaOf = (file: string) => file.match(/([\w-]+)\.json$/)![1];
+
+function usedOn(area: string, pathname: string): boolean {
+  const prefix = PAGE_AREAS[area];
+  return !prefix || pathname === prefix || pathname.startsWith(`${prefix}/`);
+}
+
+let current: { locale: Locale; messages: Messages } | null = null;
+
+export async function loadMessages(locale: Locale, pathname = "/"): Promise<Messages> {
+  const entries = Object.entries(files).filter(([file]) => file.includes(`/locales/${locale}/`) && usedOn(areaOf(file), pathname));
+  const loaded = await Promise.all(entries.map(async ([file, load]) => [areaOf(file), await load()] as const));
+  const messages: Messages = Object.fromEntries(loaded);
+  current = { locale, messages };
+  return messages;
+}
+
+/**
+ * Adds an area's texts to the loaded language, before a client-side navigation shows a page that
+ * needs them (translators read the same object, so they see the added area at once).
+ */
+export async function ensureMessages(area: string): Promise<void> {
+  if (!current || current.messages[area]) return;
+  const load = files[`../locales/${current.locale}/${area}.json`];
+  if (load) current.messages[area] = await load();
 }

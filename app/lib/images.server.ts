@@ -26,8 +26,10 @@ export async function storeImageVariants(input: Buffer, dir: string): Promise<st
   }
   if (missing.length === 0) return key;
   const largest = Math.max(...IMAGE_WIDTHS);
-  // Decode once at the largest size, then scale down from that raster.
+  // Decode once at the largest size, then scale down from that raster. Phone photos are turned upright
+  // by their EXIF orientation first, as that tag is stripped with the rest of the metadata.
   const base = await sharp(input, { density: 144 })
+    .rotate()
     .resize(largest, imageHeight(largest), { fit: "cover", position: "centre" })
     .raw()
     .toBuffer({ resolveWithObject: true });

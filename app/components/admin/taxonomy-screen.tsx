@@ -1,0 +1,177 @@
+import { Pencil, Plus, Trash2 } from "lucide-react";
+import { Link, useActionData, useFetcher } from "react-router";
+import { useT } from "~/lib/i18n";
+import {
+  Dialog,
+  dangerButton,
+  Field,
+  iconButton,
+  inputClass,
+  PageHeader,
+  Pagination,
+  primaryButton,
+  screenHref,
+  SearchBox,
+  secondaryButton,
+  TableScroller,
+} from "./ui";
+
+type Kind = "category" | "brand";
+
+export interface TaxonomyScreenData {
+  kind: Kind;
+  q: string;
+  page: number;
+  pages: number;
+  total: number;
+  rows: { id: number; name: string; products: number }[];
+  creating: boolean;
+  renaming: { id: number; name: string } | null;
+  deleting: { id: number; name: string } | null;
+}
+
+interface ActionResult {
+  intent?: unknown;
+  errors?: { name?: string };
+  values?: { name?: string };
+}
+
+const PATHS: Record<Kind, string> = { category: "/admin/categories", brand: "/admin/brands" };
+const AREA: Record<Kind, string> = { category: "admin.categories", brand: "admin.brands" };
+
+function NameForm({ data, intent, id, initial, closeHref }: { data: TaxonomyScreenData; intent: "create" | "rename"; id?: number; initial: string; closeHref: string }) {
+  const { t } = useT();
+  const area = AREA[data.kind];
+  const fetcher = useFetcher<ActionResult>();
+  const actionData = useActionData<ActionResult>();
+  const result = fetcher.data ?? (actionData?.intent === intent ? actionData : undefined);
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" noValidate className="space-y-4" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      {id && <input type="hidden" name="id" value={id} />}
+      <input type="hidden" name="q" value={data.q} />
+      <input type="hidden" name="page" value={data.page} />
+      <Field label={t(`${area}.fields.name`)} error={result?.errors?.name}>
+        {(props) => <input {...props} name="name" defaultValue={result?.values?.name ?? initial} maxLength={200} className={inputClass} />}
+      </Field>
+      <div className="flex flex-wrap justify-end gap-2">
+        <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
+          {t("admin.common.cancel")}
+        </Link>
+        <button type="submit" className={primaryButton} disabled={busy}>
+          {intent === "create" ? (busy ? t(`${area}.creating`) : t(`${area}.create`)) : busy ? t("admin.common.saving") : t("admin.common.save")}
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+/** The categories and brands screens: search, an Id/Name table, add, rename and delete. */
+export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
+  const { t } = useT();
+  const area = AREA[data.kind];
+  const path = PATHS[data.kind];
+  const listHref = (page = data.page) => screenHref(path, { q: data.q, page });
+  const closeHref = listHref();
+  const remover = useFetcher({ key: `admin-${data.kind}-delete` });
+  const removingId = remover.state !== "idle" ? Number(remover.formData?.get("id")) : null;
+  const rows = data.rows.filter((r) => r.id !== removingId);
+  return (
+    <>
+      <PageHeader title={t(`${area}.title`)}>
+        <Link to={screenHref(path, { q: data.q, page: data.page, new: 1 })} className={primaryButton} preventScrollReset>
+          <Plus aria-hidden="true" size={18} />
+          {t(`${area}.add`)}
+        </Link>
+      </PageHeader>
+      <SearchBox q={data.q} placeholder={t(`${area}.search`)} label={t(`${area}.searchLabel`)} />
+      <p role="status" aria-live="polite" className="mt-3 min-h-5 text-sm text-stone-600">
+        {removingId ? t("admin.common.deleting") : ""}
+      </p>
+      <TableScroller label={t(`${area}.title`)} className="mt-2 rounded-xl border border-stone-200 bg-white shadow-sm">
+        <table className="w-full min-w-[28rem] text-left text-sm">
+          <thead className="bg-stone-50 text-stone-600">
+            <tr>
+              <th scope="col" className="px-3 py-3 font-medium">
+                {t("admin.taxonomy.columns.id")}
+              </th>
+              <th scope="col" className="px-3 py-3 font-medium">
+                {t("admin.taxonomy.columns.name")}
+              </th>
+              <th scope="col" className="px-3 py-3 font-medium">
+                {t("admin.taxonomy.columns.products")}
+              </th>
+              <th scope="col" className="px-3 py-3 text-right font-medium">
+                {t("admin.taxonomy.columns.action")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={4} className="px-3 py-8 text-center text-stone-600">
+                  {data.q ? t(`${area}.noMatch`, { q: data.q }) : t(`${area}.empty`)}
+                </td>
+              </tr>
+            )}
+            {rows.map((row) => (
+              <tr key={row.id} className="border-t border-stone-100" data-row={row.id}>
+                <td className="px-3 py-2 tabular-nums text-stone-500">{row.id}</td>
+                <td className="px-3 py-2 font-medium text-ink">{row.name}</td>
+                <td className="px-3 py-2 tabular-nums">{row.products}</td>
+                <td className="whitespace-nowrap px-3 py-1 text-right">
+                  <Link
+                    to={screenHref(path, { q: data.q, page: data.page, rename: row.id })}
+                    className={iconButton}
+                    aria-label={t("admin.taxonomy.renameLabel", { name: row.name })}
+                    preventScrollReset
+                  >
+                    <Pencil aria-hidden="true" size={18} />
+                  </Link>
+                  <Link
+                    to={screenHref(path, { q: data.q, page: data.page, delete: row.id })}
+                    className={`${iconButton} hover:text-red-700`}
+                    aria-label={t("admin.taxonomy.deleteLabel", { name: row.name })}
+                    preventScrollReset
+                  >
+                    <Trash2 aria-hidden="true" size={18} />
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroller>
+      <Pagination page={data.page} pages={data.pages} href={listHref} />
+
+      {data.creating && (
+        <Dialog title={t(`${area}.addTitle`)} closeHref={closeHref}>
+          <NameForm data={data} intent="create" initial="" closeHref={closeHref} />
+        </Dialog>
+      )}
+      {data.renaming && (
+        <Dialog title={t(`${area}.renameTitle`)} closeHref={closeHref}>
+          <NameForm key={data.renaming.id} data={data} intent="rename" id={data.renaming.id} initial={data.renaming.name} closeHref={closeHref} />
+        </Dialog>
+      )}
+      {data.deleting && data.deleting.id !== removingId && (
+        <Dialog title={t(`${area}.deleteTitle`)} closeHref={closeHref}>
+          <p className="text-stone-700">{t(`${area}.deleteConfirm`, { name: data.deleting.name })}</p>
+          <remover.Form method="post" className="mt-6 flex flex-wrap justify-end gap-2" preventScrollReset>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={data.deleting.id} />
+            <input type="hidden" name="q" value={data.q} />
+            <input type="hidden" name="page" value={data.page} />
+            <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
+              {t("admin.common.cancel")}
+            </Link>
+            <button type="submit" className={dangerButton}>
+              {t("admin.common.delete")}
+            </button>
+          </remover.Form>
+        </Dialog>
+      )}
+    </>
+  );
+}

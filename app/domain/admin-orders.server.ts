@@ -1,0 +1,340 @@
+import type { AppLoadContext } from "react-router";
+import { sql } from "kysely";
+import { type Db } from "~/db/client.server";
+import { containsText } from "~/db/like";
+import type { OrderChannel, OrderStatus } from "~/db/schema";
+import { translatorFor } from "~/lib/i18n.server";
+import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
+import { formatNaira } from "~/lib/money";
+import { sendMail } from "~/lib/mail.server";
+import { recordAudit } from "./audit.server";
+import { catalogChanged } from "./catalog.server";
+
+/**
+ * Orders as the shop owner handles them: a list with filters, one order with its items, address and
+ * status history, and the status changes pending -> confirmed -> shipped -> delivered, or cancelled
+ * while not yet shipped. A checkout order takes its stock when it is placed; a WhatsApp order takes
+ * nothing until the owner confirms it (nothing is paid until then). Cancelling an order that holds
+ * stock puts it back.
+ */
+
+export { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES };
+export const ADMIN_ORDERS_PAGE_SIZE = 20;
+
+export const ORDER_TRANSITIONS: Record<OrderStatus, OrderStatus[]> = {
+  pending: ["confirmed", "cancelled"],
+  confirmed: ["shipped", "cancelled"],
+  shipped: ["delivered"],
+  delivered: [],
+  cancelled: [],
+};
+
+export function canMoveOrder(from: OrderStatus, to: OrderStatus): boolean {
+  return ORDER_TRANSITIONS[from].includes(to);
+}
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return typeof value === "string" && (ORDER_STATUSES as string[]).includes(value);
+}
+
+export function isOrderChannel(value: unknown): value is OrderChannel {
+  return typeof value === "string" && (ORDER_CHANNELS as string[]).includes(value);
+}
+
+export interface AdminOrderRow {
+  id: number;
+  number: string;
+  createdAt: string;
+  channel: OrderChannel;
+  status: OrderStatus;
+  total: number;
+  customerEmail: string | null;
+  customerName: string | null;
+}
+
+export interface OrderFilters {
+  status?: OrderStatus | null;
+  channel?: OrderChannel | null;
+  /** order number or customer e-mail, or part of one */
+  q?: string;
+  page?: number;
+}
+
+/** Newest first, filtered by status and channel, searched by order number or customer e-mail. */
+export async function listAdminOrders(
+  db: Db,
+  filters: OrderFilters = {},
+): Promise<{ orders: AdminOrderRow[]; total: number; page: number; pages: number }> {
+  let base = db.selectFrom("orders as o").leftJoin("users as u", "u.id", "o.user_id");
+  if (filters.status) base = base.where("o.status", "=", filters.status);
+  if (filters.channel) base = base.where("o.channel", "=", filters.channel);
+  const q = filters.q?.trim();
+  if (q) base = base.where((eb) => eb.or([containsText(sql.ref<string>("o.number"), q), containsText(sql.ref<string>("u.email"), q)]));
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const total = Number(n);
+  const pages = Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE));
+  const page = Math.min(Math.max(1, filters.page ?? 1), pages);
+  const rows = await base
+    .select(["o.id", "o.number", "o.created_at", "o.channel", "o.status", "o.total", "u.email", "u.first_name", "u.last_name"])
+    .orderBy("o.created_at", "desc")
+    .orderBy("o.id", "desc")
+    .limit(ADMIN_ORDERS_PAGE_SIZE)
+    .offset((page - 1) * ADMIN_ORDERS_PAGE_SIZE)
+    .execute();
+  return {
+    total,
+    page,
+    pages,
+    orders: rows.map((r) => ({
+      id: r.id,
+      number: r.number,
+      createdAt: r.created_at,
+      channel: r.channel,
+      status: r.status,
+      total: r.total,
+      customerEmail: r.email,
+      customerName: r.email ? `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim() : null,
+    })),
+  };
+}
+
+export interface AdminOrderDetail extends AdminOrderRow {
+  subtotal: number;
+  shipping: number;
+  address: { street: string; city: string; state: string; country: string } | null;
+  items: { id: number; productId: number | null; name: string; unitPrice: number; quantity: number; lineTotal: number }[];
+  history: { id: number; status: OrderStatus; at: string; actor: string | null; note: string | null }[];
+  next: OrderStatus[];
+}
+
+export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderDetail | undefined> {
+  const order = await db
+    .selectFrom("orders as o")
+    .leftJoin("users as u", "u.id", "o.user_id")
+    .leftJoin("addresses as a", "a.id", "o.address_id")
+    .select([
+      "o.id",
+      "o.number",
+      "o.created_at",
+      "o.channel",
+      "o.status",
+      "o.subtotal",
+      "o.shipping",
+      "o.total",
+      "o.ship_street",
+      "o.ship_city",
+      "o.ship_state",
+      "o.ship_country",
+      "a.street",
+      "a.city",
+      "a.state",
+      "a.country",
+      "u.email",
+      "u.first_name",
+      "u.last_name",
+    ])
+    .where("o.number", "=", number)
+    .executeTakeFirst();
+  if (!order) return undefined;
+  const [items, events] = await Promise.all([
+    db
+      .selectFrom("order_items")
+      .select(["id", "product_id", "name", "unit_price", "quantity"])
+      .where("order_id", "=", order.id)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("order_events as e")
+      .leftJoin("users as u", "u.id", "e.actor_user_id")
+      .select(["e.id", "e.status", "e.created_at", "e.note", "u.first_name", "u.last_name", "u.email"])
+      .where("e.order_id", "=", order.id)
+      .orderBy("e.created_at")
+      .orderBy("e.id")
+      .execute(),
+  ]);
+  // The address as it was when the order was placed; older orders may only link a saved address.
+  const snapshot = order.ship_street
+    ? { street: order.ship_street, city: order.ship_city ?? "", state: order.ship_state ?? "", country: order.ship_country ?? "" }
+    : order.street
+      ? { street: order.street, city: order.city ?? "", state: order.state ?? "", country: order.country ?? "" }
+      : null;
+  return {
+    id: order.id,
+    number: order.number,
+    createdAt: order.created_at,
+    channel: order.channel,
+    status: order.status,
+    subtotal: order.subtotal,
+    shipping: order.shipping,
+    total: order.total,
+    customerEmail: order.email,
+    customerName: order.email ? `${order.first_name ?? ""} ${order.last_name ?? ""}`.trim() : null,
+    address: snapshot,
+    items: items.map((i) => ({
+      id: i.id,
+      productId: i.product_id,
+      name: i.name,
+      unitPrice: i.unit_price,
+      quantity: i.quantity,
+      lineTotal: i.unit_price * i.quantity,
+    })),
+    history: events.map((e) => ({
+      id: e.id,
+      status: e.status,
+      at: e.created_at,
+      note: e.note,
+      actor: e.email ? `${e.first_name ?? ""} ${e.last_name ?? ""}`.trim() || e.email : null,
+    })),
+    next: ORDER_TRANSITIONS[order.status],
+  };
+}
+
+export type ChangeStatusResult =
+  | { ok: true; restocked: number; taken: number; mail: "sent" | "failed" | "none" }
+  | { ok: false; error: "notFound" | "notAllowed" | "stale" }
+  | { ok: false; error: "notEnoughStock"; product: string; available: number };
+
+class NotEnoughStock extends Error {
+  constructor(
+    readonly product: string,
+    readonly available: number,
+  ) {
+    super(`not enough stock of ${product}`);
+  }
+}
+
+/**
+ * Moves an order to its next status, in one transaction with its history entry, its audit entry and
+ * its stock: confirming a WhatsApp order takes the stock (refused, with nothing changed, when there is
+ * not enough), and cancelling an order that holds stock puts it back. `from` is the status the admin
+ * saw: if someone else changed the order meanwhile, nothing happens ("stale"). The customer, when the
+ * order has one, is told by e-mail after the change is committed.
+ */
+export async function changeOrderStatus(
+  context: Pick<AppLoadContext, "db" | "config">,
+  input: { number: string; from: OrderStatus; to: OrderStatus; note?: string | null; actorId: number },
+): Promise<ChangeStatusResult> {
+  const { db } = context;
+  const note = input.note?.trim().slice(0, MAX_STATUS_NOTE) || null;
+  let result;
+  try {
+    result = await db.transaction().execute(async (trx) => {
+      const order = await trx
+        .selectFrom("orders")
+        .select(["id", "number", "status", "channel", "user_id", "total"])
+        .where("number", "=", input.number)
+        .executeTakeFirst();
+      if (!order) return { ok: false as const, error: "notFound" as const };
+      if (order.status !== input.from) return { ok: false as const, error: "stale" as const };
+      if (!canMoveOrder(order.status, input.to)) return { ok: false as const, error: "notAllowed" as const };
+      const at = new Date().toISOString();
+      const moved = await trx
+        .updateTable("orders")
+        .set({ status: input.to, updated_at: at })
+        .where("id", "=", order.id)
+        .where("status", "=", input.from)
+        .executeTakeFirst();
+      // Someone else moved it between our read and our write.
+      if (Number(moved.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
+      await trx
+        .insertInto("order_events")
+        .values({ order_id: order.id, status: input.to, actor_user_id: input.actorId, note, created_at: at })
+        .execute();
+
+      const heldBefore = holdsStock(order.channel, input.from);
+      const heldAfter = holdsStock(order.channel, input.to);
+      let restocked = 0;
+      let taken = 0;
+      if (heldBefore !== heldAfter) {
+        const items = await trx
+          .selectFrom("order_items")
+          .select(["product_id", "name", "quantity"])
+          .where("order_id", "=", order.id)
+          .where("product_id", "is not", null)
+          .orderBy("id")
+          .execute();
+        for (const item of items) {
+          if (heldAfter) {
+            // Conditional, so the stock never goes below zero, whatever else happens at the same time.
+            const took = await trx
+              .updateTable("products")
+              .set((eb) => ({ stock: eb("stock", "-", item.quantity), updated_at: at }))
+              .where("id", "=", item.product_id!)
+              .where("stock", ">=", item.quantity)
+              .executeTakeFirst();
+            if (Number(took.numUpdatedRows) !== 1) {
+              const left = await trx.selectFrom("products").select("stock").where("id", "=", item.product_id!).executeTakeFirst();
+              // Rolls the whole change back.
+              throw new NotEnoughStock(item.name, left?.stock ?? 0);
+            }
+            taken += item.quantity;
+          } else {
+            await trx
+              .updateTable("products")
+              .set((eb) => ({ stock: eb("stock", "+", item.quantity), updated_at: at }))
+              .where("id", "=", item.product_id!)
+              .execute();
+            restocked += item.quantity;
+          }
+        }
+      }
+      await recordAudit(trx, {
+        actorId: input.actorId,
+        action: "update",
+        entity: "order",
+        entityId: order.id,
+        summary: order.number,
+        changes: {
+          status: [input.from, input.to],
+          ...(restocked ? { restocked: [null, restocked] } : {}),
+          ...(taken ? { stockTaken: [null, taken] } : {}),
+        },
+      });
+      return { ok: true as const, order, restocked, taken };
+    });
+  } catch (error) {
+    if (error instanceof NotEnoughStock) return { ok: false, error: "notEnoughStock", product: error.product, available: error.available };
+    throw error;
+  }
+  if (!result.ok) return result;
+  if (result.restocked || result.taken) catalogChanged();
+  const mail = result.order.user_id ? await tellCustomer(context, result.order.user_id, input.number, input.to, result.order.total, note) : "none";
+  return { ok: true, restocked: result.restocked, taken: result.taken, mail };
+}
+
+async function tellCustomer(
+  context: Pick<AppLoadContext, "db" | "config">,
+  userId: number,
+  number: string,
+  status: OrderStatus,
+  total: number,
+  note: string | null,
+): Promise<"sent" | "failed" | "none"> {
+  const user = await context.db.selectFrom("users").select(["email", "first_name"]).where("id", "=", userId).executeTakeFirst();
+  if (!user) return "none";
+  // The account keeps no language yet, so order e-mails are in English (the shop's default).
+  const t = translatorFor("en");
+  const statusText = t(`admin.orders.status.${status}`);
+  const lines = [
+    t("admin.mail.greeting", { name: user.first_name }),
+    "",
+    t(`admin.mail.body.${status}`, { number, status: statusText }),
+    t("admin.mail.total", { total: formatNaira(total) }),
+    ...(note ? ["", t("admin.mail.note", { note })] : []),
+    "",
+    t("admin.mail.link", { url: `${context.config.publicUrl}/profile` }),
+    "",
+    t("admin.mail.signature"),
+  ];
+  try {
+    await sendMail(context.config, {
+      to: user.email,
+      subject: t("admin.mail.subject", { number, status: statusText }),
+      text: lines.join("\n"),
+    });
+    return "sent";
+  } catch (error) {
+    console.error(`Could not e-mail ${user.email} about order ${number}:`, error);
+    return "failed";
+  }
+}

@@ -1,0 +1,105 @@
+import type { Db } from "~/db/client.server";
+import type { AuditAction, AuditEntity } from "~/db/schema";
+
+/**
+ * The admin audit log: every create, update, delete and archive made in the admin area, with who did
+ * it, when, and the old and new value of each changed field. Entries are written in the same
+ * transaction as the change they describe, so the log never claims a change that did not happen.
+ */
+
+export type AuditChanges = Record<string, [unknown, unknown]>;
+
+export interface AuditInput {
+  actorId: number;
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: number | null;
+  /** the record's name or number as it was at the time (language-independent) */
+  summary: string;
+  changes?: AuditChanges | null;
+}
+
+export async function recordAudit(db: Db, input: AuditInput): Promise<void> {
+  await db
+    .insertInto("audit_log")
+    .values({
+      actor_user_id: input.actorId,
+      action: input.action,
+      entity: input.entity,
+      entity_id: input.entityId,
+      summary: input.summary.slice(0, 300),
+      changes: input.changes && Object.keys(input.changes).length ? JSON.stringify(input.changes) : null,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+}
+
+export const AUDIT_PAGE_SIZE = 25;
+
+export interface AuditEntry {
+  id: number;
+  createdAt: string;
+  actor: string | null;
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: number | null;
+  summary: string;
+  changes: AuditChanges;
+}
+
+function parseChanges(text: string | null): AuditChanges {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" ? (value as AuditChanges) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Newest first, optionally for one kind of record. */
+export async function listAudit(
+  db: Db,
+  options: { page?: number; entity?: AuditEntity | null } = {},
+): Promise<{ entries: AuditEntry[]; total: number; page: number; pages: number }> {
+  let base = db.selectFrom("audit_log as a");
+  if (options.entity) base = base.where("a.entity", "=", options.entity);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const total = Number(n);
+  const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
+  const page = Math.min(Math.max(1, options.page ?? 1), pages);
+  const rows = await base
+    .leftJoin("users as u", "u.id", "a.actor_user_id")
+    .select([
+      "a.id",
+      "a.created_at",
+      "a.action",
+      "a.entity",
+      "a.entity_id",
+      "a.summary",
+      "a.changes",
+      "u.first_name",
+      "u.last_name",
+      "u.email",
+    ])
+    .orderBy("a.created_at", "desc")
+    .orderBy("a.id", "desc")
+    .limit(AUDIT_PAGE_SIZE)
+    .offset((page - 1) * AUDIT_PAGE_SIZE)
+    .execute();
+  return {
+    total,
+    page,
+    pages,
+    entries: rows.map((r) => ({
+      id: r.id,
+      createdAt: r.created_at,
+      actor: r.email ? `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim() || r.email : null,
+      action: r.action,
+      entity: r.entity,
+      entityId: r.entity_id,
+      summary: r.summary,
+      changes: parseChanges(r.changes),
+    })),
+  };
+}

@@ -1,0 +1,26 @@
+import type { AuditEntity, OrderChannel, OrderStatus } from "~/db/schema";
+
+/** Constants the admin screens share between the server's rules and the browser's forms. */
+
+export const ORDER_STATUSES: OrderStatus[] = ["pending", "confirmed", "shipped", "delivered", "cancelled"];
+export const ORDER_CHANNELS: OrderChannel[] = ["checkout", "whatsapp"];
+export const MAX_STATUS_NOTE = 500;
+
+/**
+ * Whether an order in this status holds its items' stock: a checkout order from the moment it is
+ * placed, a WhatsApp order once the owner confirms it (nothing is paid before); a cancelled one never.
+ */
+export function holdsStock(channel: OrderChannel, status: OrderStatus): boolean {
+  if (status === "cancelled") return false;
+  return channel === "checkout" || status !== "pending";
+}
+
+export const AUDIT_ENTITIES: AuditEntity[] = ["product", "category", "brand", "order"];
+
+/** The product form's fields, in the order the form shows them (the image comes last). */
+export const PRODUCT_FIELDS = ["brandId", "categoryId", "name", "price", "discount", "stock", "description"] as const;
+export type ProductField = (typeof PRODUCT_FIELDS)[number];
+/** Translation keys of the problems with each field. */
+export type ProductErrors = Partial<Record<ProductField | "image", string>>;
+
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { createTranslator } from "./i18n";
+import { ensureMessages, loadMessages } from "./i18n.client";
+
+describe("translations in the browser", () => {
+  it("leaves the admin area's texts out of the shop's pages, and adds them when the admin area opens", async () => {
+    const shop = await loadMessages("en", "/shop/3");
+    expect(Object.keys(shop)).toContain("common");
+    expect(Object.keys(shop)).not.toContain("admin");
+    expect(Object.keys(await loadMessages("es", "/administrator"))).not.toContain("admin");
+
+    const admin = await loadMessages("es", "/admin/products");
+    expect(Object.keys(admin)).toContain("admin");
+
+    const messages = await loadMessages("en", "/");
+    const t = createTranslator("en", messages);
+    expect(t("admin.nav.orders")).toBe("admin.nav.orders");
+    await ensureMessages("admin");
+    expect(t("admin.nav.orders")).toBe("Orders");
+  });
+});

@@ -1,0 +1,88 @@
+import { type AppLoadContext, data } from "react-router";
+import {
+  createTaxonomy,
+  deleteTaxonomy,
+  findTaxonomy,
+  listTaxonomy,
+  renameTaxonomy,
+  type TaxonomyKind,
+  taxonomyNameSchema,
+} from "~/domain/admin-taxonomy.server";
+import type { SessionUser } from "~/domain/sessions.server";
+import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
+import { requestTranslator } from "~/lib/i18n.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { MAX_PLAIN_FORM_BYTES, readFormWithin } from "~/lib/uploads.server";
+
+/**
+ * The categories and brands screens work alike; their loaders and actions (each guarded by
+ * requireAdmin on its first line) hand over to these.
+ */
+
+const PATHS: Record<TaxonomyKind, string> = { category: "/admin/categories", brand: "/admin/brands" };
+const AREA: Record<TaxonomyKind, string> = { category: "admin.categories", brand: "admin.brands" };
+
+function listHref(kind: TaxonomyKind, q: string, page: number): string {
+  const search = new URLSearchParams();
+  if (q) search.set("q", q);
+  if (page > 1) search.set("page", String(page));
+  const text = search.toString();
+  return text ? `${PATHS[kind]}?${text}` : PATHS[kind];
+}
+
+export async function loadTaxonomyScreen(kind: TaxonomyKind, request: Request, context: AppLoadContext) {
+  const url = new URL(request.url);
+  const q = searchParam(url.searchParams.get("q"));
+  const list = await listTaxonomy(context.db, kind, { q, page: pageParam(url.searchParams.get("page")) });
+  const renameId = positiveInt(url.searchParams.get("rename"));
+  const deleteId = positiveInt(url.searchParams.get("delete"));
+  const [renaming, deleting] = await Promise.all([
+    renameId ? findTaxonomy(context.db, kind, renameId) : null,
+    deleteId ? findTaxonomy(context.db, kind, deleteId) : null,
+  ]);
+  const t = requestTranslator(request);
+  return {
+    ...list,
+    kind,
+    q,
+    creating: url.searchParams.has("new"),
+    renaming: renaming ?? null,
+    deleting: deleting ?? null,
+    title: t("admin.meta.title", { page: t(`${AREA[kind]}.title`) }),
+  };
+}
+
+export async function taxonomyAction(kind: TaxonomyKind, admin: SessionUser, request: Request, context: AppLoadContext) {
+  const area = AREA[kind];
+  const form = (await readFormWithin(request, MAX_PLAIN_FORM_BYTES)) ?? new FormData();
+  const back = listHref(kind, searchParam(form.get("q")), pageParam(form.get("page")));
+  const intent = form.get("intent");
+  const id = positiveInt(form.get("id"));
+
+  if (intent === "create" || (intent === "rename" && id)) {
+    const raw = form.get("name");
+    const parsed = taxonomyNameSchema(kind).safeParse(typeof raw === "string" ? raw : "");
+    const values = { name: typeof raw === "string" ? raw.slice(0, 200) : "" };
+    if (!parsed.success) return data({ intent, errors: { name: parsed.error.issues[0].message }, values }, { status: 400 });
+    const name = parsed.data;
+    const result = intent === "create" ? await createTaxonomy(context.db, kind, name, admin.id) : await renameTaxonomy(context.db, kind, id!, name, admin.id);
+    if (result.ok) {
+      const key = intent === "create" ? `${area}.toast.created` : `${area}.toast.renamed`;
+      return redirectWithToast(context, intent === "create" ? PATHS[kind] : back, { type: "success", key, values: { name } });
+    }
+    if (result.error === "duplicate") return data({ intent, errors: { name: `${area}.errors.duplicate` }, values }, { status: 400 });
+    if (result.error === "unchanged") return redirectWithToast(context, back, { type: "info", key: "admin.common.toast.unchanged" });
+    return redirectWithToast(context, back, { type: "error", key: `${area}.toast.notFound` });
+  }
+
+  if (intent === "delete" && id) {
+    const result = await deleteTaxonomy(context.db, kind, id, admin.id);
+    if (result.ok) return redirectWithToast(context, back, { type: "success", key: `${area}.toast.deleted`, values: { name: result.name } });
+    if (result.error === "inUse") {
+      return redirectWithToast(context, back, { type: "error", key: `${area}.toast.inUse`, values: { name: result.name, count: result.products } });
+    }
+    return redirectWithToast(context, back, { type: "error", key: `${area}.toast.notFound` });
+  }
+
+  return redirectWithToast(context, back, { type: "error", key: "admin.common.toast.badRequest" });
+}

@@ -1,0 +1,150 @@
+import { Link } from "react-router";
+import { RevenueChart } from "~/components/admin/revenue-chart";
+import { PageHeader, StatusBadge, TableScroller } from "~/components/admin/ui";
+import { loadDashboard } from "~/domain/dashboard.server";
+import { requireAdmin } from "~/domain/sessions.server";
+import { ORDER_STATUSES } from "~/lib/admin";
+import { useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import { formatNaira } from "~/lib/money";
+import { formatLagosTime } from "~/lib/dates";
+import type { Route } from "./+types/admin._index";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const t = requestTranslator(request);
+  return { dashboard: await loadDashboard(context.db), title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+function Card({ title, children, className = "" }: { title: string; children: React.ReactNode; className?: string }) {
+  return (
+    <section className={`rounded-xl border border-stone-200 bg-white p-4 shadow-sm ${className}`}>
+      <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-500">{title}</h2>
+      <div className="mt-2">{children}</div>
+    </section>
+  );
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { t, locale } = useT();
+  const d = loaderData.dashboard;
+  const periods = [
+    { key: "today", figure: d.today },
+    { key: "week", figure: d.week },
+    { key: "month", figure: d.month },
+  ] as const;
+  return (
+    <>
+      <PageHeader title={t("admin.dashboard.title")} />
+      <div className="grid gap-4 sm:grid-cols-3">
+        {periods.map(({ key, figure }) => (
+          <Card key={key} title={t(`admin.dashboard.period.${key}`)}>
+            <p className="text-2xl font-semibold tabular-nums text-ink" data-figure={`${key}-revenue`}>
+              {formatNaira(figure.revenue)}
+            </p>
+            <p className="text-sm text-stone-600" data-figure={`${key}-orders`}>
+              {t("admin.dashboard.orderCount", { count: figure.orders })}
+            </p>
+          </Card>
+        ))}
+      </div>
+
+      <Card title={t("admin.dashboard.chart.title")} className="mt-4">
+        <RevenueChart days={d.daily} />
+      </Card>
+
+      <div className="mt-4 grid gap-4 lg:grid-cols-3">
+        <Card title={t("admin.dashboard.byStatus")}>
+          <ul className="space-y-1">
+            {ORDER_STATUSES.map((status) => (
+              <li key={status} className="flex items-center justify-between">
+                <Link to={`/admin/orders?status=${status}`} className="inline-flex min-h-11 items-center hover:underline">
+                  <StatusBadge status={status} />
+                </Link>
+                <span className="tabular-nums" data-status-count={status}>
+                  {d.byStatus[status]}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <Link
+            to="/admin/orders?status=pending&channel=whatsapp"
+            className="mt-3 flex min-h-11 items-center justify-between rounded-lg bg-emerald-50 px-3 text-sm text-emerald-900 hover:bg-emerald-100"
+          >
+            <span>{t("admin.dashboard.pendingWhatsapp")}</span>
+            <span className="font-semibold tabular-nums" data-figure="pending-whatsapp">
+              {d.pendingWhatsapp}
+            </span>
+          </Link>
+        </Card>
+
+        <Card title={t("admin.dashboard.lowStock", { count: d.lowStock.count })}>
+          <StockList items={d.lowStock.items} empty={t("admin.dashboard.noLowStock")} />
+        </Card>
+        <Card title={t("admin.dashboard.soldOut", { count: d.soldOut.count })}>
+          <StockList items={d.soldOut.items} empty={t("admin.dashboard.noSoldOut")} />
+        </Card>
+      </div>
+
+      <Card title={t("admin.dashboard.latest")} className="mt-4">
+        {d.latest.length === 0 ? (
+          <p className="text-stone-600">{t("admin.orders.empty")}</p>
+        ) : (
+          <TableScroller label={t("admin.dashboard.latest")}>
+            <table className="w-full min-w-[36rem] text-left text-sm">
+              <thead className="text-stone-500">
+                <tr>
+                  <th className="py-2 font-medium">{t("admin.orders.columns.number")}</th>
+                  <th className="py-2 font-medium">{t("admin.orders.columns.date")}</th>
+                  <th className="py-2 font-medium">{t("admin.orders.columns.customer")}</th>
+                  <th className="py-2 font-medium">{t("admin.orders.columns.channel")}</th>
+                  <th className="py-2 font-medium">{t("admin.orders.columns.status")}</th>
+                  <th className="py-2 text-right font-medium">{t("admin.orders.columns.total")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.latest.map((o) => (
+                  <tr key={o.number} className="border-t border-stone-100">
+                    <td className="py-2">
+                      <Link to={`/admin/orders/${o.number}`} className="font-medium text-brand-700 hover:underline">
+                        {o.number}
+                      </Link>
+                    </td>
+                    <td className="py-2">{formatLagosTime(o.createdAt, locale)}</td>
+                    <td className="py-2">{o.customer ?? t("admin.orders.guest")}</td>
+                    <td className="py-2">{t(`admin.orders.channel.${o.channel}`)}</td>
+                    <td className="py-2">
+                      <StatusBadge status={o.status} />
+                    </td>
+                    <td className="py-2 text-right tabular-nums">{formatNaira(o.total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroller>
+        )}
+      </Card>
+    </>
+  );
+}
+
+function StockList({ items, empty }: { items: { id: number; name: string; stock: number }[]; empty: string }) {
+  const { t } = useT();
+  if (items.length === 0) return <p className="text-sm text-stone-600">{empty}</p>;
+  return (
+    <ul className="divide-y divide-stone-100 text-sm">
+      {items.map((p) => (
+        <li key={p.id} className="flex items-center justify-between gap-2">
+          <Link to={`/admin/products?edit=${p.id}`} className="inline-flex min-h-11 items-center hover:underline">
+            {p.name}
+          </Link>
+          <span className="shrink-0 tabular-nums text-stone-600">{t("admin.dashboard.inStock", { count: p.stock })}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,140 @@
+import { Form, Link, useSubmit } from "react-router";
+import { inputClass, PageHeader, Pagination, screenHref, TableScroller } from "~/components/admin/ui";
+import type { AuditEntity } from "~/db/schema";
+import { type AuditEntry, listAudit } from "~/domain/audit.server";
+import { AUDIT_ENTITIES } from "~/lib/admin";
+import { requireAdmin } from "~/domain/sessions.server";
+import { pageParam } from "~/lib/admin-params";
+import { type Translate, useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import { formatNaira } from "~/lib/money";
+import { formatLagosTime } from "~/lib/dates";
+import type { Route } from "./+types/admin.audit";
+
+const PATH = "/admin/audit";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const url = new URL(request.url);
+  const raw = url.searchParams.get("entity");
+  const entity = (AUDIT_ENTITIES as string[]).includes(raw ?? "") ? (raw as AuditEntity) : null;
+  const log = await listAudit(context.db, { entity, page: pageParam(url.searchParams.get("page")) });
+  const t = requestTranslator(request);
+  return { ...log, entity, title: t("admin.meta.title", { page: t("admin.nav.audit") }) };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+const MONEY_FIELDS = new Set(["price", "discount"]);
+
+function showValue(field: string, value: unknown, t: Translate): string {
+  if (value === null || value === undefined || value === "") return t("admin.audit.none");
+  if (MONEY_FIELDS.has(field) && typeof value === "number") return formatNaira(value);
+  if (field === "status" && typeof value === "string") return t(`admin.orders.status.${value}`);
+  return String(value);
+}
+
+function Changes({ entry }: { entry: AuditEntry }) {
+  const { t } = useT();
+  const fields = Object.entries(entry.changes);
+  if (fields.length === 0) return null;
+  return (
+    <ul className="space-y-0.5">
+      {fields.map(([field, pair]) => {
+        const [before, after] = Array.isArray(pair) ? pair : [null, pair];
+        return (
+          <li key={field} data-change={field}>
+            <span className="text-stone-500">{t(`admin.audit.fields.${field}`)}:</span>{" "}
+            {entry.action !== "create" && (
+              <>
+                <span className="break-words line-through decoration-stone-400">{showValue(field, before, t)}</span> →{" "}
+              </>
+            )}
+            <span className="break-words">{showValue(field, after, t)}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function entityLink(entry: AuditEntry): string | null {
+  if (entry.action === "delete" || entry.entityId === null) return null;
+  if (entry.entity === "order") return `/admin/orders/${encodeURIComponent(entry.summary)}`;
+  if (entry.entity === "product" && entry.action !== "archive") return `/admin/products?edit=${entry.entityId}`;
+  return null;
+}
+
+export default function AdminAudit({ loaderData }: Route.ComponentProps) {
+  const { t, locale } = useT();
+  const log = loaderData;
+  const submit = useSubmit();
+  return (
+    <>
+      <PageHeader title={t("admin.audit.title")} />
+      <Form method="get" className="flex items-end gap-2" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
+        <label className="text-sm">
+          <span className="block text-stone-600">{t("admin.audit.filter")}</span>
+          <select name="entity" defaultValue={log.entity ?? ""} className={inputClass}>
+            <option value="">{t("admin.audit.everything")}</option>
+            {AUDIT_ENTITIES.map((e) => (
+              <option key={e} value={e}>
+                {t(`admin.audit.entities.${e}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="min-h-11 rounded-lg border border-stone-300 bg-white px-4 text-sm">
+          {t("admin.orders.filters.apply")}
+        </button>
+      </Form>
+      <TableScroller label={t("admin.audit.title")} className="mt-4 rounded-xl border border-stone-200 bg-white shadow-sm">
+        <table className="w-full min-w-[48rem] text-left text-sm">
+          <thead className="bg-stone-50 text-stone-600">
+            <tr>
+              {["when", "who", "what", "changes"].map((c) => (
+                <th key={c} scope="col" className="px-3 py-3 font-medium">
+                  {t(`admin.audit.columns.${c}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {log.entries.length === 0 && (
+              <tr>
+                <td colSpan={4} className="px-3 py-8 text-center text-stone-600">
+                  {t("admin.audit.empty")}
+                </td>
+              </tr>
+            )}
+            {log.entries.map((entry) => {
+              const link = entityLink(entry);
+              return (
+                <tr key={entry.id} className="border-t border-stone-100 align-top" data-audit-entry={`${entry.entity}:${entry.action}`}>
+                  <td className="whitespace-nowrap px-3 py-2">{formatLagosTime(entry.createdAt, locale)}</td>
+                  <td className="px-3 py-2">{entry.actor ?? t("admin.audit.unknownActor")}</td>
+                  <td className="px-3 py-2">
+                    <span className="font-medium">{t(`admin.audit.actions.${entry.action}`, { entity: t(`admin.audit.entities.${entry.entity}`) })}</span>{" "}
+                    {link ? (
+                      <Link to={link} className="text-brand-700 underline hover:no-underline">
+                        {entry.summary}
+                      </Link>
+                    ) : (
+                      <span>{entry.summary}</span>
+                    )}
+                  </td>
+                  <td className="px-3 py-2">
+                    <Changes entry={entry} />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroller>
+      <Pagination page={log.page} pages={log.pages} href={(page) => screenHref(PATH, { entity: log.entity, page })} />
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { TaxonomyScreen } from "~/components/admin/taxonomy-screen";
+import { requireAdmin } from "~/domain/sessions.server";
+import type { Route } from "./+types/admin.brands";
+import { loadTaxonomyScreen, taxonomyAction } from "./admin-taxonomy.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  return loadTaxonomyScreen("brand", request, context);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
+  return taxonomyAction("brand", admin, request, context);
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+export default function AdminBrands({ loaderData }: Route.ComponentProps) {
+  return <TaxonomyScreen data={loaderData} />;
+}

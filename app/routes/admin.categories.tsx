@@ -1,0 +1,22 @@
+import { TaxonomyScreen } from "~/components/admin/taxonomy-screen";
+import { requireAdmin } from "~/domain/sessions.server";
+import type { Route } from "./+types/admin.categories";
+import { loadTaxonomyScreen, taxonomyAction } from "./admin-taxonomy.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  return loadTaxonomyScreen("category", request, context);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
+  return taxonomyAction("category", admin, request, context);
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+export default function AdminCategories({ loaderData }: Route.ComponentProps) {
+  return <TaxonomyScreen data={loaderData} />;
+}

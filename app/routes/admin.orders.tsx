@@ -1,0 +1,124 @@
+import { Form, Link, useSubmit } from "react-router";
+import { inputClass, PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroller } from "~/components/admin/ui";
+import { isOrderChannel, isOrderStatus, listAdminOrders } from "~/domain/admin-orders.server";
+import { ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
+import { requireAdmin } from "~/domain/sessions.server";
+import { pageParam, searchParam } from "~/lib/admin-params";
+import { useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import { formatNaira } from "~/lib/money";
+import { formatLagosTime } from "~/lib/dates";
+import type { Route } from "./+types/admin.orders";
+
+const PATH = "/admin/orders";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const url = new URL(request.url);
+  const status = url.searchParams.get("status");
+  const channel = url.searchParams.get("channel");
+  const filters = {
+    status: isOrderStatus(status) ? status : null,
+    channel: isOrderChannel(channel) ? channel : null,
+    q: searchParam(url.searchParams.get("q")),
+  };
+  const list = await listAdminOrders(context.db, { ...filters, page: pageParam(url.searchParams.get("page")) });
+  const t = requestTranslator(request);
+  return { ...list, ...filters, title: t("admin.meta.title", { page: t("admin.nav.orders") }) };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+export default function AdminOrders({ loaderData }: Route.ComponentProps) {
+  const { t, locale } = useT();
+  const list = loaderData;
+  const submit = useSubmit();
+  const params = { q: list.q, status: list.status, channel: list.channel };
+  return (
+    <>
+      <PageHeader title={t("admin.orders.title")} />
+      <div className="flex flex-wrap items-end gap-3">
+        <SearchBox q={list.q} placeholder={t("admin.orders.search")} label={t("admin.orders.searchLabel")} hidden={{ status: list.status, channel: list.channel }} />
+        <Form method="get" className="flex flex-wrap items-end gap-2" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
+          {list.q && <input type="hidden" name="q" value={list.q} />}
+          <label className="text-sm">
+            <span className="block text-stone-600">{t("admin.orders.filters.status")}</span>
+            <select name="status" defaultValue={list.status ?? ""} className={inputClass}>
+              <option value="">{t("admin.orders.filters.anyStatus")}</option>
+              {ORDER_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`admin.orders.status.${s}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="block text-stone-600">{t("admin.orders.filters.channel")}</span>
+            <select name="channel" defaultValue={list.channel ?? ""} className={inputClass}>
+              <option value="">{t("admin.orders.filters.anyChannel")}</option>
+              {ORDER_CHANNELS.map((c) => (
+                <option key={c} value={c}>
+                  {t(`admin.orders.channel.${c}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="min-h-11 rounded-lg border border-stone-300 bg-white px-4 text-sm">
+            {t("admin.orders.filters.apply")}
+          </button>
+        </Form>
+      </div>
+      <TableScroller label={t("admin.orders.title")} className="mt-4 rounded-xl border border-stone-200 bg-white shadow-sm">
+        <table className="w-full min-w-[44rem] text-left text-sm">
+          <thead className="bg-stone-50 text-stone-600">
+            <tr>
+              {["number", "date", "customer", "channel", "status", "total"].map((c) => (
+                <th key={c} scope="col" className={`px-3 py-3 font-medium ${c === "total" ? "text-right" : ""}`}>
+                  {t(`admin.orders.columns.${c}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {list.orders.length === 0 && (
+              <tr>
+                <td colSpan={6} className="px-3 py-8 text-center text-stone-600">
+                  {list.q || list.status || list.channel ? t("admin.orders.noMatch") : t("admin.orders.empty")}
+                </td>
+              </tr>
+            )}
+            {list.orders.map((o) => (
+              <tr key={o.id} className="border-t border-stone-100" data-order-row={o.number}>
+                <td className="px-3 py-2">
+                  <Link to={`${PATH}/${o.number}`} className="inline-flex min-h-11 items-center font-medium text-brand-700 hover:underline">
+                    {o.number}
+                  </Link>
+                </td>
+                <td className="px-3 py-2">{formatLagosTime(o.createdAt, locale)}</td>
+                <td className="px-3 py-2">
+                  {o.customerEmail ? (
+                    <>
+                      <span className="block">{o.customerName}</span>
+                      <span className="block text-xs text-stone-500">{o.customerEmail}</span>
+                    </>
+                  ) : (
+                    <span className="text-stone-500">{t("admin.orders.guest")}</span>
+                  )}
+                </td>
+                <td className="px-3 py-2">{t(`admin.orders.channel.${o.channel}`)}</td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={o.status} />
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatNaira(o.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroller>
+      <p className="mt-3 text-sm text-stone-600">{t("admin.orders.count", { count: list.total })}</p>
+      <Pagination page={list.page} pages={list.pages} href={(page) => screenHref(PATH, { ...params, page })} />
+    </>
+  );
+}

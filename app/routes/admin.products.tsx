@@ -1,0 +1,385 @@
+import { Pencil, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
+import {
+  Dialog,
+  dangerButton,
+  Field,
+  iconButton,
+  inputClass,
+  PageHeader,
+  Pagination,
+  primaryButton,
+  screenHref,
+  SearchBox,
+  secondaryButton,
+  TableScroller,
+} from "~/components/admin/ui";
+import {
+  type AdminProductRow,
+  createProduct,
+  deleteProduct,
+  formImage,
+  getAdminProduct,
+  listAdminProducts,
+  parseProductForm,
+  updateProduct,
+} from "~/domain/admin-products.server";
+import { taxonomyOptions } from "~/domain/admin-taxonomy.server";
+import { requireAdmin } from "~/domain/sessions.server";
+import { MAX_UPLOAD_BYTES, PRODUCT_FIELDS, type ProductErrors, type ProductField } from "~/lib/admin";
+import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
+import { useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import { imageVariantUrl } from "~/lib/images";
+import { imagesDir } from "~/lib/images.server";
+import { formatNaira } from "~/lib/money";
+import { redirectWithToast } from "~/lib/toast.server";
+import { FORM_FIELDS_ALLOWANCE, MAX_IMAGE_BYTES, readFormWithin } from "~/lib/uploads.server";
+import type { Route } from "./+types/admin.products";
+
+const PATH = "/admin/products";
+const ACCEPTED_TYPES = "image/jpeg,image/png,image/webp,image/avif";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const url = new URL(request.url);
+  const q = searchParam(url.searchParams.get("q"));
+  const list = await listAdminProducts(context.db, { q, page: pageParam(url.searchParams.get("page")) });
+  const editId = positiveInt(url.searchParams.get("edit"));
+  const deleteId = positiveInt(url.searchParams.get("delete"));
+  const creating = url.searchParams.has("new");
+  const [editing, deleting] = await Promise.all([
+    editId ? getAdminProduct(context.db, editId) : null,
+    deleteId ? getAdminProduct(context.db, deleteId) : null,
+  ]);
+  const formOpen = creating || Boolean(editing);
+  const [brands, categories] = formOpen
+    ? await Promise.all([taxonomyOptions(context.db, "brand"), taxonomyOptions(context.db, "category")])
+    : [[], []];
+  const t = requestTranslator(request);
+  return {
+    ...list,
+    q,
+    creating,
+    editing: editing ?? null,
+    deleting: deleting ? { id: deleting.id, name: deleting.name } : null,
+    // An edit or delete link to a product that is gone (deleted elsewhere, or an old bookmark).
+    missing: Boolean((editId && !editing) || (deleteId && !deleting)),
+    brands,
+    categories,
+    title: t("admin.meta.title", { page: t("admin.nav.products") }),
+  };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
+  // Nothing larger than one image and the text fields is read into memory.
+  const form = await readFormWithin(request, MAX_IMAGE_BYTES + FORM_FIELDS_ALLOWANCE);
+  if (!form) return data({ errors: { image: "admin.products.errors.imageSize" } as ProductErrors, values: {} }, { status: 413 });
+  const back = screenHref(PATH, { q: searchParam(form.get("q")), page: pageParam(form.get("page")) });
+  const write = { db: context.db, imagesDir: imagesDir(context.config.dataDir) };
+  const intent = form.get("intent");
+
+  if (intent === "create") {
+    const parsed = parseProductForm(form, "create");
+    const result = await createProduct(write, parsed, await formImage(form), admin.id);
+    if (!result.ok) return data({ errors: result.errors, values: parsed.values }, { status: 400 });
+    return redirectWithToast(context, PATH, { type: "success", key: "admin.products.toast.created", values: { name: result.name } });
+  }
+
+  const id = positiveInt(form.get("id"));
+  if (intent === "update" && id) {
+    const parsed = parseProductForm(form, "update");
+    const result = await updateProduct(write, id, parsed, await formImage(form), admin.id);
+    if (!result.ok && "notFound" in result) {
+      return redirectWithToast(context, back, { type: "error", key: "admin.products.toast.notFound" });
+    }
+    if (!result.ok) return data({ errors: result.errors, values: parsed.values }, { status: 400 });
+    if (result.changed.length === 0) return redirectWithToast(context, back, { type: "info", key: "admin.products.toast.unchanged" });
+    return redirectWithToast(context, back, { type: "success", key: "admin.products.toast.updated", values: { name: result.name } });
+  }
+
+  if (intent === "delete" && id) {
+    const result = await deleteProduct(context.db, id, admin.id);
+    if (!result.ok) return redirectWithToast(context, back, { type: "error", key: "admin.products.toast.notFound" });
+    return redirectWithToast(context, back, {
+      type: "success",
+      key: result.outcome === "deleted" ? "admin.products.toast.deleted" : result.reason === "orders" ? "admin.products.toast.archived" : "admin.products.toast.archivedInCarts",
+      values: { name: result.name },
+    });
+  }
+
+  return redirectWithToast(context, back, { type: "error", key: "admin.common.toast.badRequest" });
+}
+
+type ProductList = Route.ComponentProps["loaderData"];
+
+/** Naira for a form field: "15000" or "15000.5" (no grouping, so it reads back exactly). */
+function nairaInput(kobo: number | null): string {
+  if (kobo === null) return "";
+  return kobo % 100 === 0 ? String(kobo / 100) : (kobo / 100).toFixed(2);
+}
+
+function initialValues(product: AdminProductRow | null): Record<ProductField, string> {
+  return {
+    brandId: product ? String(product.brandId) : "",
+    categoryId: product ? String(product.categoryId) : "",
+    name: product?.name ?? "",
+    price: product ? nairaInput(product.price) : "",
+    discount: product ? nairaInput(product.discount) : "",
+    stock: product ? String(product.stock) : "",
+    description: product?.description ?? "",
+  };
+}
+
+function ProductForm({
+  product,
+  list,
+  closeHref,
+}: {
+  product: AdminProductRow | null;
+  list: ProductList;
+  closeHref: string;
+}) {
+  const { t } = useT();
+  const fetcher = useFetcher<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const navigate = useNavigate();
+  const [fileError, setFileError] = useState<string | null>(null);
+  const mode = product ? "update" : "create";
+  const result = fetcher.data ?? actionData;
+  const errors: ProductErrors = { ...(result?.errors ?? {}), ...(fileError ? { image: fileError } : {}) };
+  const initial = initialValues(product);
+  const values = { ...initial, ...((result?.values ?? {}) as Partial<Record<ProductField, string>>) };
+  const busy = fetcher.state !== "idle";
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    const formData = new FormData(event.currentTarget);
+    const file = formData.get("image");
+    // Checked here too, so a phone never sends megabytes only to hear they were too many.
+    if (file instanceof File && file.size > MAX_UPLOAD_BYTES) {
+      event.preventDefault();
+      setFileError("admin.products.errors.imageSize");
+      return;
+    }
+    setFileError(null);
+    if (mode === "create") return;
+    // Editing sends only what changed; with nothing changed the dialog just closes.
+    event.preventDefault();
+    for (const field of PRODUCT_FIELDS) if (formData.get(field) === initial[field]) formData.delete(field);
+    if (!(file instanceof File) || file.size === 0) formData.delete("image");
+    const changed = [...formData.keys()].some((k) => (PRODUCT_FIELDS as readonly string[]).includes(k) || k === "image");
+    if (!changed) {
+      navigate(closeHref, { preventScrollReset: true });
+      return;
+    }
+    void fetcher.submit(formData, { method: "post", encType: "multipart/form-data" });
+  }
+
+  return (
+    <fetcher.Form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="space-y-4" key={product?.id ?? "new"}>
+      <input type="hidden" name="intent" value={mode} />
+      {product && <input type="hidden" name="id" value={product.id} />}
+      <input type="hidden" name="q" value={list.q} />
+      <input type="hidden" name="page" value={list.page} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label={t("admin.products.fields.brand")} error={errors.brandId}>
+          {(props) => (
+            <select {...props} name="brandId" defaultValue={values.brandId} className={inputClass}>
+              <option value="">{t("admin.products.fields.chooseBrand")}</option>
+              {list.brands.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={t("admin.products.fields.category")} error={errors.categoryId}>
+          {(props) => (
+            <select {...props} name="categoryId" defaultValue={values.categoryId} className={inputClass}>
+              <option value="">{t("admin.products.fields.chooseCategory")}</option>
+              {list.categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <Field label={t("admin.products.fields.name")} error={errors.name}>
+        {(props) => <input {...props} name="name" defaultValue={values.name} maxLength={200} className={inputClass} />}
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field label={t("admin.products.fields.price")} error={errors.price}>
+          {(props) => <input {...props} name="price" inputMode="decimal" defaultValue={values.price} className={inputClass} />}
+        </Field>
+        <Field label={t("admin.products.fields.discount")} error={errors.discount}>
+          {(props) => <input {...props} name="discount" inputMode="decimal" defaultValue={values.discount} className={inputClass} />}
+        </Field>
+        <Field label={t("admin.products.fields.stock")} error={errors.stock}>
+          {(props) => <input {...props} name="stock" inputMode="numeric" defaultValue={values.stock} className={inputClass} />}
+        </Field>
+      </div>
+      <Field label={t("admin.products.fields.description")} error={errors.description}>
+        {(props) => <textarea {...props} name="description" rows={4} defaultValue={values.description} className={inputClass} />}
+      </Field>
+      <Field
+        label={t("admin.products.fields.image")}
+        error={errors.image}
+        hint={product ? t("admin.products.fields.imageHintEdit") : t("admin.products.fields.imageHint")}
+      >
+        {(props) => (
+          <input
+            {...props}
+            type="file"
+            name="image"
+            accept={ACCEPTED_TYPES}
+            onChange={() => setFileError(null)}
+            className="block w-full text-sm file:mr-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-stone-200 file:px-4 file:text-sm file:font-medium"
+          />
+        )}
+      </Field>
+      <div className="flex flex-wrap justify-end gap-2 pt-2">
+        <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
+          {t("admin.common.cancel")}
+        </Link>
+        <button type="submit" className={primaryButton} disabled={busy}>
+          {mode === "create"
+            ? busy
+              ? t("admin.products.creating")
+              : t("admin.products.create")
+            : busy
+              ? t("admin.products.updating")
+              : t("admin.products.update")}
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+const DELETE_FETCHER = "admin-product-delete";
+
+export default function AdminProducts({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
+  const list = loaderData;
+  const listHref = (page = list.page) => screenHref(PATH, { q: list.q, page });
+  const closeHref = listHref();
+  const remover = useFetcher<typeof action>({ key: DELETE_FETCHER });
+  // The row goes at once; if the server refuses, the reloaded list brings it back with an error toast.
+  const removingId = remover.state !== "idle" ? positiveInt(remover.formData?.get("id")?.toString()) : null;
+  const shown = list.products.filter((p) => p.id !== removingId);
+
+  return (
+    <>
+      <PageHeader title={t("admin.products.title")}>
+        <Link to={screenHref(PATH, { q: list.q, page: list.page, new: 1 })} className={primaryButton} preventScrollReset>
+          <Plus aria-hidden="true" size={18} />
+          {t("admin.products.add")}
+        </Link>
+      </PageHeader>
+      <SearchBox q={list.q} placeholder={t("admin.products.search")} label={t("admin.products.searchLabel")} />
+      <p role="status" aria-live="polite" className="mt-3 min-h-5 text-sm text-stone-600">
+        {removingId ? t("admin.products.deleting") : list.missing ? t("admin.products.toast.notFound") : ""}
+      </p>
+      <TableScroller label={t("admin.products.title")} className="mt-2 rounded-xl border border-stone-200 bg-white shadow-sm">
+        <table className="w-full min-w-[56rem] text-left text-sm">
+          <thead className="bg-stone-50 text-stone-600">
+            <tr>
+              {["name", "image", "price", "description", "category", "brand", "stock", "action"].map((c) => (
+                <th key={c} scope="col" className={`px-3 py-3 font-medium ${c === "action" ? "text-right" : ""}`}>
+                  {t(`admin.products.columns.${c}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.length === 0 && (
+              <tr>
+                <td colSpan={8} className="px-3 py-8 text-center text-stone-600">
+                  {list.q ? t("admin.products.noMatch", { q: list.q }) : t("admin.products.empty")}
+                </td>
+              </tr>
+            )}
+            {shown.map((p) => (
+              <tr key={p.id} className="border-t border-stone-100 align-top" data-product-row={p.id}>
+                <td className="px-3 py-2 font-medium text-ink">{p.name}</td>
+                <td className="px-3 py-2">
+                  {p.image && (
+                    <img src={imageVariantUrl(p.image, 320)} alt="" width={48} height={60} loading="lazy" className="h-15 w-12 rounded object-cover" />
+                  )}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 tabular-nums">
+                  {formatNaira(p.price)}
+                  {p.discount ? <s className="block text-xs text-stone-500">{formatNaira(p.price + p.discount)}</s> : null}
+                </td>
+                <td className="max-w-xs px-3 py-2 text-stone-600">
+                  <p className="line-clamp-2">{p.description}</p>
+                </td>
+                <td className="px-3 py-2">{p.categoryName}</td>
+                <td className="px-3 py-2">{p.brandName}</td>
+                <td className={`px-3 py-2 tabular-nums ${p.stock === 0 ? "font-semibold text-red-700" : p.stock <= 3 ? "text-amber-700" : ""}`}>
+                  {p.stock}
+                </td>
+                <td className="whitespace-nowrap px-3 py-1 text-right">
+                  <Link
+                    to={screenHref(PATH, { q: list.q, page: list.page, edit: p.id })}
+                    className={iconButton}
+                    aria-label={t("admin.products.editLabel", { name: p.name })}
+                    preventScrollReset
+                  >
+                    <Pencil aria-hidden="true" size={18} />
+                  </Link>
+                  <Link
+                    to={screenHref(PATH, { q: list.q, page: list.page, delete: p.id })}
+                    className={`${iconButton} hover:text-red-700`}
+                    aria-label={t("admin.products.deleteLabel", { name: p.name })}
+                    preventScrollReset
+                  >
+                    <Trash2 aria-hidden="true" size={18} />
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroller>
+      <p className="mt-3 text-sm text-stone-600">{t("admin.products.count", { count: list.total })}</p>
+      <Pagination page={list.page} pages={list.pages} href={listHref} />
+
+      {list.creating && (
+        <Dialog title={t("admin.products.addTitle")} closeHref={closeHref} wide>
+          <ProductForm product={null} list={list} closeHref={closeHref} />
+        </Dialog>
+      )}
+      {list.editing && (
+        <Dialog title={t("admin.products.editTitle")} closeHref={closeHref} wide>
+          <ProductForm product={list.editing} list={list} closeHref={closeHref} />
+        </Dialog>
+      )}
+      {list.deleting && list.deleting.id !== removingId && (
+        <Dialog title={t("admin.products.deleteTitle")} closeHref={closeHref}>
+          <p className="text-stone-700">{t("admin.products.deleteConfirm", { name: list.deleting.name })}</p>
+          <remover.Form method="post" className="mt-6 flex flex-wrap justify-end gap-2" preventScrollReset>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={list.deleting.id} />
+            <input type="hidden" name="q" value={list.q} />
+            <input type="hidden" name="page" value={list.page} />
+            <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
+              {t("admin.common.cancel")}
+            </Link>
+            <button type="submit" className={dangerButton}>
+              {t("admin.common.delete")}
+            </button>
+          </remover.Form>
+        </Dialog>
+      )}
+    </>
+  );
+}

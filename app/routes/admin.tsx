@@ -1,0 +1,138 @@
+import { Award, History, LayoutDashboard, LogOut, Package, ShoppingBag, Store, Tags } from "lucide-react";
+import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import { requireAdmin } from "~/domain/sessions.server";
+import { useT } from "~/lib/i18n";
+import { ensureMessages } from "~/lib/i18n.client";
+import type { Route } from "./+types/admin";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request, context);
+  return { admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email } };
+}
+
+// Shoppers' pages do not carry the admin area's texts; arriving here from one, they are fetched
+// alongside the data (and also before a refusal is shown).
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [, data] = await Promise.allSettled([ensureMessages("admin"), serverLoader()]);
+  if (data.status === "rejected") throw data.reason;
+  return data.value;
+}
+
+// The layout shows only who is signed in; each screen checks the role again in its own loader and
+// action, so moving between admin screens does not ask for the layout again.
+export function shouldRevalidate() {
+  return false;
+}
+
+const NAV = [
+  { to: "/admin", key: "dashboard", icon: LayoutDashboard, end: true },
+  { to: "/admin/orders", key: "orders", icon: ShoppingBag, end: false },
+  { to: "/admin/products", key: "products", icon: Package, end: false },
+  { to: "/admin/categories", key: "categories", icon: Tags, end: false },
+  { to: "/admin/brands", key: "brands", icon: Award, end: false },
+  { to: "/admin/audit", key: "audit", icon: History, end: false },
+] as const;
+
+function Sidebar({ admin }: { admin?: { name: string; email: string } }) {
+  const { t } = useT();
+  return (
+    <aside className="bg-ink text-stone-200 lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-60 lg:flex-col">
+      <div className="flex items-center justify-between gap-3 px-4 py-3 lg:block lg:px-5 lg:py-6">
+        <Link to="/admin" className="font-serif text-xl font-semibold text-white">
+          {t("admin.nav.title")}
+        </Link>
+        <Link
+          to="/"
+          className="inline-flex min-h-11 items-center gap-2 rounded-lg px-2 text-sm text-stone-300 hover:text-white lg:mt-2 lg:px-0"
+        >
+          <Store aria-hidden="true" size={16} />
+          {t("admin.nav.viewShop")}
+        </Link>
+      </div>
+      <nav aria-label={t("admin.nav.label")} className="overflow-x-auto lg:flex-1 lg:overflow-visible">
+        <ul className="flex gap-1 px-2 pb-2 lg:flex-col lg:px-3">
+          {NAV.map(({ to, key, icon: Icon, end }) => (
+            <li key={to} className="shrink-0">
+              <NavLink
+                to={to}
+                end={end}
+                className={({ isActive }) =>
+                  `flex min-h-11 items-center gap-3 whitespace-nowrap rounded-lg px-3 text-sm focus-visible:outline-2 focus-visible:outline-brand-500 ${
+                    isActive ? "bg-white/10 font-semibold text-white" : "text-stone-300 hover:bg-white/5 hover:text-white"
+                  }`
+                }
+              >
+                <Icon aria-hidden="true" size={18} />
+                {t(`admin.nav.${key}`)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {admin && (
+        <div className="hidden border-t border-white/10 px-5 py-4 text-xs text-stone-400 lg:block">
+          <p>
+            {t("admin.nav.signedInAs")}
+            <br />
+            <span className="break-all text-stone-200">{admin.email}</span>
+          </p>
+          <form method="post" action="/auth/logout" className="mt-2">
+            <button type="submit" className="inline-flex min-h-11 items-center gap-2 text-sm text-stone-300 hover:text-white">
+              <LogOut aria-hidden="true" size={16} />
+              {t("admin.nav.signOut")}
+            </button>
+          </form>
+        </div>
+      )}
+    </aside>
+  );
+}
+
+export function meta() {
+  return [{ name: "robots", content: "noindex" }];
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="min-h-screen bg-stone-100">
+      <Sidebar admin={loaderData.admin} />
+      <main id="main" className="min-w-0 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useT();
+  // Set when a screen inside the admin area failed (the sidebar still shows); unset when access was refused.
+  const layout = useRouteLoaderData<typeof loader>("routes/admin");
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status >= 500) console.error(error);
+  const key = status === 403 ? "forbidden" : status === 404 ? "notFound" : "failed";
+  const message = (
+    <div className="mx-auto max-w-xl py-16 text-center">
+      <h1 className="font-serif text-3xl font-semibold text-ink">{t(`admin.errors.${key}.title`)}</h1>
+      <p className="mt-3 text-stone-600">{t(`admin.errors.${key}.body`)}</p>
+      <div className="mt-6 flex justify-center gap-3">
+        {layout && (
+          <Link className="inline-flex min-h-11 items-center rounded-full border border-stone-300 px-5" to="/admin">
+            {t("admin.nav.dashboard")}
+          </Link>
+        )}
+        <Link className="inline-flex min-h-11 items-center rounded-full bg-ink px-5 text-white" to="/">
+          {t("admin.nav.viewShop")}
+        </Link>
+      </div>
+    </div>
+  );
+  return (
+    <div className="min-h-screen bg-stone-100">
+      {layout && <Sidebar admin={layout.admin} />}
+      <main id="main" className={layout ? "min-w-0 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8" : "px-4"}>
+        {message}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Db } from "~/db/client.server";
+import type { Role } from "~/db/schema";
+
+/** Direct inserts for tests that need a few rows to work on. */
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+const now = () => new Date().toISOString();
+
+export async function addUser(db: Db, role: Role, email = `${role}-${unique()}@example.com`, firstName = role === "admin" ? "Ada" : "Chioma") {
+  const row = await db
+    .insertInto("users")
+    .values({ email, password_hash: "x", first_name: firstName, last_name: "Test", role, created_at: now() })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, email };
+}
+
+export async function addBrand(db: Db, name = `Brand ${unique()}`) {
+  const slug = `brand-${unique()}`;
+  const row = await db.insertInto("brands").values({ name, slug, created_at: now() }).returning("id").executeTakeFirstOrThrow();
+  return { id: row.id, name };
+}
+
+export async function addCategory(db: Db, name = `Category ${unique()}`) {
+  const slug = `category-${unique()}`;
+  const row = await db.insertInto("categories").values({ name, slug, created_at: now() }).returning("id").executeTakeFirstOrThrow();
+  return { id: row.id, name };
+}
+
+export async function addProduct(
+  db: Db,
+  input: { brandId: number; categoryId: number; name?: string; price?: number; discount?: number | null; stock?: number; createdAt?: string },
+) {
+  const at = input.createdAt ?? now();
+  const name = input.name ?? `Perfume ${unique()}`;
+  const row = await db
+    .insertInto("products")
+    .values({
+      slug: `perfume-${unique()}`,
+      name,
+      description: "A test perfume.",
+      price: input.price ?? 5_000_000,
+      discount: input.discount ?? null,
+      stock: input.stock ?? 10,
+      image: null,
+      category_id: input.categoryId,
+      brand_id: input.brandId,
+      archived_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, name };
+}

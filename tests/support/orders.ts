@@ -1,0 +1,88 @@
+import type { Db } from "~/db/client.server";
+import type { OrderChannel, OrderStatus } from "~/db/schema";
+import { holdsStock } from "~/lib/admin";
+import { orderNumber } from "~/domain/orders.server";
+
+export interface TestOrderItem {
+  productId: number;
+  quantity: number;
+}
+
+/**
+ * An order as the shop records it (see createOrderFromLines), with a chosen time, status and channel
+ * for tests that need them: the order with its item snapshots, its first history entry, and the stock
+ * an order in that channel and status holds (checkout orders from the start, WhatsApp orders once
+ * confirmed).
+ */
+export async function insertOrder(
+  db: Db,
+  input: {
+    userId?: number | null;
+    channel?: OrderChannel;
+    status?: OrderStatus;
+    items: TestOrderItem[];
+    number?: string;
+    createdAt?: string;
+    address?: { street: string; city: string; state: string; country: string } | null;
+  },
+): Promise<{ id: number; number: string; total: number }> {
+  return db.transaction().execute(async (trx) => {
+    const products = await trx
+      .selectFrom("products")
+      .select(["id", "name", "price"])
+      .where(
+        "id",
+        "in",
+        input.items.map((i) => i.productId),
+      )
+      .execute();
+    const lines = input.items.map((item) => {
+      const product = products.find((p) => p.id === item.productId);
+      if (!product) throw new Error(`no product ${item.productId}`);
+      return { ...item, name: product.name, unitPrice: product.price };
+    });
+    const subtotal = lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
+    const at = input.createdAt ?? new Date().toISOString();
+    const channel = input.channel ?? "checkout";
+    const status = input.status ?? "pending";
+    const address = input.address === undefined ? { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" } : input.address;
+    const order = await trx
+      .insertInto("orders")
+      .values({
+        number: input.number ?? `new-${Math.random().toString(36).slice(2)}`,
+        user_id: input.userId ?? null,
+        channel,
+        status,
+        ship_street: address?.street ?? null,
+        ship_city: address?.city ?? null,
+        ship_state: address?.state ?? null,
+        ship_country: address?.country ?? null,
+        address_id: null,
+        subtotal,
+        shipping: 0,
+        total: subtotal,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const number = input.number ?? orderNumber(order.id);
+    if (!input.number) await trx.updateTable("orders").set({ number }).where("id", "=", order.id).execute();
+    await trx
+      .insertInto("order_items")
+      .values(lines.map((l) => ({ order_id: order.id, product_id: l.productId, name: l.name, unit_price: l.unitPrice, quantity: l.quantity })))
+      .execute();
+    await trx
+      .insertInto("order_events")
+      .values({ order_id: order.id, status: "pending", actor_user_id: null, note: null, created_at: at })
+      .execute();
+    for (const line of holdsStock(channel, status) ? lines : []) {
+      await trx
+        .updateTable("products")
+        .set((eb) => ({ stock: eb("stock", "-", line.quantity) }))
+        .where("id", "=", line.productId)
+        .execute();
+    }
+    return { id: order.id, number, total: subtotal };
+  });
+}
