@@ -12,7 +12,7 @@ import {
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { DEFAULT_LOCALE, useT } from "./lib/i18n";
-import { detectLocale, localeCookie } from "./lib/i18n.server";
+import { detectLocale, localeCookie, translatorFor } from "./lib/i18n.server";
 import { useNonce } from "./lib/nonce";
 import { readToast } from "./lib/toast.server";
 import { cartSummary } from "./domain/cart.server";
@@ -40,7 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       locale,
-      toast,
+      // Translated here, so a toast reads right on any page, whichever texts that page loaded.
+      toast: toast && { id: toast.id, type: toast.type, text: translatorFor(locale)(toast.key, toast.values) },
       cart,
       user: user && { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role },
       shop: { phone: shop.phone, whatsapp: shop.whatsapp, email: shop.email, socials: shop.socials },

@@ -1,10 +1,10 @@
 import { useEffect } from "react";
 import { useFetcher, useRevalidator } from "react-router";
 import { useT } from "~/lib/i18n";
-import type { TranslateValues } from "~/lib/i18n";
 
+/** A refused cart change: the message comes translated from the server. */
 export interface CartActionError {
-  error: { key: string; values?: TranslateValues };
+  error: { message: string };
 }
 
 /**
@@ -49,11 +49,11 @@ export function AddToCartButton({ productId, soldOut, className = "" }: { produc
             <path d="M12 3a9 9 0 1 0 9 9" strokeLinecap="round" />
           </svg>
         )}
-        {busy ? t("cart.button.adding") : soldOut ? t("common.product.soldOut") : t("common.product.addToCart")}
+        {busy ? t("common.product.adding") : soldOut ? t("common.product.soldOut") : t("common.product.addToCart")}
       </button>
       {error && (
         <p role="alert" className="mt-1 text-center text-xs font-medium text-red-700">
-          {t(error.key, error.values)}
+          {error.message}
         </p>
       )}
     </fetcher.Form>

@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
-import { useT } from "~/lib/i18n";
-import type { Toast } from "~/lib/toast";
+import type { ShownToast } from "~/lib/toast";
 import { useHydrated } from "~/lib/use-hydrated";
 
 import type * as SonnerModule from "sonner";
@@ -27,8 +26,7 @@ const loadSonner = () => (sonnerModule ??= Promise.all([import("sonner"), loadSt
  * Top-right toasts that close after 5 s, pause on hover and can be dismissed or swiped away.
  * Without JavaScript the flash message is rendered by the server as a plain notice instead.
  */
-export function Toasts({ toast }: { toast: Toast | null }) {
-  const { t } = useT();
+export function Toasts({ toast }: { toast: ShownToast | null }) {
   const hydrated = useHydrated();
   const [sonner, setSonner] = useState<Sonner | null>(null);
 
@@ -39,7 +37,7 @@ export function Toasts({ toast }: { toast: Toast | null }) {
   const id = toast?.id;
   useEffect(() => {
     if (!toast || !sonner) return;
-    sonner.toast[toast.type](t(toast.key, toast.values), { id: toast.id });
+    sonner.toast[toast.type](toast.text, { id: toast.id });
     // Each toast is shown once, however often the page re-renders.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, sonner]);
@@ -50,12 +48,22 @@ export function Toasts({ toast }: { toast: Toast | null }) {
         <div
           role="status"
           data-toast-fallback
-          className="fixed right-4 top-4 z-50 max-w-sm rounded-lg border border-stone-200 bg-white px-4 py-3 text-sm shadow-lg"
+          className="fixed right-4 top-28 z-50 max-w-sm rounded-lg border border-stone-200 bg-white px-4 py-3 text-sm shadow-lg"
         >
-          {t(toast.key, toast.values)}
+          {toast.text}
         </div>
       )}
-      {sonner && <sonner.Toaster position="top-right" duration={5000} closeButton richColors />}
+      {/* Top right, below the header's own links (sign in, cart), so a toast never covers them. */}
+      {sonner && (
+        <sonner.Toaster
+          position="top-right"
+          duration={5000}
+          closeButton
+          richColors
+          offset={{ top: "7.5rem", right: "1rem" }}
+          mobileOffset={{ top: "7rem", right: "0.5rem", left: "0.5rem" }}
+        />
+      )}
     </>
   );
 }

@@ -9,6 +9,13 @@ describe("translations in the browser", () => {
     expect(Object.keys(shop)).not.toContain("admin");
     expect(Object.keys(await loadMessages("es", "/administrator"))).not.toContain("admin");
 
+    for (const area of ["auth", "account", "cart"]) expect(Object.keys(shop)).not.toContain(area);
+    expect(Object.keys(await loadMessages("en", "/checkout"))).toEqual(expect.arrayContaining(["common", "store", "account"]));
+    expect(Object.keys(await loadMessages("en", "/orders/UB-10001"))).toContain("account");
+    expect(Object.keys(await loadMessages("en", "/cart"))).toContain("cart");
+    expect(Object.keys(await loadMessages("en", "/auth/register"))).toContain("auth");
+    expect(Object.keys(await loadMessages("en", "/cartoons"))).not.toContain("cart");
+
     const admin = await loadMessages("es", "/admin/products");
     expect(Object.keys(admin)).toContain("admin");
 

@@ -3,15 +3,21 @@ import { type Messages, type Locale } from "./i18n";
 // One small chunk per language and area: the browser fetches only the shopper's language.
 const files = import.meta.glob<Messages>("../locales/*/*.json", { import: "default" });
 
-// Areas that only some pages use, with the path they live under: loaded with those pages only, so
-// shoppers never download the admin area's texts.
-const PAGE_AREAS: Record<string, string> = { admin: "/admin" };
+// Areas that only some pages use, with the paths they live under: loaded with those pages only, so a
+// storefront page downloads only the texts it shows. A route of these areas reached by in-app
+// navigation loads its texts in its clientLoader (ensureMessages).
+const PAGE_AREAS: Record<string, string[]> = {
+  admin: ["/admin"],
+  auth: ["/auth"],
+  account: ["/profile", "/orders", "/checkout", "/wishlist"],
+  cart: ["/cart"],
+};
 
 const areaOf = (file: string) => file.match(/([\w-]+)\.json$/)![1];
 
 function usedOn(area: string, pathname: string): boolean {
-  const prefix = PAGE_AREAS[area];
-  return !prefix || pathname === prefix || pathname.startsWith(`${prefix}/`);
+  const prefixes = PAGE_AREAS[area];
+  return !prefixes || prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 
 let current: { locale: Locale; messages: Messages } | null = null;

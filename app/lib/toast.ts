@@ -10,3 +10,10 @@ export interface ToastInput {
 export interface Toast extends ToastInput {
   id: string;
 }
+
+/** A toast as the page receives it: already in the shopper's language. */
+export interface ShownToast {
+  id: string;
+  type: ToastType;
+  text: string;
+}

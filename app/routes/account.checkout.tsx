@@ -8,12 +8,19 @@ import { requestTranslator } from "~/lib/i18n.server";
 import { responsiveImage } from "~/lib/images";
 import { formatNaira } from "~/lib/money";
 import { redirectWithToast } from "~/lib/toast.server";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.checkout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const t = requestTranslator(request);
   return { ...(await checkoutView(context.db, user.id)), title: t("account.checkout.title") };
+}
+
+/** Reached by in-app navigation: the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("account")]);
+  return data;
 }
 
 export function meta({ data }: Route.MetaArgs) {

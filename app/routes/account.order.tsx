@@ -5,6 +5,7 @@ import { requireUser } from "~/domain/sessions.server";
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.order";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -14,6 +15,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // Someone else's order, or none: the same 404 either way.
   if (!order) throw data(null, { status: 404 });
   return { order, bank: context.config.shop.bank };
+}
+
+/** Reached by in-app navigation: the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("account")]);
+  return data;
 }
 
 export function meta({ data }: Route.MetaArgs) {

@@ -19,6 +19,7 @@ import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.profile";
 
 const TABS = ["orders", "favourites", "addresses"] as const;
@@ -42,6 +43,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
     title: t("account.profile.title"),
   };
+}
+
+/** Reached by in-app navigation: the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("account")]);
+  return data;
 }
 
 export function meta({ data }: Route.MetaArgs) {

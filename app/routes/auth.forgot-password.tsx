@@ -5,6 +5,7 @@ import { TooManyAttempts } from "~/domain/rate-limits.server";
 import { fieldErrors, formFailure, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/auth.forgot-password";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -12,6 +13,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     sent: new URL(request.url).searchParams.get("sent") === "1",
     title: requestTranslator(request)("auth.meta.forgot"),
   };
+}
+
+/** Reached by in-app navigation: the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("auth")]);
+  return data;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

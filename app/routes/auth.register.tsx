@@ -7,6 +7,7 @@ import { getSessionUser, safeRedirectPath } from "~/domain/sessions.server";
 import { fieldErrors, formFailure, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/auth.register";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -16,6 +17,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     redirectTo: safeRedirectPath(redirectTo, ""),
     title: requestTranslator(request)("auth.meta.register"),
   };
+}
+
+/** Reached by in-app navigation: the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("auth")]);
+  return data;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -7,6 +7,7 @@ import { fieldErrors, readForm, textFields } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/auth.reset-password";
 
 // The token is in the address: it must not travel on to any other site, nor be kept by a cache.
@@ -23,6 +24,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     { state, token: state === "valid" ? token : "", title: requestTranslator(request)("auth.meta.reset") },
     { status },
   );
+}
+
+/** Reached by in-app navigation: the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("auth")]);
+  return data;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

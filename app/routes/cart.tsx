@@ -23,12 +23,13 @@ import { OrderError, placeWhatsAppOrder } from "~/domain/orders.server";
 import { getSessionUser } from "~/domain/sessions.server";
 import { isBuyable, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { applyCartActions } from "~/lib/cart-optimistic";
-import { useT } from "~/lib/i18n";
+import { type Translate, useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { imageVariantUrl } from "~/lib/images";
 import { formatNaira } from "~/lib/money";
 import type { ToastInput } from "~/lib/toast";
 import { backTo, redirectWithToast } from "~/lib/toast.server";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/cart";
 
 // The cart is the shopper's own: never stored by a shared cache.
@@ -43,6 +44,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
+/** Reached by in-app navigation: the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("cart")]);
+  return data;
+}
+
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   return { "Cache-Control": actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? PRIVATE["Cache-Control"] };
 }
@@ -51,10 +58,11 @@ export function meta({ data }: Route.MetaArgs) {
   return [{ title: data?.meta.title ?? "Unboxed" }, { name: "robots", content: "noindex" }];
 }
 
-function problem(status: number, key: string, values?: Record<string, string | number>, setCookie?: string | null) {
+/** A refusal, with its message already in the shopper's language (the cart's texts are not loaded on every page). */
+function problem(t: Translate, status: number, key: string, values?: Record<string, string | number>, setCookie?: string | null) {
   const headers = new Headers(PRIVATE);
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  return data<CartActionError>({ error: { key, values } }, { status, headers });
+  return data<CartActionError>({ error: { message: t(key, values) } }, { status, headers });
 }
 
 const TOASTS: Partial<Record<CartOutcome["kind"], (name?: string) => ToastInput>> = {
@@ -77,8 +85,9 @@ const PROBLEM_KEYS: Record<Exclude<CartOutcome, { ok: true }>["kind"], string> =
  * entry). Refusals: 400 (malformed), 404 (no such product or line) or 409 (stock), with the message.
  */
 export async function action({ request, context }: Route.ActionArgs) {
+  const t = requestTranslator(request);
   const parsed = parseCartAction(await readCartForm(request));
-  if ("errorKey" in parsed) return problem(400, parsed.errorKey);
+  if ("errorKey" in parsed) return problem(t, 400, parsed.errorKey);
   const input = parsed.action;
   const { db } = context;
 
@@ -89,7 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect(`/cart/whatsapp/${order.number}`, { status: 303, headers: PRIVATE });
     } catch (error) {
       if (!(error instanceof OrderError)) throw error;
-      return error.problem === "empty" ? problem(400, "cart.errors.empty") : problem(409, "cart.errors.orderFailed");
+      return error.problem === "empty" ? problem(t, 400, "cart.errors.empty") : problem(t, 409, "cart.errors.orderFailed");
     }
   }
 
@@ -113,7 +122,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (!outcome.ok) {
     const values = outcome.available !== undefined ? { count: outcome.available } : undefined;
-    return problem(PROBLEM_STATUS[outcome.kind], PROBLEM_KEYS[outcome.kind], values, setCookie);
+    return problem(t, PROBLEM_STATUS[outcome.kind], PROBLEM_KEYS[outcome.kind], values, setCookie);
   }
   const headers = new Headers({ ...PRIVATE, "X-Remix-Replace": "true" });
   if (setCookie) headers.append("Set-Cookie", setCookie);
@@ -194,7 +203,7 @@ function LineRow({ line, quantity, removed }: { line: CartLine; quantity: number
         )}
         {error && (
           <p role="alert" className="mt-1 text-sm font-medium text-red-700">
-            {t(error.key, error.values)}
+            {error.message}
           </p>
         )}
       </td>
@@ -288,7 +297,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
       </h1>
       {error && (
         <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-          {t(error.key, error.values)}
+          {error.message}
         </p>
       )}
 

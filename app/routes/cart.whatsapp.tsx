@@ -5,6 +5,7 @@ import { getSessionUser } from "~/domain/sessions.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
+import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/cart.whatsapp";
 
 /**
@@ -31,6 +32,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
+}
+
+/** Reached by in-app navigation: the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("cart")]);
+  return data;
 }
 
 export function headers() {

@@ -133,7 +133,7 @@ test("comes back to the page it was sent from after signing in or registering", 
   await page.goto(`/auth?redirectTo=${encodeURIComponent("/?lng=en")}`);
   await signInThroughForm(page, email, "round trip password");
   await expect(page).toHaveURL(`${baseURL}/?lng=en`);
-  await expect(page.getByRole("heading", { level: 1, name: "New in the shop" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Unboxed: authentic designer perfumes without the box" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 
   // A signed-in shopper opening the sign-in or register page goes home.

@@ -116,7 +116,7 @@ test("the admin creates a brand, a category and a product with a picture, repric
 
   // It is the newest product in the shop, with its picture.
   await page.goto("/");
-  const card = page.locator("main article", { hasText: product });
+  const card = page.locator("main article", { hasText: product }).first();
   await expect(card).toContainText("₦85,000.00");
   const img = card.locator("img");
   await expect(img).toHaveAttribute("srcset", /-320\.webp 320w/);
@@ -151,8 +151,8 @@ test("the admin creates a brand, a category and a product with a picture, repric
   expect(posted).toBe(false);
 
   await page.goto("/");
-  await expect(page.locator("main article", { hasText: product })).toContainText("₦79,500.00");
-  await expect(page.locator("main article", { hasText: product })).not.toContainText("₦85,000.00");
+  await expect(page.locator("main article", { hasText: product }).first()).toContainText("₦79,500.00");
+  await expect(page.locator("main article", { hasText: product }).first()).not.toContainText("₦85,000.00");
 
   // A signed-in customer orders it on WhatsApp (checkout is not in the shop yet).
   const shopper = await browser.newContext();
@@ -161,7 +161,7 @@ test("the admin creates a brand, a category and a product with a picture, repric
   await shopper.route(/^https:\/\/(wa\.me|api\.whatsapp\.com)\//, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<p>WhatsApp</p>" }));
   const customerPage = await shopper.newPage();
   await customerPage.goto("/");
-  await customerPage.locator("main article", { hasText: product }).getByRole("button", { name: "Add to Cart" }).click();
+  await customerPage.locator("main article", { hasText: product }).first().getByRole("button", { name: "Add to Cart" }).click();
   await expect(toast(customerPage, "Added to cart successfully")).toBeVisible();
   await customerPage.goto("/cart");
   const chat = customerPage.waitForEvent("popup");
@@ -278,7 +278,7 @@ test("bad product input is refused with clear messages, and markup stays text in
   await expect(toast(page, "created")).toContainText(name);
 
   await page.goto("/");
-  const card = page.locator("main article", { hasText: `Bold ${stamp}` });
+  const card = page.locator("main article", { hasText: `Bold ${stamp}` }).first();
   await expect(card.getByRole("heading")).toHaveText(name);
   await expect(card.locator("b")).toHaveCount(0);
   await expect(page.locator("img[src=x]")).toHaveCount(0);
@@ -356,7 +356,7 @@ test("cancelling a checkout order puts its stock back, and the customer sees it 
   await signIn(shopper, customer.token, baseURL);
   const customerPage = await shopper.newPage();
   await customerPage.goto("/");
-  await customerPage.locator("main article", { hasText: name }).getByRole("button", { name: "Add to Cart" }).click();
+  await customerPage.locator("main article", { hasText: name }).first().getByRole("button", { name: "Add to Cart" }).click();
   await expect(toast(customerPage, "Added to cart successfully")).toBeVisible();
   await customerPage.goto("/checkout");
   await customerPage.getByLabel("Street Address").fill("15 Bourdillon Road");

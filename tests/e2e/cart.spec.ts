@@ -1,4 +1,5 @@
 import { type APIRequestContext, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
+import { hydrated } from "./support";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { formatNaira } from "../../app/lib/money";
@@ -25,12 +26,6 @@ const header = (page: Page) => ({ count: page.getByTestId("cart-count"), total: 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 /** Waits until React has taken over the page, so clicks go through fetchers rather than plain forms. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const button = document.querySelector("main button, main form");
-    return !!button && Object.keys(button).some((k) => k.startsWith("__reactProps"));
-  });
-}
 
 interface Card {
   article: Locator;
@@ -42,10 +37,11 @@ interface Card {
 /** The first `count` cards that can be added (not sold out), each located by its product link. */
 async function homeCards(page: Page, count: number): Promise<Card[]> {
   const addable = page.locator("main article").filter({ has: page.getByRole("button", { name: "Add to Cart" }) });
-  const hrefs = await addable.locator("h3 a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+  // A product can show in more than one carousel: each is taken once, by its first card.
+  const hrefs = [...new Set(await addable.locator("h3 a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!)))];
   const cards: Card[] = [];
   for (const href of hrefs.slice(0, count)) {
-    const article = page.locator("main article").filter({ has: page.locator(`h3 a[href="${href}"]`) });
+    const article = page.locator("main article").filter({ has: page.locator(`h3 a[href="${href}"]`) }).first();
     cards.push({
       article,
       id: Number(href.split("/").pop()),
@@ -207,6 +203,27 @@ test.describe("cart with JavaScript", () => {
     const changed = await pressWhatsApp(page);
     expect(changed.reference).not.toBe(reference);
     expect(changed.text).not.toContain(b.name);
+  });
+
+  test("adds from the product page: toast, badge and total, and a second add says it is already there", async ({ page }) => {
+    await page.goto("/shop?category=men");
+    const href = await page
+      .locator("main article")
+      .filter({ has: page.getByRole("button", { name: "Add to Cart" }) })
+      .first()
+      .locator("h3 a")
+      .getAttribute("href");
+    await page.goto(href!);
+    await hydrated(page);
+    const price = await page.locator("main").getByText(/^₦[\d,]+\.\d{2}$/).first().innerText();
+    const { count, total } = header(page);
+    await page.locator("main").getByRole("button", { name: "Add to Cart" }).first().click();
+    await expect(toast(page, "Added to cart successfully")).toBeVisible();
+    await expect(count).toHaveText("1");
+    await expect(total).toHaveText(price);
+    await page.locator("main").getByRole("button", { name: "Add to Cart" }).first().click();
+    await expect(toast(page, "Already added to Cart")).toBeVisible();
+    await expect(count).toHaveText("1");
   });
 
   test("speaks Spanish in the toasts and the cart", async ({ page }) => {
