@@ -37,6 +37,11 @@ const precompressAssets: Plugin = {
   },
 };
 
+// The small modules every storefront page needs travel as one script: one request and one compression
+// window instead of a dozen, which saves about 2 KB of the page's 120 KB JavaScript budget.
+const STOREFRONT_SHARED =
+  /[\\/]app[\\/](lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce)|components[\\/](product-card|carousel|cart-summary|icon|drawer|price|add-to-cart-button|wishlist-button|header-cart|store-header|store-footer|toasts))\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]|preload-helper/;
+
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter(), sonnerWithoutInlineStyles, precompressAssets],
   resolve: {
@@ -45,5 +50,8 @@ export default defineConfig({
   build: {
     // Small, fingerprinted chunks; the server sends them with a one-year immutable cache.
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: "storefront", test: STOREFRONT_SHARED }] } },
+    },
   },
 });

@@ -15,6 +15,9 @@ export const ICONS = {
   user: "M20 21v-2a4 4 0 0 0-4-4H8a4 4 0 0 0-4 4v2M12 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8z",
   mail: "M4 4h16v16H4zM22 6l-10 7L2 6",
   logout: "M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9",
+  minus: "M5 12h14",
+  plus: "M5 12h14M12 5v14",
+  trash: "M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6",
 } as const;
 
 export function Icon({ name, size = 20, className }: { name: keyof typeof ICONS; size?: number; className?: string }) {

@@ -1,7 +1,7 @@
-import { Minus, Plus, Trash2 } from "lucide-react";
 import { useEffect, useMemo } from "react";
 import { data, Link, redirect, useFetcher, useRevalidator } from "react-router";
 import type { CartActionError } from "~/components/add-to-cart-button";
+import { Icon } from "~/components/icon";
 import { usePendingCartActions } from "~/components/cart-summary";
 import {
   addLine,
@@ -213,7 +213,7 @@ function LineRow({ line, quantity, removed }: { line: CartLine; quantity: number
             <fetcher.Form method="post" action="/cart" preventScrollReset>
               {hidden("decrement")}
               <button type="submit" className={iconButton} aria-label={t("cart.line.decrease", { name: line.name })}>
-                <Minus aria-hidden="true" size={18} />
+                <Icon name="minus" size={18} />
               </button>
             </fetcher.Form>
             <fetcher.Form
@@ -244,7 +244,7 @@ function LineRow({ line, quantity, removed }: { line: CartLine; quantity: number
             <fetcher.Form method="post" action="/cart" preventScrollReset>
               {hidden("increment")}
               <button type="submit" className={iconButton} disabled={quantity >= line.stock} aria-label={t("cart.line.increase", { name: line.name })}>
-                <Plus aria-hidden="true" size={18} />
+                <Icon name="plus" size={18} />
               </button>
             </fetcher.Form>
           </div>
@@ -263,7 +263,7 @@ function LineRow({ line, quantity, removed }: { line: CartLine; quantity: number
             className="grid h-11 w-11 place-items-center rounded-full text-stone-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600"
             aria-label={t("cart.line.remove", { name: line.name })}
           >
-            <Trash2 aria-hidden="true" size={20} />
+            <Icon name="trash" size={20} />
           </button>
         </fetcher.Form>
       </td>
