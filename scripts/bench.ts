@@ -6,7 +6,6 @@
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -14,6 +13,7 @@ import { openDatabase } from "../app/db/client.server";
 import { migrateToLatest } from "../app/db/migrate.server";
 import { seedDemoCatalogue } from "../app/db/seed.server";
 import { imagesDir } from "../app/lib/images.server";
+import { freePort } from "../tests/support/free-port";
 
 const { values } = parseArgs({
   options: {
@@ -30,17 +30,6 @@ const connections = Number(values.connections);
 
 /** Storefront pages to load; `{id}` is replaced by a real product id. */
 const PAGES = ["/", "/shop", "/shop?brand=2&min=50000&max=300000", "/shop?q=eau&page=3", "/shop/{id}"];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The demo catalogue, then copies of it (new names, prices and dates, same images) up to N products. */
 async function seedScratch(dataDir: string, databaseUrl: string | null): Promise<number> {

@@ -8,13 +8,13 @@
 // Exits with 1 when a page misses a budget: score >= 95, LCP <= 1.5 s, CLS <= 0.05, JS <= 120 KiB gzip.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { freePort } from "../tests/support/free-port";
 
 const { values } = parseArgs({
   options: {
@@ -34,17 +34,6 @@ const CHROME_FLAGS = [
   "--disable-sync",
   "--no-first-run",
 ];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(): Promise<{ base: string; server: ChildProcess; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-lighthouse-"));

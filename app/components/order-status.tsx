@@ -10,11 +10,12 @@ const STATUS_CLASSES: Record<OrderStatus, string> = {
   cancelled: "bg-rose-100 text-rose-900 ring-rose-300",
 };
 
-export function OrderStatusBadge({ status }: { status: OrderStatus }) {
+/** An order's status in its colour; `label` replaces the shoppers' wording (the admin screens capitalise it). */
+export function OrderStatusBadge({ status, label }: { status: OrderStatus; label?: string }) {
   const { t } = useT();
   return (
     <span data-status={status} className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_CLASSES[status]}`}>
-      {t(`common.orderStatus.${status}`)}
+      {label ?? t(`common.orderStatus.${status}`)}
     </span>
   );
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { makeProducts } from "../../tests/support/fixtures";
+import { makeProducts } from "../../tests/support/catalogue";
 import { decodeQuotedPrintable, resetLinks } from "../../tests/support/mail";
 import { translatorFor } from "~/lib/i18n.server";
 import { readOutbox } from "~/lib/mail.server";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { makeUser } from "../../tests/support/fixtures";
+import { makeUser } from "../../tests/support/catalogue";
 import {
   addAddress,
   AddressLimitError,

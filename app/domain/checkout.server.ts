@@ -15,7 +15,7 @@ import {
 import { type CartView, cartView, isBuyable } from "./cart.server";
 import { catalogChanged } from "./catalog.server";
 import { orderConfirmationEmail } from "./order-mail.server";
-import { type AddressSnapshot, cartFingerprint, insertOrder, OrderError, type PlacedOrder } from "./orders.server";
+import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, type PlacedOrder } from "./orders.server";
 import type { SessionUser } from "./sessions.server";
 
 /**
@@ -75,26 +75,8 @@ export type CheckoutResult =
 const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 async function orderWithKey(db: Db, userId: number, key: string): Promise<PlacedOrder | null> {
-  const row = await db
-    .selectFrom("orders")
-    .select(["id", "number", "channel", "status", "user_id", "subtotal", "shipping", "total", "created_at"])
-    .where("checkout_key", "=", key)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  if (!row) return null;
-  const items = await db.selectFrom("order_items").select(["product_id", "name", "unit_price", "quantity"]).where("order_id", "=", row.id).execute();
-  return {
-    id: row.id,
-    number: row.number,
-    channel: row.channel,
-    status: row.status,
-    userId: row.user_id,
-    subtotal: row.subtotal,
-    shipping: row.shipping,
-    total: row.total,
-    createdAt: row.created_at,
-    items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity })),
-  };
+  const row = await db.selectFrom("orders").select("number").where("checkout_key", "=", key).where("user_id", "=", userId).executeTakeFirst();
+  return row ? findOrderByNumber(db, row.number) : null;
 }
 
 export async function placeCheckoutOrder(db: Db, user: Pick<SessionUser, "id">, input: CheckoutInput): Promise<CheckoutResult> {

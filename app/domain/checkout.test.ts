@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { makeProducts, makeUser } from "../../tests/support/fixtures";
+import { makeProducts, makeUser } from "../../tests/support/catalogue";
 import { addAddress, listAddresses, MAX_ADDRESSES } from "./addresses.server";
 import { checkoutView, placeCheckoutOrder } from "./checkout.server";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { makeProducts, makeUser } from "../../tests/support/fixtures";
+import { makeProducts, makeUser } from "../../tests/support/catalogue";
 import { toggleWishlist, wishlistCards, wishlistedAmong } from "./wishlist.server";
 
 describe.each(ENGINES)("wishlist on %s", (engine) => {

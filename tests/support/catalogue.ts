@@ -54,3 +54,16 @@ export async function addProduct(
     .executeTakeFirstOrThrow();
   return { id: row.id, name };
 }
+
+/** A customer (or admin) with this e-mail; returns the id. */
+export async function makeUser(db: Db, email: string, role: Role = "customer"): Promise<number> {
+  return (await addUser(db, role, email)).id;
+}
+
+/** Products in a new brand and category of their own; returns their ids in the order given. */
+export async function makeProducts(db: Db, products: { name: string; price: number; stock: number; discount?: number | null }[]): Promise<number[]> {
+  const [brand, category] = await Promise.all([addBrand(db), addCategory(db)]);
+  const ids: number[] = [];
+  for (const p of products) ids.push((await addProduct(db, { brandId: brand.id, categoryId: category.id, ...p })).id);
+  return ids;
+}

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 /**
  * A throwaway PostgreSQL cluster for the test run: initdb into a temporary folder, start it on a
@@ -29,17 +29,6 @@ function listInstalledVersions(): string[] {
     .readdirSync(root)
     .sort((a, b) => Number(b) - Number(a))
     .map((v) => path.join(root, v, "bin"));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const asRoot = process.getuid?.() === 0;

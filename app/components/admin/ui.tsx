@@ -1,6 +1,7 @@
 import { Search, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { Form, Link, useNavigate, useSubmit } from "react-router";
+import { OrderStatusBadge } from "~/components/order-status";
 import type { OrderStatus } from "~/db/schema";
 import { useT } from "~/lib/i18n";
 
@@ -199,21 +200,10 @@ export function Dialog({ title, closeHref, children, wide = false }: { title: st
   );
 }
 
-const STATUS_COLOURS: Record<OrderStatus, string> = {
-  pending: "bg-amber-100 text-amber-900",
-  confirmed: "bg-sky-100 text-sky-900",
-  shipped: "bg-indigo-100 text-indigo-900",
-  delivered: "bg-emerald-100 text-emerald-900",
-  cancelled: "bg-stone-200 text-stone-700",
-};
-
+/** The shared status badge, with the admin screens' wording. */
 export function StatusBadge({ status }: { status: OrderStatus }) {
   const { t } = useT();
-  return (
-    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_COLOURS[status]}`} data-status={status}>
-      {t(`admin.orders.status.${status}`)}
-    </span>
-  );
+  return <OrderStatusBadge status={status} label={t(`admin.orders.status.${status}`)} />;
 }
 
 /** A table that scrolls sideways on a narrow screen; the scrolling area can be reached by keyboard. */
