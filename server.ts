@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "./app/lib/logger.server";
 import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage } from "./app/lib/page-cache.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
+import { refuseLargeBodies } from "./app/lib/body-limit.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
 const ONE_YEAR = 365 * 24 * 60 * 60 * 1000;
@@ -116,6 +117,7 @@ async function main() {
   );
   // Every request that can change something must come from our own pages.
   app.use(refuseCrossSiteRequests(config.publicUrl));
+  app.use(refuseLargeBodies());
   if (pageCache) app.use(serveCachedPage);
   app.use(compression());
 

@@ -79,3 +79,12 @@ test("refuses requests that change something when they come from another site", 
   const noOrigin = await request.post("/", { form: { x: "1" } });
   expect(noOrigin.status()).toBe(403);
 });
+
+test("refuses an oversized form body with 413 before reading it", async ({ request, baseURL }) => {
+  const response = await request.post("/cart", {
+    headers: { Origin: baseURL!, "Content-Type": "application/x-www-form-urlencoded" },
+    data: `intent=add&productId=1&padding=${"x".repeat(300 * 1024)}`,
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(413);
+});
