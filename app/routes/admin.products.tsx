@@ -1,11 +1,10 @@
-import { Pencil, Plus, Trash2 } from "lucide-react";
+import { Plus } from "lucide-react";
 import { useState } from "react";
 import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import {
   Dialog,
   dangerButton,
   Field,
-  iconButton,
   inputClass,
   PageHeader,
   Pagination,
@@ -14,6 +13,7 @@ import {
   SearchBox,
   secondaryButton,
   TableScroller,
+  RowActions,
 } from "~/components/admin/ui";
 import {
   type AdminProductRow,
@@ -327,24 +327,12 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 <td className={`px-3 py-2 tabular-nums ${p.stock === 0 ? "font-semibold text-red-700" : p.stock <= 3 ? "text-amber-700" : ""}`}>
                   {p.stock}
                 </td>
-                <td className="whitespace-nowrap px-3 py-1 text-right">
-                  <Link
-                    to={screenHref(PATH, { q: list.q, page: list.page, edit: p.id })}
-                    className={iconButton}
-                    aria-label={t("admin.products.editLabel", { name: p.name })}
-                    preventScrollReset
-                  >
-                    <Pencil aria-hidden="true" size={18} />
-                  </Link>
-                  <Link
-                    to={screenHref(PATH, { q: list.q, page: list.page, delete: p.id })}
-                    className={`${iconButton} hover:text-red-700`}
-                    aria-label={t("admin.products.deleteLabel", { name: p.name })}
-                    preventScrollReset
-                  >
-                    <Trash2 aria-hidden="true" size={18} />
-                  </Link>
-                </td>
+                <RowActions
+                  editHref={screenHref(PATH, { q: list.q, page: list.page, edit: p.id })}
+                  editLabel={t("admin.products.editLabel", { name: p.name })}
+                  deleteHref={screenHref(PATH, { q: list.q, page: list.page, delete: p.id })}
+                  deleteLabel={t("admin.products.deleteLabel", { name: p.name })}
+                />
               </tr>
             ))}
           </tbody>

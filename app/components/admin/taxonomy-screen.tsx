@@ -1,15 +1,15 @@
-import { Pencil, Plus, Trash2 } from "lucide-react";
+import { Plus } from "lucide-react";
 import { Link, useActionData, useFetcher } from "react-router";
 import { useT } from "~/lib/i18n";
 import {
   Dialog,
   dangerButton,
   Field,
-  iconButton,
   inputClass,
   PageHeader,
   Pagination,
   primaryButton,
+  RowActions,
   screenHref,
   SearchBox,
   secondaryButton,
@@ -120,24 +120,12 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
                 <td className="px-3 py-2 tabular-nums text-stone-500">{row.id}</td>
                 <td className="px-3 py-2 font-medium text-ink">{row.name}</td>
                 <td className="px-3 py-2 tabular-nums">{row.products}</td>
-                <td className="whitespace-nowrap px-3 py-1 text-right">
-                  <Link
-                    to={screenHref(path, { q: data.q, page: data.page, rename: row.id })}
-                    className={iconButton}
-                    aria-label={t("admin.taxonomy.renameLabel", { name: row.name })}
-                    preventScrollReset
-                  >
-                    <Pencil aria-hidden="true" size={18} />
-                  </Link>
-                  <Link
-                    to={screenHref(path, { q: data.q, page: data.page, delete: row.id })}
-                    className={`${iconButton} hover:text-red-700`}
-                    aria-label={t("admin.taxonomy.deleteLabel", { name: row.name })}
-                    preventScrollReset
-                  >
-                    <Trash2 aria-hidden="true" size={18} />
-                  </Link>
-                </td>
+                <RowActions
+                  editHref={screenHref(path, { q: data.q, page: data.page, rename: row.id })}
+                  editLabel={t("admin.taxonomy.renameLabel", { name: row.name })}
+                  deleteHref={screenHref(path, { q: data.q, page: data.page, delete: row.id })}
+                  deleteLabel={t("admin.taxonomy.deleteLabel", { name: row.name })}
+                />
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,4 @@
-import { Search, X } from "lucide-react";
+import { Pencil, Search, Trash2, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { Form, Link, useNavigate, useSubmit } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status";
@@ -223,4 +223,18 @@ export function screenHref(path: string, params: Record<string, string | number 
   }
   const text = search.toString();
   return text ? `${path}?${text}` : path;
+}
+
+/** The edit and delete links at the end of a list row; both open a dialog through the URL. */
+export function RowActions({ editHref, editLabel, deleteHref, deleteLabel }: { editHref: string; editLabel: string; deleteHref: string; deleteLabel: string }) {
+  return (
+    <td className="whitespace-nowrap px-3 py-1 text-right">
+      <Link to={editHref} className={iconButton} aria-label={editLabel} preventScrollReset>
+        <Pencil aria-hidden="true" size={18} />
+      </Link>
+      <Link to={deleteHref} className={`${iconButton} hover:text-red-700`} aria-label={deleteLabel} preventScrollReset>
+        <Trash2 aria-hidden="true" size={18} />
+      </Link>
+    </td>
+  );
 }
