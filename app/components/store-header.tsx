@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
 import type { RootData } from "~/root";
@@ -34,8 +35,23 @@ function LanguageMenu() {
     params.set("lng", lng);
     return `${pathname}?${params}`;
   };
+  const menu = useRef<HTMLDetailsElement>(null);
+  // Like any menu: a click or tap elsewhere, or Escape, closes it.
+  useEffect(() => {
+    const close = (event: Event) => {
+      const el = menu.current;
+      if (!el?.open) return;
+      if (event instanceof KeyboardEvent ? event.key === "Escape" : !el.contains(event.target as Node)) el.open = false;
+    };
+    document.addEventListener("click", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("click", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, []);
   return (
-    <details className="menu">
+    <details ref={menu} className="menu">
       <summary className="top-link cursor-pointer">
         <span className="sr-only">{t("store.header.language")}: </span>
         {LOCALE_LABELS[locale]}

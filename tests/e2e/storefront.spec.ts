@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { hydrated } from "./support";
 import Database from "better-sqlite3";
 import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
@@ -258,7 +259,17 @@ test.describe("shop", () => {
 test.describe("layout", () => {
   test("switches to Español and back on the same page, and remembers the choice", async ({ page }) => {
     await page.goto("/shop?page=2");
-    await page.getByRole("banner").locator("summary", { hasText: "ENGLISH" }).click();
+    await hydrated(page);
+    const summary = page.getByRole("banner").locator("summary", { hasText: "ENGLISH" });
+    // A click elsewhere or Escape closes the menu, as any menu does.
+    await summary.click();
+    await expect(page.getByRole("link", { name: "ESPANYOL" })).toBeVisible();
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(page.getByRole("link", { name: "ESPANYOL" })).toBeHidden();
+    await summary.click();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("link", { name: "ESPANYOL" })).toBeHidden();
+    await summary.click();
     await page.getByRole("link", { name: "ESPANYOL" }).click();
     await expect(page).toHaveURL(/\/shop\?page=2&lng=es$/);
     await expect(page.locator("html")).toHaveAttribute("lang", "es");
