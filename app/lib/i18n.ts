@@ -49,6 +49,18 @@ export function createTranslator(locale: Locale, messages: Messages, fallback?: 
   };
 }
 
+// The server renders every page with the same few message objects: their translators are made once,
+// not once per request (Intl.PluralRules is costly to build).
+const translators = new WeakMap<Messages, { locale: Locale; fallback?: Messages; t: Translate }>();
+
+function sharedTranslator(locale: Locale, messages: Messages, fallback?: Messages): Translate {
+  const known = translators.get(messages);
+  if (known && known.locale === locale && known.fallback === fallback) return known.t;
+  const t = createTranslator(locale, messages, fallback);
+  translators.set(messages, { locale, fallback, t });
+  return t;
+}
+
 interface I18nValue {
   locale: Locale;
   t: Translate;
@@ -67,7 +79,7 @@ export function I18nProvider({
   fallback?: Messages;
   children: React.ReactNode;
 }) {
-  const value = useMemo(() => ({ locale, t: createTranslator(locale, messages, fallback) }), [locale, messages, fallback]);
+  const value = useMemo(() => ({ locale, t: sharedTranslator(locale, messages, fallback) }), [locale, messages, fallback]);
   return createElement(I18nContext.Provider, { value }, children);
 }
 
