@@ -164,3 +164,17 @@ test("signed-out shoppers are sent to sign in before checkout, and other people'
   const response = await page.goto("/orders/UB-10001");
   expect(response?.status()).toBe(404);
 });
+
+test("an anonymous shopper's wishlist heart leads to sign in, and back to the page after", async ({ page }) => {
+  await page.goto("/shop");
+  await hydrated(page);
+  await page.locator("main article").first().getByRole("button", { name: "Add to wishlist" }).click();
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fshop$/);
+  await page.getByRole("link", { name: "Create Account" }).click();
+  await page.getByLabel("First Name").fill("Ngozi");
+  await page.getByLabel("Last Name").fill("Okafor");
+  await page.getByLabel("Email").fill(uniqueEmail("heart"));
+  await page.getByLabel("Password", { exact: true }).fill("a long enough password");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL(/\/shop$/);
+});
