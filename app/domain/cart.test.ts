@@ -19,6 +19,7 @@ import {
   setLineQuantity,
 } from "./cart.server";
 import { createSession } from "./sessions.server";
+import { addProduct } from "../../tests/support/catalogue";
 
 const stamp = "2026-01-01T00:00:00.000Z";
 
@@ -27,29 +28,9 @@ describe.each(ENGINES)("cart on %s", (engine) => {
   let context: ReturnType<typeof testContext>;
   let brandId: number;
   let categoryId: number;
-  let slugs = 0;
 
   async function product(fields: { price?: number; stock?: number; name?: string; archived?: boolean } = {}): Promise<number> {
-    const n = ++slugs;
-    const row = await t.db
-      .insertInto("products")
-      .values({
-        slug: `perfume-${n}`,
-        name: fields.name ?? `Perfume ${n}`,
-        description: "A scent.",
-        price: fields.price ?? 1_000_000,
-        discount: null,
-        stock: fields.stock ?? 5,
-        image: null,
-        category_id: categoryId,
-        brand_id: brandId,
-        archived_at: fields.archived ? stamp : null,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return (await addProduct(t.db, { brandId, categoryId, ...fields })).id;
   }
 
   async function user(email: string): Promise<number> {

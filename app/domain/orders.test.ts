@@ -13,6 +13,7 @@ import {
   whatsAppMessage,
   whatsAppUrl,
 } from "./orders.server";
+import { addProduct } from "../../tests/support/catalogue";
 
 const stamp = "2026-01-01T00:00:00.000Z";
 
@@ -32,29 +33,9 @@ describe.each(ENGINES)("orders on %s", (engine) => {
   let brandId: number;
   let categoryId: number;
   let userId: number;
-  let n = 0;
 
   async function product(fields: { price?: number; stock?: number; name?: string; archived?: boolean } = {}): Promise<number> {
-    n++;
-    const row = await t.db
-      .insertInto("products")
-      .values({
-        slug: `p-${n}`,
-        name: fields.name ?? `Perfume ${n}`,
-        description: "A scent.",
-        price: fields.price ?? 1_000_000,
-        discount: null,
-        stock: fields.stock ?? 5,
-        image: null,
-        category_id: categoryId,
-        brand_id: brandId,
-        archived_at: fields.archived ? stamp : null,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return (await addProduct(t.db, { brandId, categoryId, ...fields })).id;
   }
 
   const counts = async () => {

@@ -30,7 +30,7 @@ export async function addCategory(db: Db, name = `Category ${unique()}`) {
 
 export async function addProduct(
   db: Db,
-  input: { brandId: number; categoryId: number; name?: string; price?: number; discount?: number | null; stock?: number; createdAt?: string },
+  input: { brandId: number; categoryId: number; name?: string; price?: number; discount?: number | null; stock?: number; archived?: boolean; createdAt?: string },
 ) {
   const at = input.createdAt ?? now();
   const name = input.name ?? `Perfume ${unique()}`;
@@ -46,7 +46,7 @@ export async function addProduct(
       image: null,
       category_id: input.categoryId,
       brand_id: input.brandId,
-      archived_at: null,
+      archived_at: input.archived ? at : null,
       created_at: at,
       updated_at: at,
     })
