@@ -2,8 +2,8 @@ import { Plus } from "lucide-react";
 import { useState } from "react";
 import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import {
+  ConfirmDelete,
   Dialog,
-  dangerButton,
   Field,
   inputClass,
   PageHeader,
@@ -352,21 +352,15 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         </Dialog>
       )}
       {list.deleting && list.deleting.id !== removingId && (
-        <Dialog title={t("admin.products.deleteTitle")} closeHref={closeHref}>
-          <p className="text-stone-700">{t("admin.products.deleteConfirm", { name: list.deleting.name })}</p>
-          <remover.Form method="post" className="mt-6 flex flex-wrap justify-end gap-2" preventScrollReset>
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={list.deleting.id} />
-            <input type="hidden" name="q" value={list.q} />
-            <input type="hidden" name="page" value={list.page} />
-            <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
-              {t("admin.common.cancel")}
-            </Link>
-            <button type="submit" className={dangerButton}>
-              {t("admin.common.delete")}
-            </button>
-          </remover.Form>
-        </Dialog>
+        <ConfirmDelete
+          remover={remover}
+          title={t("admin.products.deleteTitle")}
+          question={t("admin.products.deleteConfirm", { name: list.deleting.name })}
+          id={list.deleting.id}
+          q={list.q}
+          page={list.page}
+          closeHref={closeHref}
+        />
       )}
     </>
   );

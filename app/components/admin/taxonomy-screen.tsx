@@ -2,8 +2,8 @@ import { Plus } from "lucide-react";
 import { Link, useActionData, useFetcher } from "react-router";
 import { useT } from "~/lib/i18n";
 import {
+  ConfirmDelete,
   Dialog,
-  dangerButton,
   Field,
   inputClass,
   PageHeader,
@@ -144,21 +144,15 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
         </Dialog>
       )}
       {data.deleting && data.deleting.id !== removingId && (
-        <Dialog title={t(`${area}.deleteTitle`)} closeHref={closeHref}>
-          <p className="text-stone-700">{t(`${area}.deleteConfirm`, { name: data.deleting.name })}</p>
-          <remover.Form method="post" className="mt-6 flex flex-wrap justify-end gap-2" preventScrollReset>
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={data.deleting.id} />
-            <input type="hidden" name="q" value={data.q} />
-            <input type="hidden" name="page" value={data.page} />
-            <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
-              {t("admin.common.cancel")}
-            </Link>
-            <button type="submit" className={dangerButton}>
-              {t("admin.common.delete")}
-            </button>
-          </remover.Form>
-        </Dialog>
+        <ConfirmDelete
+          remover={remover}
+          title={t(`${area}.deleteTitle`)}
+          question={t(`${area}.deleteConfirm`, { name: data.deleting.name })}
+          id={data.deleting.id}
+          q={data.q}
+          page={data.page}
+          closeHref={closeHref}
+        />
       )}
     </>
   );

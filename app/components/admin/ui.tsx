@@ -1,6 +1,6 @@
 import { Pencil, Search, Trash2, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
-import { Form, Link, useNavigate, useSubmit } from "react-router";
+import { type FetcherWithComponents, Form, Link, useNavigate, useSubmit } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status";
 import type { OrderStatus } from "~/db/schema";
 import { useT } from "~/lib/i18n";
@@ -236,5 +236,46 @@ export function RowActions({ editHref, editLabel, deleteHref, deleteLabel }: { e
         <Trash2 aria-hidden="true" size={18} />
       </Link>
     </td>
+  );
+}
+
+/**
+ * "Delete this?" for a list row. It posts through the list's fetcher, so the row can leave the list at
+ * once and come back if the server refuses; the list's search and page travel with it.
+ */
+export function ConfirmDelete({
+  remover,
+  title,
+  question,
+  id,
+  q,
+  page,
+  closeHref,
+}: {
+  remover: FetcherWithComponents<unknown>;
+  title: string;
+  question: string;
+  id: number;
+  q: string;
+  page: number;
+  closeHref: string;
+}) {
+  const { t } = useT();
+  return (
+    <Dialog title={title} closeHref={closeHref}>
+      <p className="text-stone-700">{question}</p>
+      <remover.Form method="post" className="mt-6 flex flex-wrap justify-end gap-2" preventScrollReset>
+        <input type="hidden" name="intent" value="delete" />
+        <input type="hidden" name="id" value={id} />
+        <input type="hidden" name="q" value={q} />
+        <input type="hidden" name="page" value={page} />
+        <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
+          {t("admin.common.cancel")}
+        </Link>
+        <button type="submit" className={dangerButton}>
+          {t("admin.common.delete")}
+        </button>
+      </remover.Form>
+    </Dialog>
   );
 }
