@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "./app/lib/logger.server";
 import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage } from "./app/lib/page-cache.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
+import { startMailWorker } from "./app/domain/mail-outbox.server";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
@@ -70,6 +71,9 @@ async function main() {
   const production = config.env === "production";
 
   const database = await prepareDatabase(config, logger).catch((error: Error) => fail(error.message));
+
+  // E-mails are queued in the database with what they report; this sends them (docs/decisions/060).
+  const mailWorker = startMailWorker({ db: database.db, config, logger });
 
   const app = express();
   app.disable("x-powered-by");
@@ -160,6 +164,7 @@ async function main() {
     logger.info(`${signal}: finishing requests in flight, then closing`);
     // Stop accepting, let in-flight requests finish, then close the database.
     server.close(async () => {
+      await mailWorker.stop().catch(() => {});
       await database.close().catch(() => {});
       logger.info("closed");
       process.exit(0);

@@ -173,6 +173,26 @@ export interface RateLimitTable {
   expire: number | null;
 }
 
+export type MailStatus = "pending" | "sent" | "failed";
+
+/** e-mails waiting to be sent, written in the transaction of what they report (docs/decisions/060) */
+export interface MailOutboxTable {
+  id: Id;
+  /** what the message is about, e.g. order-confirmation, order-status, password-reset */
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  status: ColumnType<MailStatus, MailStatus | undefined, MailStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -189,6 +209,7 @@ export interface Database {
   order_events: OrderEventTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type Product = Selectable<ProductTable>;

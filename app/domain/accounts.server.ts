@@ -4,11 +4,11 @@ import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import type { Translate } from "~/lib/i18n";
-import { sendMail } from "~/lib/mail.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import type { ToastInput } from "~/lib/toast";
 import { redirectWithToast } from "~/lib/toast.server";
 import { passwordResetEmail } from "./account-mail.server";
+import { queueMail } from "./mail-outbox.server";
 import { mergeCartOnSignIn } from "./cart.server";
 import { clearAttempts, consumeAttempt, refundAttempt } from "./rate-limits.server";
 import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
@@ -187,42 +187,40 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
  * Starts a password reset. Counts against the per-IP and per-address limits (throws TooManyAttempts)
  * whether or not the address has an account, and answers the same either way. When it has one, a
  * single-use link valid for one hour is e-mailed in the shopper's language (`t`); only the token's hash is
- * stored. `delivery` settles when the message is handed over; the page does not wait for it, so the
- * answer takes as long for unknown addresses as for known ones.
+ * stored. The link and its e-mail are written in one transaction; the mail outbox sends it, so the
+ * answer never waits for a mail server and takes as long for unknown addresses as for known ones.
  */
-export async function requestPasswordReset(
-  context: AccountContext,
-  input: { email: string; t: Translate },
-): Promise<{ delivery: Promise<void> }> {
+export async function requestPasswordReset(context: AccountContext, input: { email: string; t: Translate }): Promise<void> {
   const address = normaliseEmail(input.email);
   await consumeAttempt(context, "resetIp", context.clientIp);
   await consumeAttempt(context, "resetAddress", address);
   const user = await context.db.selectFrom("users").select(["id", "email", "first_name"]).where("email", "=", address).executeTakeFirst();
-  if (!user) return { delivery: Promise.resolve() };
+  if (!user) return;
 
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
   const nowIso = new Date(now).toISOString();
-  // Tidy this account's spent links; links still valid keep working until one is used.
-  await context.db
-    .deleteFrom("password_resets")
-    .where("user_id", "=", user.id)
-    .where((eb) => eb.or([eb("used_at", "is not", null), eb("expires_at", "<=", nowIso)]))
-    .execute();
-  await context.db
-    .insertInto("password_resets")
-    .values({
-      token_hash: hashToken(token),
-      user_id: user.id,
-      expires_at: new Date(now + RESET_TOKEN_TTL_MS).toISOString(),
-      used_at: null,
-      created_at: nowIso,
-    })
-    .execute();
-
   const link = `${context.config.publicUrl}/auth/reset-password?token=${token}`;
   const message = passwordResetEmail(input.t, { firstName: user.first_name, link });
-  return { delivery: sendMail(context.config, { to: user.email, ...message }).then(() => undefined) };
+  await context.db.transaction().execute(async (trx) => {
+    // Tidy this account's spent links; links still valid keep working until one is used.
+    await trx
+      .deleteFrom("password_resets")
+      .where("user_id", "=", user.id)
+      .where((eb) => eb.or([eb("used_at", "is not", null), eb("expires_at", "<=", nowIso)]))
+      .execute();
+    await trx
+      .insertInto("password_resets")
+      .values({
+        token_hash: hashToken(token),
+        user_id: user.id,
+        expires_at: new Date(now + RESET_TOKEN_TTL_MS).toISOString(),
+        used_at: null,
+        created_at: nowIso,
+      })
+      .execute();
+    await queueMail(trx, { to: user.email, ...message, kind: "password-reset" });
+  });
 }
 
 export type ResetTokenState = "valid" | "expired" | "used" | "invalid";

@@ -1,14 +1,15 @@
 import type { AppLoadContext } from "react-router";
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { type Db } from "~/db/client.server";
 import { containsText } from "~/db/like";
-import type { OrderChannel, OrderStatus } from "~/db/schema";
+import type { Database, OrderChannel, OrderStatus } from "~/db/schema";
+import type { Config } from "~/lib/config.server";
 import { translatorFor } from "~/lib/i18n.server";
 import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
 import { formatNaira } from "~/lib/money";
-import { sendMail } from "~/lib/mail.server";
 import { recordAudit } from "./audit.server";
 import { catalogChanged } from "./catalog.server";
+import { queueMail } from "./mail-outbox.server";
 
 /**
  * Orders as the shop owner handles them: a list with filters, one order with its items, address and
@@ -190,7 +191,8 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
 }
 
 export type ChangeStatusResult =
-  | { ok: true; restocked: number; taken: number; mail: "sent" | "failed" | "none" }
+  /** mail: "queued" when the customer's e-mail was written to the outbox with the change */
+  | { ok: true; restocked: number; taken: number; mail: "queued" | "none" }
   | { ok: false; error: "notFound" | "notAllowed" | "stale" }
   | { ok: false; error: "notEnoughStock"; product: string; available: number };
 
@@ -208,7 +210,8 @@ class NotEnoughStock extends Error {
  * its stock: confirming a WhatsApp order takes the stock (refused, with nothing changed, when there is
  * not enough), and cancelling an order that holds stock puts it back. `from` is the status the admin
  * saw: if someone else changed the order meanwhile, nothing happens ("stale"). The customer, when the
- * order has one, is told by e-mail after the change is committed.
+ * order has one, is told by e-mail: the message is queued in the same transaction, so it goes out
+ * exactly when the change holds.
  */
 export async function changeOrderStatus(
   context: Pick<AppLoadContext, "db" | "config">,
@@ -290,7 +293,10 @@ export async function changeOrderStatus(
           ...(taken ? { stockTaken: [null, taken] } : {}),
         },
       });
-      return { ok: true as const, order, restocked, taken };
+      const mailed = order.user_id
+        ? await tellCustomer(trx, context.config, order.user_id, order.number, input.to, order.total, note)
+        : false;
+      return { ok: true as const, order, restocked, taken, mailed };
     });
   } catch (error) {
     if (error instanceof NotEnoughStock) return { ok: false, error: "notEnoughStock", product: error.product, available: error.available };
@@ -298,20 +304,21 @@ export async function changeOrderStatus(
   }
   if (!result.ok) return result;
   if (result.restocked || result.taken) catalogChanged();
-  const mail = result.order.user_id ? await tellCustomer(context, result.order.user_id, input.number, input.to, result.order.total, note) : "none";
-  return { ok: true, restocked: result.restocked, taken: result.taken, mail };
+  return { ok: true, restocked: result.restocked, taken: result.taken, mail: result.mailed ? "queued" : "none" };
 }
 
-async function tellCustomer(
-  context: Pick<AppLoadContext, "db" | "config">,
+/** Queues the customer's e-mail about the order's new status; false when the account is gone. */
+export async function tellCustomer(
+  trx: Transaction<Database>,
+  config: Pick<Config, "publicUrl">,
   userId: number,
   number: string,
   status: OrderStatus,
   total: number,
   note: string | null,
-): Promise<"sent" | "failed" | "none"> {
-  const user = await context.db.selectFrom("users").select(["email", "first_name"]).where("id", "=", userId).executeTakeFirst();
-  if (!user) return "none";
+): Promise<boolean> {
+  const user = await trx.selectFrom("users").select(["email", "first_name"]).where("id", "=", userId).executeTakeFirst();
+  if (!user) return false;
   // The account keeps no language yet, so order e-mails are in English (the shop's default).
   const t = translatorFor("en");
   const statusText = t(`admin.orders.status.${status}`);
@@ -322,19 +329,15 @@ async function tellCustomer(
     t("admin.mail.total", { total: formatNaira(total) }),
     ...(note ? ["", t("admin.mail.note", { note })] : []),
     "",
-    t("admin.mail.link", { url: `${context.config.publicUrl}/profile` }),
+    t("admin.mail.link", { url: `${config.publicUrl}/profile` }),
     "",
     t("admin.mail.signature"),
   ];
-  try {
-    await sendMail(context.config, {
-      to: user.email,
-      subject: t("admin.mail.subject", { number, status: statusText }),
-      text: lines.join("\n"),
-    });
-    return "sent";
-  } catch (error) {
-    console.error(`Could not e-mail ${user.email} about order ${number}:`, error);
-    return "failed";
-  }
+  await queueMail(trx, {
+    to: user.email,
+    subject: t("admin.mail.subject", { number, status: statusText }),
+    text: lines.join("\n"),
+    kind: "order-status",
+  });
+  return true;
 }

@@ -6,6 +6,7 @@ import { insertOrder } from "../../tests/support/orders";
 import { readOutbox } from "~/lib/mail.server";
 import type { AppLoadContext } from "react-router";
 import { canMoveOrder, changeOrderStatus, getAdminOrder, listAdminOrders } from "./admin-orders.server";
+import { drainMailOutbox } from "./mail-outbox.server";
 import { ORDER_STATUSES } from "~/lib/admin";
 
 function decodeQuotedPrintable(raw: string): string {
@@ -49,7 +50,7 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
       ["shipped", "delivered"],
     ] as const) {
       const result = await changeOrderStatus(context, { number: order.number, from, to, note: to === "shipped" ? "GIG Logistics, tracking 123" : null, actorId: admin.id });
-      expect(result).toEqual({ ok: true, restocked: 0, taken: 0, mail: "sent" });
+      expect(result).toEqual({ ok: true, restocked: 0, taken: 0, mail: "queued" });
     }
     const detail = await getAdminOrder(t.db, order.number);
     expect(detail?.status).toBe("delivered");
@@ -64,6 +65,10 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
     for (const h of detail!.history) expect(Date.parse(h.at)).toBeGreaterThan(Date.now() - 60_000);
     expect(await stock(product.id)).toBe(4);
 
+    // Queued with each change, in its transaction; the outbox worker sends them.
+    const queued = await t.db.selectFrom("mail_outbox").select(["kind", "to_address", "status"]).where("to_address", "=", customer.email).execute();
+    expect(queued).toEqual(Array(3).fill({ kind: "order-status", to_address: customer.email, status: "pending" }));
+    expect(await drainMailOutbox(t.db, context.config)).toMatchObject({ sent: 3, retrying: 0, failed: 0 });
     const mails = await readOutbox(context.config.dataDir, customer.email);
     expect(mails).toHaveLength(3);
     const shipped = decodeQuotedPrintable(mails.find((m) => /Subject: .*Shipped/.test(m.raw))!.raw);
@@ -89,7 +94,7 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
     expect([await stock(a.id), await stock(b.id)]).toEqual([3, 0]);
     if (status === "confirmed") await changeOrderStatus(context, { number: order.number, from: "pending", to: "confirmed", actorId: admin.id });
     const result = await changeOrderStatus(context, { number: order.number, from: status, to: "cancelled", note: "Customer asked", actorId: admin.id });
-    expect(result).toEqual({ ok: true, restocked: 3, taken: 0, mail: "sent" });
+    expect(result).toEqual({ ok: true, restocked: 3, taken: 0, mail: "queued" });
     expect([await stock(a.id), await stock(b.id)]).toEqual([5, 1]);
     // Cancelled is final: no second restock.
     expect(await changeOrderStatus(context, { number: order.number, from: "cancelled", to: "pending", actorId: admin.id })).toEqual({ ok: false, error: "notAllowed" });

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { AppLoadContext } from "react-router";
+import type { Transaction } from "kysely";
 import type { Db } from "~/db/client.server";
+import type { Database } from "~/db/schema";
 import type { Translate } from "~/lib/i18n";
-import { sendMail } from "~/lib/mail.server";
+import type { Config } from "~/lib/config.server";
 import {
   type Address,
   AddressLimitError,
@@ -14,6 +15,7 @@ import {
 } from "./addresses.server";
 import { type CartView, cartView, isBuyable } from "./cart.server";
 import { catalogChanged } from "./catalog.server";
+import { queueMail } from "./mail-outbox.server";
 import { orderConfirmationEmail } from "./order-mail.server";
 import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, type PlacedOrder } from "./orders.server";
 import type { SessionUser } from "./sessions.server";
@@ -79,7 +81,19 @@ async function orderWithKey(db: Db, userId: number, key: string): Promise<Placed
   return row ? findOrderByNumber(db, row.number) : null;
 }
 
-export async function placeCheckoutOrder(db: Db, user: Pick<SessionUser, "id">, input: CheckoutInput): Promise<CheckoutResult> {
+/** Who the confirmation goes to, and in which language; it is queued in the order's transaction. */
+export interface ConfirmationMail {
+  t: Translate;
+  config: Pick<Config, "publicUrl" | "shop">;
+  user: Pick<SessionUser, "email" | "firstName">;
+}
+
+export async function placeCheckoutOrder(
+  db: Db,
+  user: Pick<SessionUser, "id">,
+  input: CheckoutInput,
+  confirmation?: ConfirmationMail,
+): Promise<CheckoutResult> {
   if (!KEY_PATTERN.test(input.checkoutKey)) return { ok: false, problem: "changed" };
   // A resent form: the order it already placed.
   const earlier = await orderWithKey(db, user.id, input.checkoutKey);
@@ -133,6 +147,8 @@ export async function placeCheckoutOrder(db: Db, user: Pick<SessionUser, "id">, 
         checkoutKey: input.checkoutKey,
       });
       await trx.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
+      // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
+      if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
       return placed;
     });
     catalogChanged();
@@ -146,24 +162,13 @@ export async function placeCheckoutOrder(db: Db, user: Pick<SessionUser, "id">, 
   }
 }
 
-/** Sends the confirmation; a mail server that is down must not undo an order that was placed. */
-export async function sendOrderConfirmation(
-  context: Pick<AppLoadContext, "config">,
-  t: Translate,
-  user: Pick<SessionUser, "email" | "firstName">,
-  order: PlacedOrder,
-  address: AddressSnapshot,
-): Promise<void> {
-  const message = orderConfirmationEmail(t, {
-    firstName: user.firstName,
+async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationMail, order: PlacedOrder, address: AddressSnapshot): Promise<void> {
+  const message = orderConfirmationEmail(mail.t, {
+    firstName: mail.user.firstName,
     order,
     address,
-    bank: context.config.shop.bank,
-    orderUrl: `${context.config.publicUrl}/orders/${order.number}`,
+    bank: mail.config.shop.bank,
+    orderUrl: `${mail.config.publicUrl}/orders/${order.number}`,
   });
-  try {
-    await sendMail(context.config, { to: user.email, ...message });
-  } catch (error) {
-    console.error(`order ${order.number}: confirmation e-mail not sent:`, (error as Error).message);
-  }
+  await queueMail(trx, { to: mail.user.email, ...message, kind: "order-confirmation" });
 }

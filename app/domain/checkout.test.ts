@@ -3,6 +3,8 @@ import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/d
 import { makeProducts, makeUser } from "../../tests/support/catalogue";
 import { addAddress, listAddresses, MAX_ADDRESSES } from "./addresses.server";
 import { checkoutView, placeCheckoutOrder } from "./checkout.server";
+import { testContext } from "../../tests/support/context";
+import { translatorFor } from "~/lib/i18n.server";
 
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
 
@@ -188,5 +190,35 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     expect(await stockOf(last)).toBe(0);
     const items = await t.db.selectFrom("order_items").select("quantity").where("product_id", "=", last).execute();
     expect(items).toEqual([{ quantity: 1 }]);
+  });
+
+  it("queues the confirmation in the order's transaction: one per order, none for a refused or resent form", async () => {
+    const [p] = await makeProducts(t.db, [{ name: "Confirmed Scent", price: 2_500_000, stock: 1 }]);
+    const first = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    const second = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    const mail = (email: string) => ({ t: translatorFor("en"), config: testContext(t).config, user: { email, firstName: "Ada" } });
+    const [view1, view2] = [await checkoutView(t.db, first.userId), await checkoutView(t.db, second.userId)];
+    const input1 = { checkoutKey: view1.checkoutKey, seen: view1.seen, addressId: null, address: lagos, saveAddress: false };
+    const placed = await placeCheckoutOrder(t.db, { id: first.userId }, input1, mail("first@example.com"));
+    if (!placed.ok) throw new Error(placed.problem);
+    const again = await placeCheckoutOrder(t.db, { id: first.userId }, input1, mail("first@example.com"));
+    expect(again).toMatchObject({ ok: true, reused: true });
+    const soldOut = await placeCheckoutOrder(
+      t.db,
+      { id: second.userId },
+      { checkoutKey: view2.checkoutKey, seen: view2.seen, addressId: null, address: lagos, saveAddress: false },
+      mail("second@example.com"),
+    );
+    expect(soldOut.ok).toBe(false);
+    const queued = await t.db
+      .selectFrom("mail_outbox")
+      .select(["to_address", "kind", "subject", "text_body", "status"])
+      .where("to_address", "in", ["first@example.com", "second@example.com"])
+      .execute();
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({ to_address: "first@example.com", kind: "order-confirmation", status: "pending" });
+    expect(queued[0].subject).toContain(placed.order.number);
+    expect(queued[0].text_body).toContain("₦25,000.00");
+    expect(queued[0].text_body).toContain(`http://shop.test/orders/${placed.order.number}`);
   });
 });

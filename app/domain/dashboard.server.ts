@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "~/db/client.server";
 import type { OrderChannel, OrderStatus } from "~/db/schema";
 import { ORDER_STATUSES } from "./admin-orders.server";
+import { mailOutboxCounts, type MailOutboxCounts } from "./mail-outbox.server";
 
 /**
  * The figures on the admin dashboard, read fresh from the database. Days are the shop's days in
@@ -45,6 +46,8 @@ export interface Dashboard {
   soldOut: { count: number; items: StockAlert[] };
   latest: { number: string; createdAt: string; channel: OrderChannel; status: OrderStatus; total: number; customer: string | null }[];
   daily: DayFigure[];
+  /** e-mails waiting in the outbox, and those given up on */
+  mail: MailOutboxCounts;
 }
 
 /** The shop's calendar date of an instant. */
@@ -68,7 +71,7 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
   // Grouped by UTC hour in SQL (the same text prefix on both engines), then into the shop's days here:
   // at most 720 rows however many orders there are.
   const hour = sql<string>`substr(created_at, 1, 13)`;
-  const [hours, statuses, pendingWhatsapp, lowStock, soldOut, latest] = await Promise.all([
+  const [hours, statuses, pendingWhatsapp, lowStock, soldOut, latest, mail] = await Promise.all([
     db
       .selectFrom("orders")
       .select((eb) => [hour.as("hour"), eb.fn.countAll<number>().as("orders"), eb.fn.sum<number>("total").as("revenue")])
@@ -98,6 +101,7 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
       .orderBy("o.id", "desc")
       .limit(5)
       .execute(),
+    mailOutboxCounts(db),
   ]);
 
   const daily: DayFigure[] = [];
@@ -134,6 +138,7 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
       customer: o.email,
     })),
     daily,
+    mail,
   };
 }
 

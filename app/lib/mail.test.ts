@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readOutbox, sendMail } from "./mail.server";
+import { outboxDir, readOutbox, removeAbandonedOutboxFiles, sendMail } from "./mail.server";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-mail-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -24,5 +24,20 @@ describe("mail outbox", () => {
     expect(message.raw).toContain("Content-Type: text/plain");
     expect(message.raw).toContain("Content-Type: text/html");
     expect(await readOutbox(dataDir, "someone@else.com")).toEqual([]);
+  });
+
+  it("removes the half-written files of a process that died, and only those", async () => {
+    const dir = outboxDir(dataDir);
+    fs.mkdirSync(dir, { recursive: true });
+    const dead = ".2026-01-01T00-00-00-000Z-x@example.com-m1.eml.2147483646.abc123.tmp";
+    const alive = `.2026-01-01T00-00-00-000Z-y@example.com-m2.eml.${process.pid}.def456.tmp`;
+    fs.writeFileSync(path.join(dir, dead), "partial");
+    fs.writeFileSync(path.join(dir, alive), "partial");
+    expect(await removeAbandonedOutboxFiles(dataDir)).toBe(1);
+    expect(fs.existsSync(path.join(dir, dead))).toBe(false);
+    expect(fs.existsSync(path.join(dir, alive))).toBe(true);
+    fs.rmSync(path.join(dir, alive));
+    // Never an .eml: readers of the outbox do not see them.
+    expect((await readOutbox(dataDir)).every((m) => m.file.endsWith(".eml"))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
-import { checkoutView, placeCheckoutOrder, sendOrderConfirmation } from "~/domain/checkout.server";
+import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
 import { requireUser } from "~/domain/sessions.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -37,13 +37,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const addressId = chosen === "" || chosen === "new" ? null : /^\d{1,9}$/.test(chosen) ? Number(chosen) : -1;
   const address = { street: text("street"), city: text("city"), state: text("state"), country: text("country") };
   try {
-    const result = await placeCheckoutOrder(context.db, user, {
-      checkoutKey: text("checkoutKey"),
-      seen: text("seen"),
-      addressId,
-      address,
-      saveAddress: form.get("saveAddress") === "on",
-    });
+    const result = await placeCheckoutOrder(
+      context.db,
+      user,
+      {
+        checkoutKey: text("checkoutKey"),
+        seen: text("seen"),
+        addressId,
+        address,
+        saveAddress: form.get("saveAddress") === "on",
+      },
+      { t: requestTranslator(request), config: context.config, user },
+    );
     if (!result.ok) {
       const { problem } = result;
       return data(
@@ -56,8 +61,6 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: PROBLEM_STATUS[problem] },
       );
     }
-    const t = requestTranslator(request);
-    if (!result.reused && result.address) await sendOrderConfirmation(context, t, user, result.order, result.address);
     return redirectWithToast(context, `/orders/${result.order.number}`, {
       type: "success",
       key: "account.checkout.placed",

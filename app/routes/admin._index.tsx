@@ -90,6 +90,20 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </Card>
       </div>
 
+      <Card title={t("admin.dashboard.mail.title")} className="mt-4">
+        <dl className="grid gap-2 text-sm sm:grid-cols-3">
+          {(["pending", "retrying", "failed"] as const).map((key) => (
+            <div key={key} className={`flex items-center justify-between rounded-lg px-3 py-2 ${key === "failed" && d.mail.failed > 0 ? "bg-rose-50 text-rose-900" : "bg-stone-50"}`}>
+              <dt>{t(`admin.dashboard.mail.${key}`)}</dt>
+              <dd className="font-semibold tabular-nums" data-figure={`mail-${key}`}>
+                {d.mail[key]}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        {d.mail.failed > 0 && <p className="mt-2 text-sm text-rose-900">{t("admin.dashboard.mail.note")}</p>}
+      </Card>
+
       <Card title={t("admin.dashboard.latest")} className="mt-4">
         {d.latest.length === 0 ? (
           <p className="text-stone-600">{t("admin.orders.empty")}</p>

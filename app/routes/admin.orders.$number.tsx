@@ -51,8 +51,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirectWithToast(context, path, { type: "error", key: `admin.orders.toast.${result.error}`, values });
   }
   const t = requestTranslator(request);
-  const key = result.mail === "failed" ? "admin.orders.toast.changedMailFailed" : result.mail === "sent" ? "admin.orders.toast.changedMailed" : "admin.orders.toast.changed";
-  return redirectWithToast(context, path, { type: result.mail === "failed" ? "info" : "success", key, values: { number: params.number, status: t(`admin.orders.status.${to}`) } });
+  const key = result.mail === "queued" ? "admin.orders.toast.changedMailed" : "admin.orders.toast.changed";
+  return redirectWithToast(context, path, { type: "success", key, values: { number: params.number, status: t(`admin.orders.status.${to}`) } });
 }
 
 const ACTION_LABEL = { confirmed: "confirm", shipped: "ship", delivered: "deliver", cancelled: "cancel" } as const;

@@ -28,9 +28,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = forgotPasswordSchema.safeParse(fields);
   if (!parsed.success) return formFailure(400, fieldErrors(parsed.error), values);
   try {
-    const { delivery } = await requestPasswordReset(context, { email: parsed.data.email, t: requestTranslator(request) });
-    // The answer does not wait for the mail server, and is the same whether or not the address has an account.
-    delivery.catch((error: unknown) => console.error("password-reset e-mail not sent:", error));
+    // The e-mail is queued, not sent here: the answer does not wait for the mail server, and is the
+    // same whether or not the address has an account.
+    await requestPasswordReset(context, { email: parsed.data.email, t: requestTranslator(request) });
   } catch (error) {
     if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
     throw error;

@@ -44,6 +44,7 @@ function confirmationFor(email: string): string | undefined {
   if (!fs.existsSync(dir)) return undefined;
   return fs
     .readdirSync(dir)
+    .filter((name) => name.endsWith(".eml"))
     .map((name) => fs.readFileSync(path.join(dir, name), "utf8"))
     .find((raw) => raw.includes(`To: ${email}`) && /Subject: Your Unboxed order UB-\d+/.test(raw));
 }
