@@ -401,7 +401,7 @@ test("works without JavaScript: a category is added with a plain form post", asy
 });
 
 test("the admin screens pass an accessibility check, on a phone too", async ({ page, context, baseURL }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   await signIn(context, admin.token, baseURL);
   const { id: productId } = await shop.db.selectFrom("products").select("id").where("stock", ">", 3).where("archived_at", "is", null).orderBy("id").executeTakeFirstOrThrow();
   const order = await insertOrder(shop.db, { userId: customer.userId, items: [{ productId, quantity: 1 }] });
