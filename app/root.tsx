@@ -14,6 +14,7 @@ import stylesheet from "./app.css?url";
 import { DEFAULT_LOCALE, useT } from "./lib/i18n";
 import { detectLocale, localeCookie, translatorFor } from "./lib/i18n.server";
 import { useNonce } from "./lib/nonce";
+import { refusalMessage } from "./lib/refusal";
 import { readToast } from "./lib/toast.server";
 import { cartSummary } from "./domain/cart.server";
 import { getSessionUser } from "./domain/sessions.server";
@@ -84,11 +85,11 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const { t } = useT();
-  if (!notFound) console.error(error);
+  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-2xl font-semibold">{notFound ? t("common.notFound.title") : t("common.error.title")}</h1>
-      <p className="mt-3 text-stone-600">{notFound ? t("common.notFound.body") : t("common.error.body")}</p>
+      <p className="mt-3 text-stone-600">{notFound ? t("common.notFound.body") : (refusalMessage(error) ?? t("common.error.body"))}</p>
       <a className="mt-6 inline-block underline" href="/">
         {t("common.notFound.backHome")}
       </a>

@@ -463,14 +463,8 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
 
 export type CartAction = z.infer<typeof cartActionSchema>;
 
-/** The form's fields as text (files and repeated fields are refused), or null when it cannot be read. */
-export async function readCartForm(request: Request): Promise<Record<string, string> | null> {
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return null;
-  }
+/** The form's fields as text, or null when it carries a file or a repeated field. */
+export function cartFormFields(form: FormData): Record<string, string> | null {
   const fields: Record<string, string> = {};
   for (const [name, value] of form) {
     if (typeof value !== "string" || name in fields) return null;

@@ -1,18 +1,53 @@
 import type { RequestHandler } from "express";
+import enCommon from "../locales/en/common.json";
+import esCommon from "../locales/es/common.json";
+import { MAX_UPLOAD_BYTES } from "./admin";
+import { pickLocale } from "./locale-detect";
+import { readCookie } from "./cookies.server";
+import { LOCALE_COOKIE } from "./locale-detect";
 
-/** Every form the shop has fits in far less; a larger body is refused before anything reads it. */
+/**
+ * How much a request may send (docs/decisions/070). Plain code with no translation loader, so the
+ * HTTP server (server.ts) and the form reader (app/lib/form.server.ts) decide the same way.
+ */
+
+/** Every form the shop has, except a product photo upload, fits in far less. */
 export const FORM_BODY_LIMIT = 256 * 1024;
+/** Room for the other fields of a product form next to a full-size image. */
+export const FORM_FIELDS_ALLOWANCE = 64 * 1024;
+/** The largest body any route accepts: one product photo and the product form's other fields. */
+export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + FORM_FIELDS_ALLOWANCE;
 
-// Product photos are the one large upload; that route counts its own bytes within 5 MB and says so
-// next to the field (app/lib/uploads.server.ts).
-const OWN_LIMIT = /^\/admin\/products(\/|$)/;
+// The product form is the one multipart upload; with JavaScript it posts to /admin/products.data.
+const UPLOAD_PATH = /^\/admin\/products(\.data)?\/?$/;
 
-/** 413 for a declared body above FORM_BODY_LIMIT on any request that can carry one. */
+/** The media type of a Content-Type header, lower case and without parameters ("" when there is none). */
+export function mediaType(contentType: string | null | undefined): string {
+  return (contentType ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** The upload limit for a multipart post to an upload route, else the form limit. */
+export function bodyLimitFor(path: string, contentType: string | null | undefined): number {
+  return UPLOAD_PATH.test(path) && mediaType(contentType) === "multipart/form-data" ? UPLOAD_BODY_LIMIT : FORM_BODY_LIMIT;
+}
+
+const TOO_LARGE = { en: enCommon.error.tooLarge, es: esCommon.error.tooLarge };
+
+/**
+ * 413 at once for a declared Content-Length above the route's limit, before anything reads the body.
+ * A body without a declared length (chunked) is counted as it arrives by the form reader, which every
+ * action uses.
+ */
 export function refuseLargeBodies(): RequestHandler {
   return (req, res, next) => {
-    if (req.method === "GET" || req.method === "HEAD" || OWN_LIMIT.test(req.path)) return next();
+    if (req.method === "GET" || req.method === "HEAD") return next();
     const declared = req.get("content-length");
-    if (declared === undefined || (/^\d{1,15}$/.test(declared) && Number(declared) <= FORM_BODY_LIMIT)) return next();
-    res.status(413).type("text/plain").send("Request too large.");
+    if (declared === undefined || (/^\d{1,15}$/.test(declared) && Number(declared) <= bodyLimitFor(req.path, req.get("content-type")))) return next();
+    const { locale } = pickLocale({
+      query: typeof req.query.lng === "string" ? req.query.lng : null,
+      cookie: readCookie(new Request("http://localhost/", { headers: { Cookie: req.get("cookie") ?? "" } }), LOCALE_COOKIE),
+      acceptLanguage: req.get("accept-language"),
+    });
+    res.status(413).set("Cache-Control", "no-store").type("text/plain").send(TOO_LARGE[locale]);
   };
 }

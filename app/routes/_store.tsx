@@ -2,6 +2,7 @@ import { isRouteErrorResponse, Link, Outlet, useRouteError } from "react-router"
 import { StoreFooter } from "~/components/store-footer";
 import { StoreHeader } from "~/components/store-header";
 import { useT } from "~/lib/i18n";
+import { refusalMessage } from "~/lib/refusal";
 
 /** The storefront frame: header (top bar, main bar, nav or drawer), content, footer. */
 function StoreFrame({ children }: { children: React.ReactNode }) {
@@ -32,14 +33,17 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useT();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  // A refused request (4xx) is the visitor's mistake, not ours: only failures are logged.
+  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
   const title = notFound ? t("common.notFound.title") : t("common.error.title");
+  // A refused request (a body that is not a form, or too large) says why, in the shopper's language.
+  const refusal = refusalMessage(error);
   return (
     <StoreFrame>
       <title>{`${title} | ${t("common.brand.name")}`}</title>
       <div className="mx-auto max-w-xl py-16 text-center">
         <h1 className="font-serif text-3xl font-semibold">{title}</h1>
-        <p className="mt-3 text-stone-600">{notFound ? t("common.notFound.body") : t("common.error.body")}</p>
+        <p className="mt-3 text-stone-600">{notFound ? t("common.notFound.body") : (refusal ?? t("common.error.body"))}</p>
         <Link className="btn mt-6" to="/">
           {t("common.notFound.backHome")}
         </Link>

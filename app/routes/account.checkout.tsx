@@ -3,6 +3,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
 import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
 import { requireUser } from "~/domain/sessions.server";
+import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { responsiveImage } from "~/lib/images";
@@ -31,7 +32,7 @@ const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress:
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const text = (name: string) => String(form.get(name) ?? "").slice(0, 1000);
   const chosen = text("addressId");
   const addressId = chosen === "" || chosen === "new" ? null : /^\d{1,9}$/.test(chosen) ? Number(chosen) : -1;

@@ -15,6 +15,7 @@ import { requireUser } from "~/domain/sessions.server";
 import { wishlistCards } from "~/domain/wishlist.server";
 import { OrderStatusBadge } from "~/components/order-status";
 import { formatLagosTime } from "~/lib/dates";
+import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -59,7 +60,7 @@ const ADDRESSES_TAB = "/profile?tab=addresses";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const addressId = Number(form.get("addressId"));
 

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { getSessionUser } from "~/domain/sessions.server";
 import { toggleWishlist } from "~/domain/wishlist.server";
+import { readForm } from "~/lib/form.server";
 import { backTo, redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/account.wishlist";
 
@@ -17,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await getSessionUser(request, context.db);
   if (!user) return redirect(`/auth?redirectTo=${encodeURIComponent(back)}`, { status: 303 });
 
-  const parsed = input.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = input.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) throw data(null, { status: 400 });
   const result = await toggleWishlist(context.db, user.id, parsed.data.productId);
   // A product taken out of the shop meanwhile: say so rather than fail silently.

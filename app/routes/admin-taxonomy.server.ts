@@ -12,7 +12,7 @@ import type { SessionUser } from "~/domain/sessions.server";
 import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
 import { requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { MAX_PLAIN_FORM_BYTES, readFormWithin } from "~/lib/uploads.server";
+import { readForm } from "~/lib/form.server";
 
 /**
  * The categories and brands screens work alike; their loaders and actions (each guarded by
@@ -54,7 +54,7 @@ export async function loadTaxonomyScreen(kind: TaxonomyKind, request: Request, c
 
 export async function taxonomyAction(kind: TaxonomyKind, admin: SessionUser, request: Request, context: AppLoadContext) {
   const area = AREA[kind];
-  const form = (await readFormWithin(request, MAX_PLAIN_FORM_BYTES)) ?? new FormData();
+  const form = await readForm(request);
   const back = listHref(kind, searchParam(form.get("q")), pageParam(form.get("page")));
   const intent = form.get("intent");
   const id = positiveInt(form.get("id"));

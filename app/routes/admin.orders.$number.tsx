@@ -12,7 +12,7 @@ import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
 import { formatLagosTime } from "~/lib/dates";
 import { redirectWithToast } from "~/lib/toast.server";
-import { MAX_PLAIN_FORM_BYTES, readFormWithin } from "~/lib/uploads.server";
+import { readForm } from "~/lib/form.server";
 import type { Route } from "./+types/admin.orders.$number";
 
 
@@ -38,7 +38,7 @@ const statusChange = z.object({ from: status, to: status, note: z.string().max(M
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
   const path = `/admin/orders/${encodeURIComponent(params.number)}`;
-  const form = (await readFormWithin(request, MAX_PLAIN_FORM_BYTES)) ?? new FormData();
+  const form = await readForm(request);
   const parsed = statusChange.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   if (!parsed.success || !isOrderNumber(params.number)) {
     return redirectWithToast(context, path, { type: "error", key: "admin.common.toast.badRequest" });

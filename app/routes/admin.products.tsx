@@ -35,7 +35,8 @@ import { imageVariantUrl } from "~/lib/images";
 import { imagesDir } from "~/lib/images.server";
 import { formatNaira } from "~/lib/money";
 import { redirectWithToast } from "~/lib/toast.server";
-import { FORM_FIELDS_ALLOWANCE, MAX_IMAGE_BYTES, readFormWithin } from "~/lib/uploads.server";
+import { UPLOAD_BODY_LIMIT } from "~/lib/body-limit.server";
+import { bodyRefusal, readFormBody } from "~/lib/form.server";
 import type { Route } from "./+types/admin.products";
 
 const PATH = "/admin/products";
@@ -78,9 +79,11 @@ export function meta({ data }: Route.MetaArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  // Nothing larger than one image and the text fields is read into memory.
-  const form = await readFormWithin(request, MAX_IMAGE_BYTES + FORM_FIELDS_ALLOWANCE);
-  if (!form) return data({ errors: { image: "admin.products.errors.imageSize" } as ProductErrors, values: {} }, { status: 413 });
+  // Nothing larger than one image and the text fields is read into memory (app/lib/body-limit.server.ts).
+  const read = await readFormBody(request);
+  if (read.problem === "tooLarge" && read.limit === UPLOAD_BODY_LIMIT) return data({ errors: { image: "admin.products.errors.imageSize" } as ProductErrors, values: {} }, { status: 413 });
+  if (read.problem) throw bodyRefusal(request, read.problem);
+  const { form } = read;
   const back = screenHref(PATH, { q: searchParam(form.get("q")), page: pageParam(form.get("page")) });
   const write = { db: context.db, imagesDir: imagesDir(context.config.dataDir) };
   const intent = form.get("intent");

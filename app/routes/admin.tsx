@@ -2,6 +2,7 @@ import { Award, History, LayoutDashboard, LogOut, Package, ShoppingBag, Store, T
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { requireAdmin } from "~/domain/sessions.server";
 import { useT } from "~/lib/i18n";
+import { refusalMessage } from "~/lib/refusal";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/admin";
 
@@ -114,7 +115,7 @@ export function ErrorBoundary() {
   const message = (
     <div className="mx-auto max-w-xl py-16 text-center">
       <h1 className="font-serif text-3xl font-semibold text-ink">{t(`admin.errors.${key}.title`)}</h1>
-      <p className="mt-3 text-stone-600">{t(`admin.errors.${key}.body`)}</p>
+      <p className="mt-3 text-stone-600">{refusalMessage(error) ?? t(`admin.errors.${key}.body`)}</p>
       <div className="mt-6 flex justify-center gap-3">
         {layout && (
           <Link className="inline-flex min-h-11 items-center rounded-full border border-stone-300 px-5" to="/admin">

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { destroySession } from "~/domain/sessions.server";
+import { readForm } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/auth.logout";
 
@@ -9,6 +10,8 @@ export async function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // Nothing is read from the form, but a body that is not one is refused like everywhere else.
+  await readForm(request);
   const cleared = await destroySession(request, context);
   return redirectWithToast(context, "/", { type: "success", key: "auth.toast.signedOut" }, { headers: { "Set-Cookie": cleared } });
 }

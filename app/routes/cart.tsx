@@ -15,7 +15,7 @@ import {
   incrementLine,
   parseCartAction,
   PROBLEM_STATUS,
-  readCartForm,
+  cartFormFields,
   removeLine,
   setLineQuantity,
 } from "~/domain/cart.server";
@@ -23,6 +23,7 @@ import { OrderError, placeWhatsAppOrder } from "~/domain/orders.server";
 import { getSessionUser } from "~/domain/sessions.server";
 import { isBuyable, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { applyCartActions } from "~/lib/cart-optimistic";
+import { BODY_PROBLEM_KEY, BODY_PROBLEM_STATUS, readFormBody } from "~/lib/form.server";
 import { type Translate, useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { imageVariantUrl } from "~/lib/images";
@@ -86,7 +87,9 @@ const PROBLEM_KEYS: Record<Exclude<CartOutcome, { ok: true }>["kind"], string> =
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const t = requestTranslator(request);
-  const parsed = parseCartAction(await readCartForm(request));
+  const read = await readFormBody(request);
+  if (read.problem) return problem(t, BODY_PROBLEM_STATUS[read.problem], BODY_PROBLEM_KEY[read.problem]);
+  const parsed = parseCartAction(cartFormFields(read.form));
   if ("errorKey" in parsed) return problem(t, 400, parsed.errorKey);
   const input = parsed.action;
   const { db } = context;

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "./body-limit.server";
+import { readForm, readFormBody } from "./form.server";
+
+const url = "http://shop.test/profile";
+
+/** A body that arrives in chunks with no declared length, counting how much of it was pulled. */
+function chunked(chunkBytes: number, chunks: number) {
+  const counter = { pulled: 0 };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (counter.pulled >= chunks) return controller.close();
+      counter.pulled++;
+      controller.enqueue(new Uint8Array(chunkBytes).fill(97));
+    },
+  });
+  return { body, counter };
+}
+
+async function thrownBy(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await promise;
+  } catch (thrown) {
+    const refusal = thrown as { data: { message: string }; init: ResponseInit };
+    return { status: refusal.init.status ?? 0, message: refusal.data.message };
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("the form reader", () => {
+  it("reads a urlencoded form and a multipart form with a file", async () => {
+    const plain = await readForm(new Request(url, { method: "POST", body: new URLSearchParams({ street: "12 Allen Avenue" }) }));
+    expect(plain.get("street")).toBe("12 Allen Avenue");
+
+    const multipart = new FormData();
+    multipart.set("name", "Oud Wood");
+    multipart.set("image", new File([new Uint8Array(1000)], "photo.png", { type: "image/png" }));
+    const read = await readForm(new Request(url, { method: "POST", body: multipart }));
+    expect(read.get("name")).toBe("Oud Wood");
+    expect((read.get("image") as File).size).toBe(1000);
+  });
+
+  it("accepts a form Content-Type with parameters and in any case", async () => {
+    const read = await readForm(
+      new Request(url, { method: "POST", body: "a=1&b=%C3%A9", headers: { "Content-Type": "Application/X-WWW-Form-Urlencoded; charset=UTF-8" } }),
+    );
+    expect(read.get("b")).toBe("é");
+  });
+
+  it("reads an empty form post (a button with no fields) as an empty form", async () => {
+    const read = await readForm(new Request(url, { method: "POST", body: "", headers: { "Content-Type": "application/x-www-form-urlencoded" } }));
+    expect([...read.keys()]).toEqual([]);
+  });
+
+  const notForms: [string, RequestInit][] = [
+    ["JSON", { body: JSON.stringify({ street: "x" }), headers: { "Content-Type": "application/json" } }],
+    ["text/plain", { body: "street=x", headers: { "Content-Type": "text/plain" } }],
+    // a byte array gets no Content-Type from fetch
+    ["no Content-Type", { body: new Uint8Array([115, 61, 120]) }],
+    ["broken multipart", { body: "--nope\r\nnot a part", headers: { "Content-Type": "multipart/form-data; boundary=x" } }],
+    ["multipart without a boundary", { body: "--x\r\n", headers: { "Content-Type": "multipart/form-data" } }],
+    ["a Content-Length that is not a number", { body: "a=1", headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "ten" } }],
+  ];
+  it.each(notForms)("answers %s with 400 and a message in the shopper's language", async (_kind, init) => {
+    const request = new Request(url, { method: "POST", ...init });
+    expect(await readFormBody(new Request(url, { method: "POST", ...init }))).toMatchObject({ problem: "notAForm" });
+    const en = await thrownBy(readForm(request));
+    expect(en.status).toBe(400);
+    expect(en.message).toMatch(/could not read/);
+    const es = await thrownBy(readForm(new Request(url, { method: "POST", ...init, headers: { ...(init.headers as object), "Accept-Language": "es" } })));
+    expect(es.message).toMatch(/No hemos podido leer/);
+  });
+
+  it("refuses a declared Content-Length above the limit with 413 before reading the body", async () => {
+    const { body, counter } = chunked(1000, 50);
+    const request = new Request(url, {
+      method: "POST",
+      body,
+      duplex: "half",
+      headers: { "Content-Length": String(50 * 1024 * 1024), "Content-Type": "application/x-www-form-urlencoded" },
+    } as RequestInit);
+    const refusal = await thrownBy(readForm(request, { maxBytes: 10_000 }));
+    expect(refusal.status).toBe(413);
+    expect(refusal.message).toMatch(/more than the shop accepts/);
+    // what was pulled was thrown away, not kept
+    expect(counter.pulled).toBeLessThanOrEqual(50);
+  });
+
+  it("counts a chunked body as it arrives and stops at the limit", async () => {
+    const { body } = chunked(64 * 1024, 10_000); // 640 MB if it were read whole
+    const request = new Request(url, { method: "POST", body, duplex: "half", headers: { "Content-Type": "application/x-www-form-urlencoded" } } as RequestInit);
+    expect(request.headers.get("Content-Length")).toBeNull();
+    const before = process.memoryUsage().rss;
+    expect(await readFormBody(request)).toEqual({ problem: "tooLarge", limit: FORM_BODY_LIMIT });
+    // Up to 100 MB is read and thrown away so a browser hears the answer; none of it is kept.
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("reads a chunked form just under the limit", async () => {
+    const value = "a".repeat(FORM_BODY_LIMIT - 10);
+    const bytes = new TextEncoder().encode(`note=${value}`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 10_000) controller.enqueue(bytes.subarray(i, i + 10_000));
+        controller.close();
+      },
+    });
+    const read = await readForm(new Request(url, { method: "POST", body, duplex: "half", headers: { "Content-Type": "application/x-www-form-urlencoded" } } as RequestInit));
+    expect((read.get("note") as string).length).toBe(value.length);
+  });
+});
+
+describe("body limits", () => {
+  it("gives the upload limit only to multipart posts to the product form, with or without JavaScript", () => {
+    const multipart = "multipart/form-data; boundary=----x";
+    expect(bodyLimitFor("/admin/products", multipart)).toBe(UPLOAD_BODY_LIMIT);
+    expect(bodyLimitFor("/admin/products.data", multipart)).toBe(UPLOAD_BODY_LIMIT);
+    expect(UPLOAD_BODY_LIMIT).toBeGreaterThan(5 * 1024 * 1024);
+    expect(bodyLimitFor("/admin/products", "application/x-www-form-urlencoded")).toBe(FORM_BODY_LIMIT);
+    expect(bodyLimitFor("/admin/products/x", multipart)).toBe(FORM_BODY_LIMIT);
+    expect(bodyLimitFor("/admin/brands", multipart)).toBe(FORM_BODY_LIMIT);
+    expect(bodyLimitFor("/auth/register", multipart)).toBe(FORM_BODY_LIMIT);
+  });
+});
