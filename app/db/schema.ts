@@ -193,6 +193,19 @@ export interface MailOutboxTable {
   sent_at: Timestamp | null;
 }
 
+/** One row (id 1): a number raised by triggers whenever a shop listing could change (migration 0040). */
+export interface CatalogVersionTable {
+  id: number;
+  version: number;
+}
+
+/** SQLite only: the FTS5 search index over product and brand names, kept by triggers (migration 0040). */
+export interface ProductSearchTable {
+  rowid: number;
+  name: string;
+  brand: string;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -210,6 +223,8 @@ export interface Database {
   audit_log: AuditLogTable;
   rate_limits: RateLimitTable;
   mail_outbox: MailOutboxTable;
+  catalog_version: CatalogVersionTable;
+  product_search: ProductSearchTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -1,8 +1,27 @@
-import { type ExpressionBuilder, sql } from "kysely";
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { z } from "zod";
-import type { Db } from "~/db/client.server";
+import { type Db, isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import { NO_FILTERS, PRICE_MAX, PRICE_MIN, SEARCH_MAX_LENGTH, SHOP_PAGE_SIZE, type ShopFilters } from "~/lib/shop-url";
+
+// ---------------------------------------------------------------------------------------------
+// Change notifications
+
+// Anything that caches what the shop shows (e.g. rendered pages) listens here; every change to
+// products, brands or categories calls catalogChanged() after it commits. The listeners live on
+// globalThis because server.ts and the app's server build each load their own copy of this module.
+const LISTENERS = Symbol.for("unboxed.catalogListeners");
+const registry = globalThis as typeof globalThis & { [LISTENERS]?: Set<() => void> };
+const catalogListeners = (registry[LISTENERS] ??= new Set<() => void>());
+
+export function onCatalogChange(listener: () => void): () => void {
+  catalogListeners.add(listener);
+  return () => catalogListeners.delete(listener);
+}
+
+export function catalogChanged(): void {
+  for (const listener of catalogListeners) listener();
+}
 
 /** What a product card needs: everything is read fresh from the catalogue. */
 export interface ProductCard {
@@ -135,31 +154,148 @@ export function parseShopQuery(
   };
 }
 
-/** `%`, `_` and `\` in the shopper's text match themselves, not patterns. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+// ---------------------------------------------------------------------------------------------
+// Search (docs/decisions/130)
+//
+// The shopper's text is cut into words; a product matches when every word is part of its name or of
+// its brand's name, ignoring case and accents. Each engine uses its own index, built by migration
+// 0040: SQLite an FTS5 trigram table (product_search), PostgreSQL a pg_trgm index on shop_fold(name).
+// Products whose own name holds every word come first.
+
+/** At most this many words are looked up; the rest of a pasted paragraph is ignored. */
+const SEARCH_MAX_WORDS = 8;
+/** The trigram index finds parts of words from three characters; shorter words are compared directly. */
+const TRIGRAM = 3;
+
+export function searchWords(q: string): string[] {
+  const words = q.split(" ").filter(Boolean);
+  return [...new Set(words)].slice(0, SEARCH_MAX_WORDS);
 }
 
-type ProductScope = ExpressionBuilder<Database & { p: Database["products"]; b: Database["brands"] }, "p" | "b">;
+/** `%`, `_` and `\\` in the shopper's text match themselves, not patterns. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
 
-function matching(filters: ShopFilters) {
-  return (eb: ProductScope) => {
-    const conditions = [eb("p.archived_at", "is", null)];
+/** An FTS5 query: each word a quoted string (quotes doubled), all of them required. */
+function ftsWords(words: string[]): string {
+  return words.map((w) => `"${w.replace(/"/g, '""')}"`).join(" AND ");
+}
+
+/**
+ * Which products of a search a query reads: all of them, those whose own name holds every word, or
+ * those found only through their brand's name. Words shorter than the trigram are a plain filter on
+ * the name or the brand in every part.
+ */
+type SearchPart = "all" | "name" | "brand";
+
+type ProductScope = ExpressionBuilder<Database & { p: Database["products"]; b: Database["brands"] }, "p" | "b">;
+type Condition = Expression<SqlBool>;
+type ListingQuery = SelectQueryBuilder<Database & { p: Database["products"]; b: Database["brands"] }, "p" | "b", object>;
+
+interface Listing {
+  query: ListingQuery;
+  order: "newest" | "search";
+}
+
+function listing(db: Db, filters: ShopFilters, part: SearchPart): Listing {
+  const postgres = isPostgres(db);
+  const words = searchWords(filters.q);
+  const indexed = words.filter((w) => [...w].length >= TRIGRAM);
+  const short = words.filter((w) => [...w].length < TRIGRAM);
+  // SQLite: the FTS table drives the query, read newest (highest id) first, so a page of a search
+  // that matches most of the catalogue reads only as far as that page.
+  const fts = !postgres && indexed.length > 0;
+  let query: ListingQuery = fts
+    ? (db
+        .selectFrom("product_search as s")
+        .innerJoin("products as p", "p.id", "s.rowid")
+        .innerJoin("brands as b", "b.id", "p.brand_id") as unknown as ListingQuery)
+    : db.selectFrom("products as p").innerJoin("brands as b", "b.id", "p.brand_id");
+  if (fts) {
+    const all = ftsWords(indexed);
+    const match = part === "all" ? all : part === "name" ? `name : (${all})` : `(${all}) NOT (name : (${all}))`;
+    query = query.where(sql<boolean>`product_search match ${match}`);
+  }
+  query = query.where((eb) => {
+    const conditions: Condition[] = [eb("p.archived_at", "is", null)];
     if (filters.category) conditions.push(eb("p.category_id", "=", filters.category));
     if (filters.brand) conditions.push(eb("p.brand_id", "=", filters.brand));
     if (filters.min > PRICE_MIN) conditions.push(eb("p.price", ">=", filters.min * 100));
     if (filters.max < PRICE_MAX) conditions.push(eb("p.price", "<=", filters.max * 100));
-    if (filters.q) {
-      const pattern = likePattern(filters.q);
-      conditions.push(
-        eb.or([
-          sql<boolean>`lower(${eb.ref("p.name")}) like ${pattern} escape '\\'`,
-          sql<boolean>`lower(${eb.ref("b.name")}) like ${pattern} escape '\\'`,
-        ]),
-      );
+    for (const word of short) conditions.push(inNameOrBrand(eb, postgres, word));
+    if (postgres && indexed.length > 0) {
+      const inAll = eb.and(indexed.map((w) => inNameOrBrand(eb, true, w)));
+      const inName = eb.and(indexed.map((w) => inProductName(eb, true, w)));
+      conditions.push(part === "all" ? inAll : part === "name" ? inName : eb.and([inAll, eb.not(inName)]));
     }
     return eb.and(conditions);
-  };
+  });
+  return { query, order: words.length > 0 ? "search" : "newest" };
+}
+
+/** PostgreSQL folds case and accents with shop_fold (the pg_trgm index is on it); SQLite's LIKE folds ASCII case. */
+function contains(postgres: boolean, column: Expression<string>, word: string): Condition {
+  if (postgres) return sql<boolean>`shop_fold(${column}) like '%' || shop_fold(${escapeLike(word)}) || '%' escape '\\'`;
+  return sql<boolean>`lower(${column}) like ${`%${escapeLike(word.toLowerCase())}%`} escape '\\'`;
+}
+
+function inProductName(eb: ProductScope, postgres: boolean, word: string): Condition {
+  return contains(postgres, eb.ref("p.name"), word);
+}
+
+function inNameOrBrand(eb: ProductScope, postgres: boolean, word: string): Condition {
+  if (!postgres) return eb.or([contains(false, eb.ref("p.name"), word), contains(false, eb.ref("b.name"), word)]);
+  // The brands are few: their matching ids are read once (= any(array(...)) is computed before the
+  // scan, where "in (select ...)" would be checked row by row), so both sides stay index lookups.
+  const brands = sql`array(select id from brands where ${contains(true, sql.ref("brands.name"), word)})`;
+  return eb.or([contains(true, eb.ref("p.name"), word), sql<boolean>`${eb.ref("p.brand_id")} = any(${brands})`]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts, cached (docs/decisions/130)
+//
+// The number of products matching a set of filters is read once per catalogue version: a number in
+// catalog_version that triggers raise on every change that could alter a listing, whoever makes it
+// (this process, another instance, a script). Reading it is one tiny row; the cache is bounded and
+// kept per database.
+
+const COUNT_CACHE_ENTRIES = 2_000;
+const countCaches = new WeakMap<Db, Map<string, number>>();
+
+/** The catalogue's current version, read fresh: a cached count is only used at the version it was read. */
+async function catalogVersion(db: Db): Promise<number> {
+  const row = await db.selectFrom("catalog_version").select("version").where("id", "=", 1).executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+async function cachedCount(db: Db, key: string, count: () => Promise<number>): Promise<number> {
+  let cache = countCaches.get(db);
+  if (!cache) countCaches.set(db, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    // Map order is insertion order: moving a hit to the end keeps the most used entries.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const value = await count();
+  cache.set(key, value);
+  for (const oldest of cache.keys()) {
+    if (cache.size <= COUNT_CACHE_ENTRIES) break;
+    cache.delete(oldest);
+  }
+  return value;
+}
+
+function countMatching(db: Db, version: number, filters: ShopFilters, part: SearchPart): Promise<number> {
+  const { page: _page, ...key } = filters;
+  return cachedCount(db, `${version}|${part}|${JSON.stringify(key)}`, async () => {
+    const row = await listing(db, filters, part)
+      .query.select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  });
 }
 
 export interface ShopPage {
@@ -170,31 +306,37 @@ export interface ShopPage {
   pageCount: number;
 }
 
-/** One page of the shop, newest first, with the exact number of matching products. */
+function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number): Promise<ProductCard[]> {
+  const { query, order } = listing(db, filters, part);
+  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName"]);
+  const ordered =
+    order === "newest"
+      ? selected.orderBy("p.created_at", "desc").orderBy("p.id", "desc")
+      : // Within each part of a search, the most recently added first (in the FTS table's own order on SQLite).
+        selected.orderBy(isPostgres(db) || !searchWords(filters.q).some((w) => [...w].length >= TRIGRAM) ? sql`p.id` : sql`s.rowid`, "desc");
+  return ordered.limit(limit).offset(offset).execute();
+}
+
+/**
+ * One page of the shop with the exact number of matching products: newest first, or for a search,
+ * the products whose own name holds every word first, then those found by their brand's name, each
+ * most recently added first.
+ */
 export async function listShopProducts(db: Db, filters: ShopFilters): Promise<ShopPage> {
-  const where = matching(filters);
-  const row = await db
-    .selectFrom("products as p")
-    .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where(where)
-    .executeTakeFirstOrThrow();
-  const total = Number(row.n);
+  const version = await catalogVersion(db);
+  const total = await countMatching(db, version, filters, "all");
   const pageCount = Math.max(1, Math.ceil(total / SHOP_PAGE_SIZE));
   const page = Math.min(Math.max(1, filters.page), pageCount);
-  const products =
-    total === 0
-      ? []
-      : await db
-          .selectFrom("products as p")
-          .innerJoin("brands as b", "b.id", "p.brand_id")
-          .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName"])
-          .where(where)
-          .orderBy("p.created_at", "desc")
-          .orderBy("p.id", "desc")
-          .limit(SHOP_PAGE_SIZE)
-          .offset((page - 1) * SHOP_PAGE_SIZE)
-          .execute();
+  const offset = (page - 1) * SHOP_PAGE_SIZE;
+  if (total === 0) return { products: [], total, page, pageCount };
+  const ranked = searchWords(filters.q).some((w) => [...w].length >= TRIGRAM);
+  if (!ranked) return { products: await pageOfProducts(db, filters, "all", offset, SHOP_PAGE_SIZE), total, page, pageCount };
+  // Name matches, then brand-only matches: each part is read in index order, only as far as this page.
+  const byName = await countMatching(db, version, filters, "name");
+  const products = offset < byName ? await pageOfProducts(db, filters, "name", offset, SHOP_PAGE_SIZE) : [];
+  if (products.length < SHOP_PAGE_SIZE && total > byName) {
+    products.push(...(await pageOfProducts(db, filters, "brand", Math.max(0, offset - byName), SHOP_PAGE_SIZE - products.length)));
+  }
   return { products, total, page, pageCount };
 }
 
@@ -256,23 +398,4 @@ export async function sitemapProducts(db: Db): Promise<{ id: number; updatedAt: 
     .where("archived_at", "is", null)
     .orderBy("id")
     .execute();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Change notifications
-
-// Anything that caches what the shop shows (e.g. rendered pages) listens here; every change to
-// products, brands or categories calls catalogChanged() after it commits. The listeners live on
-// globalThis because server.ts and the app's server build each load their own copy of this module.
-const LISTENERS = Symbol.for("unboxed.catalogListeners");
-const registry = globalThis as typeof globalThis & { [LISTENERS]?: Set<() => void> };
-const catalogListeners = (registry[LISTENERS] ??= new Set<() => void>());
-
-export function onCatalogChange(listener: () => void): () => void {
-  catalogListeners.add(listener);
-  return () => catalogListeners.delete(listener);
-}
-
-export function catalogChanged(): void {
-  for (const listener of catalogListeners) listener();
 }
