@@ -34,15 +34,19 @@ export function bodyLimitFor(path: string, contentType: string | null | undefine
 const TOO_LARGE = { en: enCommon.error.tooLarge, es: esCommon.error.tooLarge };
 
 /**
- * 413 at once for a declared Content-Length above the route's limit, before anything reads the body.
+ * 413 at once for a declared Content-Length above the form limit, before anything reads the body (a
+ * multipart post to the product form is left to its route, which says so under the image field).
  * A body without a declared length (chunked) is counted as it arrives by the form reader, which every
  * action uses.
  */
 export function refuseLargeBodies(): RequestHandler {
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
+    const limit = bodyLimitFor(req.path, req.get("content-type"));
+    // A photo upload is answered by its route, with the message next to the image field.
+    if (limit === UPLOAD_BODY_LIMIT) return next();
     const declared = req.get("content-length");
-    if (declared === undefined || (/^\d{1,15}$/.test(declared) && Number(declared) <= bodyLimitFor(req.path, req.get("content-type")))) return next();
+    if (declared === undefined || (/^\d{1,15}$/.test(declared) && Number(declared) <= limit)) return next();
     const { locale } = pickLocale({
       query: typeof req.query.lng === "string" ? req.query.lng : null,
       cookie: readCookie(new Request("http://localhost/", { headers: { Cookie: req.get("cookie") ?? "" } }), LOCALE_COOKIE),
