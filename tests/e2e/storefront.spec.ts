@@ -110,6 +110,8 @@ test.describe("shop", () => {
     await filters.getByRole("slider", { name: "Minimum price" }).fill("150000");
     await expect(page).toHaveURL(/brand=\d+&min=150000$/);
     await expect(filters.locator("output").first()).toHaveText("₦150,000.00");
+    // The URL changes before the new list is shown: wait for the list, not just the address.
+    await expect.poll(async () => Math.min(...(await cardPrices(page)))).toBeGreaterThanOrEqual(150_000);
     const prices = await cardPrices(page);
     expect(prices.length).toBeGreaterThan(0);
     for (const price of prices) expect(price).toBeGreaterThanOrEqual(150_000);
