@@ -109,6 +109,7 @@ export function ShopFilters({
       }}
     >
       {filters.q && <input type="hidden" name="q" defaultValue={filters.q} />}
+      {filters.sort && <input type="hidden" name="sort" defaultValue={filters.sort} />}
       {group("category", t("store.filters.categories"), categories, false)}
       {group("brand", t("store.filters.brands"), brands, true)}
       <fieldset>

@@ -7,6 +7,7 @@ import * as m0005 from "./migrations/0005_cart_orders";
 import * as m0007 from "./migrations/0007_checkout_key";
 import * as m0010 from "./migrations/0010_mail_outbox";
 import * as m0040 from "./migrations/0040_product_search";
+import * as m0041 from "./migrations/0041_product_sorting";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "0007_checkout_key": m0007,
   "0010_mail_outbox": m0010,
   "0040_product_search": m0040,
+  "0041_product_sorting": m0041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -38,6 +38,8 @@ export interface ProductTable {
   brand_id: number;
   /** set when a product that appears in orders is taken out of the shop */
   archived_at: Timestamp | null;
+  /** units on orders that are not cancelled, kept by triggers (migration 0041); the shop's "best selling" */
+  sold: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

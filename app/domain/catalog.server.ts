@@ -2,7 +2,8 @@ import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type 
 import { z } from "zod";
 import { type Db, isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
-import { NO_FILTERS, PRICE_MAX, PRICE_MIN, SEARCH_MAX_LENGTH, SHOP_PAGE_SIZE, type ShopFilters } from "~/lib/shop-url";
+import { DISCOUNT_PER_MILLE } from "~/db/migrations/0041_product_sorting";
+import { effectiveSort, NO_FILTERS, PRICE_MAX, PRICE_MIN, SEARCH_MAX_LENGTH, SHOP_PAGE_SIZE, SHOP_SORTS, type ShopFilters, type ShopSort } from "~/lib/shop-url";
 
 // ---------------------------------------------------------------------------------------------
 // Change notifications
@@ -120,13 +121,15 @@ const shopQuerySchema = z.object({
   brand: optionalId,
   min: naira,
   max: naira,
+  sort: z.enum([...SHOP_SORTS, "relevance"]).optional().catch(undefined),
   page: wholeNumber.min(1).optional().catch(undefined),
 });
 
 /**
  * The shop's filters from a query string. Anything malformed is ignored or clamped, so every query
  * string reaches a valid page: unknown categories and brands are dropped, prices are clamped to the
- * slider's range (and swapped when max is below min), the page is at least 1 (the listing clamps the top).
+ * slider's range (and swapped when max is below min), an unknown order is the default one, the page
+ * is at least 1 (the listing clamps the top).
  */
 export function parseShopQuery(
   params: URLSearchParams,
@@ -138,6 +141,7 @@ export function parseShopQuery(
     brand: firstValue(params, "brand"),
     min: firstValue(params, "min"),
     max: firstValue(params, "max"),
+    sort: firstValue(params, "sort"),
     page: firstValue(params, "page"),
   });
   let min = raw.min ?? PRICE_MIN;
@@ -150,6 +154,7 @@ export function parseShopQuery(
     brand: known.brands.some((b) => b.id === raw.brand) ? raw.brand! : null,
     min,
     max,
+    sort: raw.sort ?? null,
     page: Math.min(raw.page ?? 1, 1_000_000),
   };
 }
@@ -195,7 +200,8 @@ type ListingQuery = SelectQueryBuilder<Database & { p: Database["products"]; b: 
 
 interface Listing {
   query: ListingQuery;
-  order: "newest" | "search";
+  /** SQLite search: the FTS table drives the query, and its rowid order is the cheap one */
+  fts: boolean;
 }
 
 function listing(db: Db, filters: ShopFilters, part: SearchPart): Listing {
@@ -231,7 +237,7 @@ function listing(db: Db, filters: ShopFilters, part: SearchPart): Listing {
     }
     return eb.and(conditions);
   });
-  return { query, order: words.length > 0 ? "search" : "newest" };
+  return { query, fts };
 }
 
 /** PostgreSQL folds case and accents with shop_fold (the pg_trgm index is on it); SQLite's LIKE folds ASCII case. */
@@ -307,20 +313,30 @@ export interface ShopPage {
 }
 
 function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number): Promise<ProductCard[]> {
-  const { query, order } = listing(db, filters, part);
+  const { query, fts } = listing(db, filters, part);
   const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName"]);
-  const ordered =
-    order === "newest"
-      ? selected.orderBy("p.created_at", "desc").orderBy("p.id", "desc")
-      : // Within each part of a search, the most recently added first (in the FTS table's own order on SQLite).
-        selected.orderBy(isPostgres(db) || !searchWords(filters.q).some((w) => [...w].length >= TRIGRAM) ? sql`p.id` : sql`s.rowid`, "desc");
+  const ordered = ORDERS[effectiveSort(filters)](selected, fts);
   return ordered.limit(limit).offset(offset).execute();
 }
 
+type CardQuery = ReturnType<ListingQuery["select"]>;
+
+/** Each order, with the most recently added first among equals; each has an index (migrations 0001, 0041). */
+const ORDERS: Record<ShopSort, (query: CardQuery, fts: boolean) => CardQuery> = {
+  newest: (q) => q.orderBy("p.created_at", "desc").orderBy("p.id", "desc"),
+  // Within each part of a search (name matches, then brand matches), the most recently added first,
+  // in the FTS table's own order on SQLite.
+  relevance: (q, fts) => q.orderBy(fts ? sql`s.rowid` : sql`p.id`, "desc"),
+  "price-asc": (q) => q.orderBy("p.price", "asc").orderBy("p.id", "desc"),
+  "price-desc": (q) => q.orderBy("p.price", "desc").orderBy("p.id", "desc"),
+  "best-selling": (q) => q.orderBy("p.sold", "desc").orderBy("p.created_at", "desc").orderBy("p.id", "desc"),
+  discount: (q) => q.orderBy(sql.raw(DISCOUNT_PER_MILLE), "desc").orderBy("p.created_at", "desc").orderBy("p.id", "desc"),
+};
+
 /**
- * One page of the shop with the exact number of matching products: newest first, or for a search,
- * the products whose own name holds every word first, then those found by their brand's name, each
- * most recently added first.
+ * One page of the shop with the exact number of matching products, in the order asked for. The
+ * default for a search is best match: the products whose own name holds every word first, then those
+ * found by their brand's name, each most recently added first.
  */
 export async function listShopProducts(db: Db, filters: ShopFilters): Promise<ShopPage> {
   const version = await catalogVersion(db);
@@ -329,7 +345,7 @@ export async function listShopProducts(db: Db, filters: ShopFilters): Promise<Sh
   const page = Math.min(Math.max(1, filters.page), pageCount);
   const offset = (page - 1) * SHOP_PAGE_SIZE;
   if (total === 0) return { products: [], total, page, pageCount };
-  const ranked = searchWords(filters.q).some((w) => [...w].length >= TRIGRAM);
+  const ranked = effectiveSort(filters) === "relevance" && searchWords(filters.q).some((w) => [...w].length >= TRIGRAM);
   if (!ranked) return { products: await pageOfProducts(db, filters, "all", offset, SHOP_PAGE_SIZE), total, page, pageCount };
   // Name matches, then brand-only matches: each part is read in index order, only as far as this page.
   const byName = await countMatching(db, version, filters, "name");

@@ -120,6 +120,7 @@ describe.each(ENGINES)("the shop's catalogue on %s", (engine) => {
       brand: ids.dior,
       min: 1000,
       max: 2000,
+      sort: null,
       page: 2,
     });
     const bad = parseShopQuery(query("page=-3&min=abc&max=-5&category=999&brand=<script>"), known);

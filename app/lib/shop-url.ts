@@ -1,5 +1,5 @@
 /**
- * The shop's state lives in its URL (/shop?q=&category=&brand=&min=&max=&page=), so a filtered page
+ * The shop's state lives in its URL (/shop?q=&category=&brand=&min=&max=&sort=&page=), so a filtered page
  * can be shared, reloaded and navigated with Back. This module is small on purpose: it runs in the
  * browser too (pagination and reset links). Parsing and clamping of untrusted input is on the server
  * (parseShopQuery in ~/domain/catalog.server).
@@ -12,6 +12,10 @@ export const PRICE_MAX = 600_000;
 /** The longest search text that is looked up; longer input is cut, never refused. */
 export const SEARCH_MAX_LENGTH = 100;
 
+/** The orders a shopper can choose; "relevance" (best match) only means something with a search. */
+export const SHOP_SORTS = ["newest", "price-asc", "price-desc", "best-selling", "discount"] as const;
+export type ShopSort = (typeof SHOP_SORTS)[number] | "relevance";
+
 export interface ShopFilters {
   q: string;
   category: number | null;
@@ -19,10 +23,19 @@ export interface ShopFilters {
   /** whole naira */
   min: number;
   max: number;
+  /** null: the default order, best match for a search and newest first otherwise */
+  sort: ShopSort | null;
   page: number;
 }
 
-export const NO_FILTERS: ShopFilters = { q: "", category: null, brand: null, min: PRICE_MIN, max: PRICE_MAX, page: 1 };
+export const NO_FILTERS: ShopFilters = { q: "", category: null, brand: null, min: PRICE_MIN, max: PRICE_MAX, sort: null, page: 1 };
+
+/** The order a listing is shown in: best match only while searching, newest first by default. */
+export function effectiveSort(filters: Pick<ShopFilters, "q" | "sort">): ShopSort {
+  const searching = filters.q.trim() !== "";
+  if (filters.sort === "relevance" || filters.sort === null) return searching ? "relevance" : "newest";
+  return filters.sort;
+}
 
 /**
  * The /shop URL for these filters with some of them changed. Defaults are left out, and any change
@@ -36,6 +49,9 @@ export function shopHref(filters: ShopFilters, change: Partial<ShopFilters> = {}
   if (next.brand) params.set("brand", String(next.brand));
   if (next.min > PRICE_MIN) params.set("min", String(next.min));
   if (next.max < PRICE_MAX) params.set("max", String(next.max));
+  // The default order stays out of the URL; so does best match once the search is cleared.
+  const sort = effectiveSort(next);
+  if (sort !== (next.q ? "relevance" : "newest")) params.set("sort", sort);
   if (next.page > 1) params.set("page", String(next.page));
   const query = params.toString();
   return query ? `/shop?${query}` : "/shop";

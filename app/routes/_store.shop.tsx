@@ -4,6 +4,7 @@ import { Icon } from "~/components/icon";
 import { Pagination } from "~/components/pagination";
 import { ProductCard } from "~/components/product-card";
 import { ShopFilters } from "~/components/shop-filters";
+import { ShopSortForm } from "~/components/shop-sort";
 import { listBrands, listCategories, listShopProducts, parseShopQuery } from "~/domain/catalog.server";
 import { wishlistedForRequest } from "~/domain/wishlist.server";
 import { fill, pageContent } from "~/lib/content.server";
@@ -28,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     categories,
     brands,
     wishlisted: await wishlistedForRequest(request, context.db, result.products.map((p) => p.id)),
-    meta: seoMeta(context, locale, shopHref(filters, { q: "", page: filters.page }), { title, description: text.description }),
+    meta: seoMeta(context, locale, shopHref(filters, { q: "", sort: null, page: filters.page }), { title, description: text.description }),
   };
 }
 
@@ -61,10 +62,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               )}
             </p>
           </div>
-          <DrawerButton target={FILTERS_DRAWER} className="btn-outline lg:hidden">
-            <Icon name="filter" size={18} />
-            {t("store.filters.open")}
-          </DrawerButton>
+          <div className="flex flex-wrap items-center gap-3">
+            <ShopSortForm filters={filters} />
+            <DrawerButton target={FILTERS_DRAWER} className="btn-outline lg:hidden">
+              <Icon name="filter" size={18} />
+              {t("store.filters.open")}
+            </DrawerButton>
+          </div>
         </div>
         {products.length === 0 ? (
           <div className="rounded-2xl bg-white p-10 text-center">

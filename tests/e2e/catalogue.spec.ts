@@ -1,0 +1,71 @@
+import { expect, type Page, test } from "@playwright/test";
+import { hydrated } from "./support";
+
+const toNaira = (text: string) => Number(text.replace(/[₦,]/g, ""));
+
+/** The selling price on each card of the listing, in order. */
+async function cardPrices(page: Page): Promise<number[]> {
+  const texts = await page.locator("main article p > span.font-semibold").allInnerTexts();
+  return texts.map(toNaira);
+}
+
+const ascending = (values: number[]) => values.every((v, i) => i === 0 || values[i - 1] <= v);
+const descending = (values: number[]) => values.every((v, i) => i === 0 || values[i - 1] >= v);
+
+test("sorts the shop by price, in the URL, across pages", async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto("/shop");
+  await hydrated(page);
+  const sort = page.getByLabel("Sort by");
+  await expect(sort).toHaveValue("newest");
+  await sort.selectOption({ label: "Price: low to high" });
+  await expect(page).toHaveURL(/\/shop\?sort=price-asc$/);
+  await expect(page.getByText(/^Showing 1–8 of \d+ perfumes$/)).toBeVisible();
+  const first = await cardPrices(page);
+  expect(first).toHaveLength(8);
+  expect(ascending(first), first.join(", ")).toBe(true);
+  await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/sort=price-asc&page=2/);
+  await expect(sort).toHaveValue("price-asc");
+  const second = await cardPrices(page);
+  expect(ascending(second)).toBe(true);
+  expect(second[0]).toBeGreaterThanOrEqual(first.at(-1)!);
+
+  await sort.selectOption({ label: "Price: high to low" });
+  await expect(page).toHaveURL(/\/shop\?sort=price-desc$/);
+  await expect.poll(async () => descending(await cardPrices(page))).toBe(true);
+  const highest = (await cardPrices(page))[0];
+  expect(highest).toBeGreaterThan(first[0]);
+});
+
+test("sorts without JavaScript, keeping the filters and the search", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/shop?q=parfum&min=50000");
+  const sort = page.getByLabel("Sort by");
+  await expect(sort).toHaveValue("relevance");
+  await sort.selectOption({ label: "Price: high to low" });
+  await page.getByRole("button", { name: "Sort", exact: true }).click();
+  await expect(page).toHaveURL(/\/shop\?q=parfum&min=50000&sort=price-desc$/);
+  await expect(page.getByLabel("Sort by")).toHaveValue("price-desc");
+  const prices = await cardPrices(page);
+  expect(prices.length).toBeGreaterThan(1);
+  expect(descending(prices)).toBe(true);
+  expect(Math.min(...prices)).toBeGreaterThanOrEqual(50_000);
+  // The filters form carries the order along.
+  await page.getByRole("complementary", { name: "Filters" }).getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/sort=price-desc/);
+  await context.close();
+});
+
+test("the header search ignores accents and finds parts of words", async ({ page }) => {
+  await page.goto("/");
+  const search = page.getByRole("search").first().getByRole("searchbox", { name: "Search products" });
+  await search.fill("memoire odeu");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/\/shop\?q=memoire\+odeu$/);
+  await expect(page.locator("main article")).toHaveCount(1);
+  await expect(page.locator("main article").getByRole("link").first()).toContainText("Mémoire d'une Odeur");
+  await page.goto("/shop?q=IDOLE");
+  await expect(page.locator("main article").getByRole("link").first()).toContainText("Idôle");
+});
