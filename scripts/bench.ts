@@ -1,17 +1,28 @@
-// npm run bench [-- --products 10000 --duration 10 --connections 10 --database-url postgres://... --no-page-cache]
-// Seeds a scratch database with N products, starts the production server on it, loads each
-// storefront page with autocannon and prints req/s, p50 and p99 per page and the server's peak memory.
-// Requests carry no cookies, like a first visit, so they are served from the anonymous page cache
-// (docs/decisions/011) unless --no-page-cache renders every one of them.
-import autocannon from "autocannon";
-import { spawn } from "node:child_process";
+// npm run bench [-- --products 10000 --duration 10 --connections 10 --database-url postgres://... --no-page-cache
+//                  --scenarios anonymous,cart,signed-in --mixed-connections 100 --mixed-duration 60 --no-mixed --no-pages]
+// Seeds a scratch database with N products, starts the production server on it and loads it with
+// autocannon, then prints every figure beside its budget (design.md, "Performance budgets") with PASS
+// or SHORT:
+// - each storefront page for three shoppers: anonymous (no cookie: the page cache serves them unless
+//   --no-page-cache), with a cart (an anonymous cart cookie) and signed in (a session with a cart);
+// - a mixed run (default 100 connections for 60 s): browsing, search and product pages, 30 % of requests
+//   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory;
+// - the time to seed the catalogue and the server's idle memory.
+// Demo images are rendered once into a folder kept between runs, so seeding measures the catalogue.
+import autocannon, { type Request as CannonRequest } from "autocannon";
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../app/db/client.server";
+import { sql } from "kysely";
+import { type Db, type DatabaseHandle, openDatabase } from "../app/db/client.server";
 import { migrateToLatest } from "../app/db/migrate.server";
 import { seedDemoCatalogue } from "../app/db/seed.server";
+import { addLine, userCartId } from "../app/domain/cart.server";
+import { createSession } from "../app/domain/sessions.server";
+import type { Config } from "../app/lib/config.server";
 import { imagesDir } from "../app/lib/images.server";
 import { freePort } from "../tests/support/free-port";
 
@@ -22,59 +33,127 @@ const { values } = parseArgs({
     connections: { type: "string", default: "10" },
     "database-url": { type: "string" },
     "no-page-cache": { type: "boolean", default: false },
+    scenarios: { type: "string", default: "anonymous,cart,signed-in" },
+    "mixed-connections": { type: "string", default: "100" },
+    "mixed-duration": { type: "string", default: "60" },
+    "no-mixed": { type: "boolean", default: false },
+    "no-pages": { type: "boolean", default: false },
   },
 });
-const productCount = Number(values.products);
+const productCount = Math.max(432, Number(values.products));
 const duration = Number(values.duration);
 const connections = Number(values.connections);
+const pageCache = !values["no-page-cache"];
+const databaseUrl = values["database-url"] ?? null;
+
+const BUDGET = {
+  /** storefront pages at 10 connections, for every shopper: served warm (10,000 products) or uncached (100,000) */
+  pages: pageCache ? { rps: 2000, p99: 20 } : { rps: 150, p99: 50 },
+  mixed: { p99: 100, peakMb: 250 },
+  idleMb: 120,
+  seedSeconds: 60,
+};
 
 /** Storefront pages to load; `{id}` is replaced by a real product id. */
-const PAGES = ["/", "/shop", "/shop?brand=2&min=50000&max=300000", "/shop?q=eau&page=3", "/shop/{id}"];
+const PAGES = ["/", "/shop", "/shop?brand=2&min=50000&max=300000", "/shop?q=eau&page=3", "/shop?q=inten", "/shop/{id}"];
+const SEARCH_WORDS = ["eau", "intense", "parfum", "oud", "rose", "noir", "creme", "bleu", "sauv", "musk"];
+const CART_POOL = 60;
+const ACCOUNTS = 20;
+
+type Scenario = "anonymous" | "cart" | "signed-in";
+
+interface Shoppers {
+  /** anonymous cart cookies, each cart with two lines */
+  carts: { cookie: string; productIds: number[] }[];
+  /** session cookies of signed-in customers, each with a cart of two lines */
+  accounts: { cookie: string; productIds: number[] }[];
+  productIds: { min: number; max: number };
+  categories: number[];
+  brands: number[];
+}
+
+const cookieOf = (setCookie: string) => setCookie.split(";")[0];
+const pickOne = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)];
 
 /** The demo catalogue, then copies of it (new names, prices and dates, same images) up to N products. */
-async function seedScratch(dataDir: string, databaseUrl: string | null): Promise<number> {
-  const database = await openDatabase({ databaseUrl, sqlitePath: path.join(dataDir, "shop.db") });
+async function seedCatalogue(database: DatabaseHandle, dataDir: string): Promise<{ seconds: number; imageSeconds: number }> {
+  const { db } = database;
+  await migrateToLatest(db);
+  const imageCache = path.join(os.tmpdir(), "unboxed-bench-images");
+  const imageStart = Date.now();
+  await seedDemoCatalogue(db, { imagesDir: imageCache, replace: true });
+  fs.cpSync(imageCache, imagesDir(dataDir), { recursive: true });
+  const rowsStart = Date.now();
+  const demo = await db.selectFrom("products").selectAll().execute();
+  const start = Date.now() - 400 * 24 * 3600_000;
+  const batch = database.engine === "postgres" ? 2000 : 500;
+  await db.transaction().execute(async (trx) => {
+    for (let from = demo.length; from < productCount; from += batch) {
+      const rows = [];
+      for (let i = from; i < Math.min(productCount, from + batch); i++) {
+        const { id: _id, ...source } = demo[i % demo.length];
+        const at = new Date(start + i * 60_000).toISOString();
+        rows.push({ ...source, slug: `${source.slug}-${i}`, name: `${source.name} #${i}`, price: source.price + (i % 97) * 100, created_at: at, updated_at: at });
+      }
+      await trx.insertInto("products").values(rows).execute();
+    }
+  });
+  // Fresh statistics, as a database that grew over time would have.
+  await sql`analyze`.execute(db);
+  const end = Date.now();
+  return { seconds: (end - rowsStart) / 1000, imageSeconds: (rowsStart - imageStart) / 1000 };
+}
+
+async function makeShoppers(db: Db): Promise<Shoppers> {
+  const context = { db, config: { publicUrl: "http://127.0.0.1" } as Config };
+  const inStock = await db.selectFrom("products").select("id").where("stock", ">", 20).orderBy("id", "desc").limit(200).execute();
+  const twoProducts = (i: number) => [inStock[(2 * i) % inStock.length].id, inStock[(2 * i + 1) % inStock.length].id];
+  const at = new Date().toISOString();
+  const carts: Shoppers["carts"] = [];
+  for (let i = 0; i < CART_POOL; i++) {
+    const id = randomBytes(24).toString("base64url");
+    await db.insertInto("carts").values({ id, user_id: null, created_at: at, updated_at: at }).execute();
+    const productIds = twoProducts(i);
+    for (const productId of productIds) await addLine(db, id, productId);
+    carts.push({ cookie: `ub_cart=${id}`, productIds });
+  }
+  const accounts: Shoppers["accounts"] = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const user = await db
+      .insertInto("users")
+      .values({ email: `bench-${i}-${randomBytes(4).toString("hex")}@example.com`, password_hash: "!", first_name: "Bench", last_name: `Shopper ${i}`, role: "customer", created_at: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const cookie = cookieOf(await createSession(context, user.id));
+    const cartId = await userCartId(db, user.id);
+    const productIds = twoProducts(CART_POOL + i);
+    for (const productId of productIds) await addLine(db, cartId, productId);
+    accounts.push({ cookie, productIds });
+  }
+  const ids = await db.selectFrom("products").select((eb) => [eb.fn.min("id").as("min"), eb.fn.max("id").as("max")]).executeTakeFirstOrThrow();
+  const categories = (await db.selectFrom("categories").select("id").execute()).map((r) => r.id);
+  const brands = (await db.selectFrom("brands").select("id").execute()).map((r) => r.id);
+  return { carts, accounts, productIds: { min: Number(ids.min), max: Number(ids.max) }, categories, brands };
+}
+
+function memoryMb(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024);
+}
+
+/** Starts a new peak (VmHWM) for the process; Linux allows it for one's own processes. */
+function resetPeak(pid: number): boolean {
   try {
-    await migrateToLatest(database.db);
-    await seedDemoCatalogue(database.db, { imagesDir: imagesDir(dataDir), replace: true });
-    const demo = await database.db.selectFrom("products").selectAll().execute();
-    const start = Date.now() - 400 * 24 * 3600_000;
-    const rows = [];
-    for (let i = demo.length; i < productCount; i++) {
-      const source = demo[i % demo.length];
-      const at = new Date(start + i * 60_000).toISOString();
-      rows.push({
-        ...source,
-        id: undefined,
-        slug: `${source.slug}-${i}`,
-        name: `${source.name} #${i}`,
-        price: source.price + (i % 97) * 100,
-        created_at: at,
-        updated_at: at,
-      });
-    }
-    for (let i = 0; i < rows.length; i += 500) {
-      await database.db.insertInto("products").values(rows.slice(i, i + 500).map(({ id: _id, ...r }) => r)).execute();
-    }
-    const last = await database.db.selectFrom("products").select("id").orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
-    return last.id;
-  } finally {
-    await database.close();
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
   }
 }
 
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
+const verdict = (ok: boolean) => (ok ? "PASS" : "SHORT");
 
-async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-bench-"));
-  const databaseUrl = values["database-url"] ?? null;
-  console.log(`Seeding ${productCount} products into ${databaseUrl ? "PostgreSQL" : "SQLite"} (${dataDir}) ...`);
-  const productId = await seedScratch(dataDir, databaseUrl);
-
+async function startServer(dataDir: string): Promise<{ server: ChildProcess; base: string }> {
   const port = await freePort();
   const server = spawn(process.execPath, ["build/server.js"], {
     env: {
@@ -83,43 +162,165 @@ async function main() {
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       SEED_DEMO: "false",
       LOG_LEVEL: "warn",
-      PAGE_CACHE: values["no-page-cache"] ? "false" : "true",
+      PAGE_CACHE: pageCache ? "true" : "false",
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
-  try {
-    for (let tries = 0; ; tries++) {
-      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (tries > 300 || server.exitCode !== null) throw new Error("the server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const rows: Record<string, string | number>[] = [];
+  for (let tries = 0; ; tries++) {
+    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (tries > 300 || server.exitCode !== null) throw new Error("the server did not start (did `npm run build` run?)");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { server, base };
+}
+
+async function benchPages(base: string, shoppers: Shoppers): Promise<Record<string, string | number>[]> {
+  const scenarios = values.scenarios.split(",").map((s) => s.trim()) as Scenario[];
+  const rows: Record<string, string | number>[] = [];
+  const productId = shoppers.productIds.max;
+  for (const scenario of scenarios) {
+    const cookie = scenario === "cart" ? shoppers.carts[0].cookie : scenario === "signed-in" ? shoppers.accounts[0].cookie : undefined;
     for (const page of PAGES) {
       const url = base + page.replace("{id}", String(productId));
+      const headers = cookie ? { cookie } : undefined;
       // A short warm-up, so the figures are of a running server, not of its first requests.
-      await autocannon({ url, connections, duration: 2 });
-      const result = await autocannon({ url, connections, duration });
+      await autocannon({ url, connections, duration: 2, headers });
+      const result = await autocannon({ url, connections, duration, headers });
+      const rps = Math.round(result.requests.average);
+      const ok = rps >= BUDGET.pages.rps && result.latency.p99 <= BUDGET.pages.p99 && result.non2xx === 0 && result.errors === 0;
       rows.push({
+        shopper: scenario,
         page,
-        "req/s": Math.round(result.requests.average),
+        "req/s": rps,
         "p50 ms": result.latency.p50,
         "p99 ms": result.latency.p99,
         "non-2xx": result.non2xx,
         errors: result.errors,
+        budget: `>= ${BUDGET.pages.rps}/s, p99 <= ${BUDGET.pages.p99}`,
+        verdict: verdict(ok),
       });
     }
-    const cache = values["no-page-cache"] ? "page cache off" : "page cache on";
-    console.log(`\n${productCount} products, ${connections} connections, ${duration} s per page, ${os.cpus().length} cores, ${cache}, load ${os.loadavg()[0].toFixed(1)}`);
-    console.table(rows);
-    console.log(`server peak memory (RSS): ${peakRssMb(server.pid!)} MB`);
+  }
+  return rows;
+}
+
+/** One request of the mixed run: 30 % from shoppers with a cart (a tenth of theirs change it), the rest anonymous. */
+function mixedRequest(base: string, shoppers: Shoppers): CannonRequest {
+  const product = () => shoppers.productIds.min + Math.floor(Math.random() * (shoppers.productIds.max - shoppers.productIds.min + 1));
+  const withCart = Math.random() < 0.3;
+  const shopper = withCart ? (Math.random() < 0.5 ? pickOne(shoppers.carts) : pickOne(shoppers.accounts)) : null;
+  const headers: Record<string, string> = shopper ? { cookie: shopper.cookie } : {};
+  const r = Math.random();
+  if (shopper && r < 0.1) {
+    const body = `intent=${Math.random() < 0.5 ? "increment" : "decrement"}&productId=${pickOne(shopper.productIds)}`;
+    return { method: "POST", path: "/cart", body, headers: { ...headers, origin: base, "content-type": "application/x-www-form-urlencoded" } };
+  }
+  if (shopper && r < 0.2) return { method: "GET", path: "/cart", headers };
+  const paths = [
+    () => "/",
+    () => "/shop",
+    () => `/shop?page=${1 + Math.floor(Math.random() * 20)}`,
+    () => `/shop?category=${pickOne(shoppers.categories)}`,
+    () => `/shop?brand=${pickOne(shoppers.brands)}&min=50000&max=300000`,
+    () => `/shop?q=${pickOne(SEARCH_WORDS)}`,
+    () => `/shop?q=${pickOne(SEARCH_WORDS)}&page=2`,
+    () => `/shop/${product()}`,
+    () => `/shop/${product()}`,
+    () => `/shop/${product()}`,
+  ];
+  return { method: "GET", path: pickOne(paths)(), headers };
+}
+
+async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
+  const mixedConnections = Number(values["mixed-connections"]);
+  const mixedDuration = Number(values["mixed-duration"]);
+  const peakReset = resetPeak(pid);
+  const result = await autocannon({
+    url: base,
+    connections: mixedConnections,
+    duration: mixedDuration,
+    // Each request is drawn anew, keeping autocannon's own headers (Host among them).
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = mixedRequest(base, shoppers);
+          return { ...request, ...next, headers: { ...request.headers, ...next.headers } };
+        },
+      },
+    ],
+  });
+  const peakMb = memoryMb(pid, "VmHWM");
+  const serverErrors = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => Number(code) >= 500)
+    .reduce((sum, [, s]) => sum + (s as { count: number }).count, 0);
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([code, s]) => `${code}:${(s as { count: number }).count}`)
+    .join(" ");
+  return {
+    figures: { connections: mixedConnections, seconds: mixedDuration, "req/s": Math.round(result.requests.average), "p50 ms": result.latency.p50, statuses },
+    checks: [
+      { figure: "mixed p99", value: `${result.latency.p99} ms`, budget: `<= ${BUDGET.mixed.p99} ms`, verdict: verdict(result.latency.p99 <= BUDGET.mixed.p99) },
+      { figure: "mixed errors (connection + 5xx)", value: result.errors + result.timeouts + serverErrors, budget: "0", verdict: verdict(result.errors + result.timeouts + serverErrors === 0) },
+      {
+        figure: `mixed peak memory (RSS${peakReset ? "" : ", since start"})`,
+        value: `${peakMb} MB`,
+        budget: `<= ${BUDGET.mixed.peakMb} MB`,
+        verdict: verdict(peakMb <= BUDGET.mixed.peakMb),
+      },
+    ],
+  };
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-bench-"));
+  let server: ChildProcess | null = null;
+  try {
+    console.log(`Seeding ${productCount} products into ${databaseUrl ? "PostgreSQL" : "SQLite"} (${dataDir}) ...`);
+    const database = await openDatabase({ databaseUrl, sqlitePath: path.join(dataDir, "shop.db") });
+    let seed: { seconds: number; imageSeconds: number };
+    let shoppers: Shoppers;
+    try {
+      seed = await seedCatalogue(database, dataDir);
+      shoppers = await makeShoppers(database.db);
+    } finally {
+      await database.close();
+    }
+    const started = await startServer(dataDir);
+    server = started.server;
+    const { base } = started;
+    const pid = server.pid!;
+    await new Promise((r) => setTimeout(r, 2000));
+    const idleMb = memoryMb(pid, "VmRSS");
+
+    const heading = `${productCount} products, ${databaseUrl ? "PostgreSQL" : "SQLite"}, ${os.cpus().length} cores, page cache ${pageCache ? "on" : "off"}`;
+    if (!values["no-pages"]) {
+      const rows = await benchPages(base, shoppers);
+      console.log(`\nPages: ${heading}, ${connections} connections, ${duration} s each, load ${os.loadavg()[0].toFixed(1)}`);
+      console.table(rows);
+    }
+    const checks: Record<string, string | number>[] = [
+      { figure: `seed ${productCount} products`, value: `${seed.seconds.toFixed(1)} s`, budget: `< ${BUDGET.seedSeconds} s`, verdict: verdict(seed.seconds < BUDGET.seedSeconds) },
+      { figure: "idle memory (RSS after start)", value: `${idleMb} MB`, budget: `<= ${BUDGET.idleMb} MB`, verdict: verdict(idleMb <= BUDGET.idleMb) },
+    ];
+    if (!values["no-mixed"]) {
+      const mixed = await benchMixed(base, pid, shoppers);
+      console.log(`\nMixed: ${heading}, load ${os.loadavg()[0].toFixed(1)}`);
+      console.table([mixed.figures]);
+      checks.push(...mixed.checks);
+    }
+    console.log(`\nBudgets (demo images ${seed.imageSeconds.toFixed(1)} s, rendered once and kept in ${path.join(os.tmpdir(), "unboxed-bench-images")}):`);
+    console.table(checks);
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    if (server && server.exitCode === null) {
+      server.kill("SIGTERM");
+      await new Promise((r) => server!.once("exit", r));
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
