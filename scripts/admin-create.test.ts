@@ -87,5 +87,5 @@ describe.each(ENGINES)("npm run admin:create on %s", (engine) => {
     expect(silent.code).toBe(1);
     expect(silent.out).toContain("nothing was created");
     expect((await t.db.selectFrom("users").select("id").execute()).length).toBe(before);
-  });
+  }, 120_000); // three child processes, each compiling the script: slow on a loaded machine
 });
