@@ -1,6 +1,7 @@
 import { type ChangeEvent, type CSSProperties, useEffect, useRef } from "react";
 import { Link, useNavigate } from "react-router";
-import type { NamedRow } from "~/domain/catalog.server";
+import type { NamedRow, ShopFacets } from "~/domain/catalog.server";
+import { CONCENTRATIONS, FAMILIES, knownValues } from "~/lib/perfume-facts";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { PRICE_MAX, PRICE_MIN, shopHref, type ShopFilters as Filters } from "~/lib/shop-url";
@@ -17,6 +18,7 @@ export function ShopFilters({
   filters,
   categories,
   brands,
+  facets,
   step,
   idPrefix,
   inDrawer = false,
@@ -24,6 +26,8 @@ export function ShopFilters({
   filters: Filters;
   categories: NamedRow[];
   brands: NamedRow[];
+  /** products per concentration and scent family, with the other filters applied */
+  facets: ShopFacets;
   /** price slider step in naira: 1 on desktop, 10 in the mobile drawer */
   step: number;
   idPrefix: string;
@@ -52,6 +56,8 @@ export function ShopFilters({
       ...filters,
       category: id("category"),
       brand: id("brand"),
+      concentrations: knownValues(data.getAll("concentration"), CONCENTRATIONS),
+      families: knownValues(data.getAll("family"), FAMILIES),
       min: Number(data.get("min")),
       max: Number(data.get("max")),
     });
@@ -95,6 +101,36 @@ export function ShopFilters({
     </fieldset>
   );
 
+  // Several values at once: checkboxes, each with the number of perfumes it would show. A value with
+  // none is disabled unless chosen (so it can still be cleared).
+  const facetGroup = <T extends string>(name: "concentration" | "family", chosen: readonly T[], values: readonly T[], counts: Record<T, number>) => (
+    <fieldset>
+      <legend className="filter-title float-left">{t(`store.filters.${name}`)}</legend>
+      {chosen.length > 0 && (
+        <Link
+          to={shopHref(filters, name === "concentration" ? { concentrations: [] } : { families: [] })}
+          preventScrollReset
+          className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline"
+          aria-label={t(`store.filters.reset.${name}`)}
+        >
+          {t("store.filters.reset.label")}
+        </Link>
+      )}
+      <div className="clear-both">
+        {values.map((value) => {
+          const checked = chosen.includes(value);
+          return (
+            <label key={value} className={`check ${counts[value] === 0 && !checked ? "text-stone-400" : ""}`}>
+              <input type="checkbox" name={name} value={value} defaultChecked={checked} disabled={counts[value] === 0 && !checked} />
+              <span className="flex-1">{t(`store.facts.${name}.${value}`)}</span>
+              <span className="text-stone-600">({counts[value]})</span>
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+
   return (
     <form
       ref={form}
@@ -112,6 +148,8 @@ export function ShopFilters({
       {filters.sort && <input type="hidden" name="sort" defaultValue={filters.sort} />}
       {group("category", t("store.filters.categories"), categories, false)}
       {group("brand", t("store.filters.brands"), brands, true)}
+      {facetGroup("concentration", filters.concentrations, CONCENTRATIONS, facets.concentration)}
+      {facetGroup("family", filters.families, FAMILIES, facets.family)}
       <fieldset>
         <legend className="filter-title">{t("store.filters.price")}</legend>
         <div className="range" style={{ "--lo": percent(filters.min), "--hi": percent(filters.max) } as CSSProperties}>

@@ -16,12 +16,14 @@ export function ShopSortForm({ filters }: { filters: ShopFilters }) {
     ["q", filters.q || null],
     ["category", filters.category],
     ["brand", filters.brand],
+    ...filters.concentrations.map((value) => ["concentration", value] as [string, string]),
+    ...filters.families.map((value) => ["family", value] as [string, string]),
     ["min", filters.min > PRICE_MIN ? filters.min : null],
     ["max", filters.max < PRICE_MAX ? filters.max : null],
   ];
   return (
     <form method="get" action="/shop" className="flex items-center gap-2" onSubmit={(e) => e.preventDefault()}>
-      {carried.map(([name, value]) => value !== null && <input key={name} type="hidden" name={name} value={value} />)}
+      {carried.map(([name, value]) => value !== null && <input key={`${name}=${value}`} type="hidden" name={name} value={value} />)}
       <label htmlFor="shop-sort" className="text-sm font-medium whitespace-nowrap">
         {t("store.sort.label")}
       </label>

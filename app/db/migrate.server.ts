@@ -8,6 +8,7 @@ import * as m0007 from "./migrations/0007_checkout_key";
 import * as m0010 from "./migrations/0010_mail_outbox";
 import * as m0040 from "./migrations/0040_product_search";
 import * as m0041 from "./migrations/0041_product_sorting";
+import * as m0042 from "./migrations/0042_perfume_facts";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "0010_mail_outbox": m0010,
   "0040_product_search": m0040,
   "0041_product_sorting": m0041,
+  "0042_perfume_facts": m0042,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -38,6 +38,10 @@ export interface ProductTable {
   brand_id: number;
   /** set when a product that appears in orders is taken out of the shop */
   archived_at: Timestamp | null;
+  /** parfum | edp | edt | edc (lib/perfume-facts.ts), null when not said */
+  concentration: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the main scent family (lib/perfume-facts.ts), null when not said */
+  family: ColumnType<string | null, string | null | undefined, string | null>;
   /** units on orders that are not cancelled, kept by triggers (migration 0041); the shop's "best selling" */
   sold: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;

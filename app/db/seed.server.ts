@@ -121,6 +121,8 @@ export async function seedDemoCatalogue(db: Db, options: { imagesDir: string; re
         discount: p.discountNaira === null ? null : nairaToKobo(p.discountNaira),
         stock: p.stock,
         image: images[i],
+        concentration: p.concentration,
+        family: p.family,
         category_id: categoryIds.get(p.category)!,
         brand_id: brandIds.get(p.brand)!,
         created_at: at,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Db, isPostgres } from "~/db/client.server";
 import { containsText } from "~/db/like";
 import { PRODUCT_FIELDS, type ProductErrors, type ProductField } from "~/lib/admin";
+import { type Concentration, type Family, isConcentration, isFamily } from "~/lib/perfume-facts";
 import { slugify } from "~/lib/slug";
 import { type ImageProblem, storeUploadedImage } from "~/lib/uploads.server";
 import { type AuditChanges, recordAudit } from "./audit.server";
@@ -32,6 +33,9 @@ export interface ProductInput {
   stock: number;
   categoryId: number;
   brandId: number;
+  /** null: not said */
+  concentration: Concentration | null;
+  family: Family | null;
 }
 
 const E = "admin.products.errors.";
@@ -92,6 +96,19 @@ const fieldSchemas = {
     .refine((n) => n <= MAX_STOCK, E + "stockMax"),
   categoryId: idField(E + "category"),
   brandId: idField(E + "brand"),
+  // Optional choices from a fixed list: empty is "not said", anything else must be on the list.
+  concentration: z
+    .string()
+    .trim()
+    .transform((v) => v || null)
+    .refine((v) => v === null || isConcentration(v), E + "concentration")
+    .transform((v) => v as Concentration | null),
+  family: z
+    .string()
+    .trim()
+    .transform((v) => v || null)
+    .refine((v) => v === null || isFamily(v), E + "family")
+    .transform((v) => v as Family | null),
 } satisfies Record<ProductField, z.ZodType>;
 
 export interface ParsedProductForm<T> {
@@ -149,6 +166,8 @@ export interface AdminProductRow {
   categoryName: string;
   brandId: number;
   brandName: string;
+  concentration: string | null;
+  family: string | null;
 }
 
 function adminProductQuery(db: Db) {
@@ -168,6 +187,8 @@ function adminProductQuery(db: Db) {
       "c.name as categoryName",
       "p.brand_id as brandId",
       "b.name as brandName",
+      "p.concentration",
+      "p.family",
     ])
     .where("p.archived_at", "is", null);
 }
@@ -261,6 +282,8 @@ export async function createProduct(
         image: stored.key,
         category_id: input.categoryId,
         brand_id: input.brandId,
+        concentration: input.concentration,
+        family: input.family,
         archived_at: null,
         created_at: at,
         updated_at: at,
@@ -320,7 +343,18 @@ export async function updateProduct(
     imageKey = stored.key;
   }
 
-  const set: Partial<{ name: string; description: string; price: number; discount: number | null; stock: number; category_id: number; brand_id: number; image: string | null }> = {};
+  const set: Partial<{
+    name: string;
+    description: string;
+    price: number;
+    discount: number | null;
+    stock: number;
+    category_id: number;
+    brand_id: number;
+    concentration: string | null;
+    family: string | null;
+    image: string | null;
+  }> = {};
   const changes: AuditChanges = {};
   if (input.name !== undefined && input.name !== current.name) {
     set.name = input.name;
@@ -349,6 +383,12 @@ export async function updateProduct(
   if (input.brandId !== undefined && input.brandId !== current.brandId) {
     set.brand_id = input.brandId;
     changes.brand = [current.brandName, brand!.name];
+  }
+  for (const fact of ["concentration", "family"] as const) {
+    if (input[fact] !== undefined && input[fact] !== current[fact]) {
+      set[fact] = input[fact];
+      changes[fact] = [current[fact], input[fact]];
+    }
   }
   if (imageKey !== current.image) {
     set.image = imageKey;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Db, isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import { DISCOUNT_PER_MILLE } from "~/db/migrations/0041_product_sorting";
+import { CONCENTRATIONS, type Concentration, FAMILIES, type Family, knownValues } from "~/lib/perfume-facts";
 import { effectiveSort, NO_FILTERS, PRICE_MAX, PRICE_MIN, SEARCH_MAX_LENGTH, SHOP_PAGE_SIZE, SHOP_SORTS, type ShopFilters, type ShopSort } from "~/lib/shop-url";
 
 // ---------------------------------------------------------------------------------------------
@@ -38,6 +39,8 @@ export interface ProductCard {
 
 export interface ProductDetail extends ProductCard {
   description: string;
+  concentration: string | null;
+  family: string | null;
   brandId: number;
   categoryId: number;
   categoryName: string;
@@ -154,6 +157,9 @@ export function parseShopQuery(
     brand: known.brands.some((b) => b.id === raw.brand) ? raw.brand! : null,
     min,
     max,
+    // Several values each; unknown ones are dropped, and the rest put in their list's order.
+    concentrations: knownValues(params.getAll("concentration").slice(0, 20), CONCENTRATIONS),
+    families: knownValues(params.getAll("family").slice(0, 40), FAMILIES),
     sort: raw.sort ?? null,
     page: Math.min(raw.page ?? 1, 1_000_000),
   };
@@ -227,6 +233,8 @@ function listing(db: Db, filters: ShopFilters, part: SearchPart): Listing {
     const conditions: Condition[] = [eb("p.archived_at", "is", null)];
     if (filters.category) conditions.push(eb("p.category_id", "=", filters.category));
     if (filters.brand) conditions.push(eb("p.brand_id", "=", filters.brand));
+    if (filters.concentrations.length > 0) conditions.push(eb("p.concentration", "in", filters.concentrations));
+    if (filters.families.length > 0) conditions.push(eb("p.family", "in", filters.families));
     if (filters.min > PRICE_MIN) conditions.push(eb("p.price", ">=", filters.min * 100));
     if (filters.max < PRICE_MAX) conditions.push(eb("p.price", "<=", filters.max * 100));
     for (const word of short) conditions.push(inNameOrBrand(eb, postgres, word));
@@ -267,7 +275,7 @@ function inNameOrBrand(eb: ProductScope, postgres: boolean, word: string): Condi
 // kept per database.
 
 const COUNT_CACHE_ENTRIES = 2_000;
-const countCaches = new WeakMap<Db, Map<string, number>>();
+const countCaches = new WeakMap<Db, Map<string, unknown>>();
 
 /** The catalogue's current version, read fresh: a cached count is only used at the version it was read. */
 async function catalogVersion(db: Db): Promise<number> {
@@ -275,17 +283,21 @@ async function catalogVersion(db: Db): Promise<number> {
   return Number(row?.version ?? 0);
 }
 
-async function cachedCount(db: Db, key: string, count: () => Promise<number>): Promise<number> {
+function cachedCount(db: Db, key: string, count: () => Promise<number>): Promise<number> {
+  return cachedValue(db, key, count);
+}
+
+async function cachedValue<T>(db: Db, key: string, read: () => Promise<T>): Promise<T> {
   let cache = countCaches.get(db);
   if (!cache) countCaches.set(db, (cache = new Map()));
-  const hit = cache.get(key);
+  const hit = cache.get(key) as T | undefined;
   if (hit !== undefined) {
     // Map order is insertion order: moving a hit to the end keeps the most used entries.
     cache.delete(key);
     cache.set(key, hit);
     return hit;
   }
-  const value = await count();
+  const value = await read();
   cache.set(key, value);
   for (const oldest of cache.keys()) {
     if (cache.size <= COUNT_CACHE_ENTRIES) break;
@@ -356,6 +368,36 @@ export async function listShopProducts(db: Db, filters: ShopFilters): Promise<Sh
   return { products, total, page, pageCount };
 }
 
+export interface ShopFacets {
+  concentration: Record<Concentration, number>;
+  family: Record<Family, number>;
+}
+
+/**
+ * How many products each concentration and scent family would show: counted with every other filter
+ * applied but not the facet's own choices (values of one facet add up, facets narrow each other).
+ * Cached like the listing's counts, per catalogue version.
+ */
+export async function shopFacets(db: Db, filters: ShopFilters): Promise<ShopFacets> {
+  const version = await catalogVersion(db);
+  const facet = async <T extends string>(column: "concentration" | "family", values: readonly T[], without: Partial<ShopFilters>) => {
+    const rest = { ...filters, ...without, sort: null, page: 1 };
+    const counts = await cachedValue(db, `${version}|facet:${column}|${JSON.stringify(rest)}`, async () => {
+      const rows = await listing(db, rest, "all")
+        .query.select([`p.${column} as value`, (eb) => eb.fn.countAll<number>().as("n")])
+        .groupBy(`p.${column}`)
+        .execute();
+      return Object.fromEntries(rows.map((r) => [String(r.value), Number(r.n)]));
+    });
+    return Object.fromEntries(values.map((v) => [v, counts[v] ?? 0])) as Record<T, number>;
+  };
+  const [concentration, family] = await Promise.all([
+    facet("concentration", CONCENTRATIONS, { concentrations: [] }),
+    facet("family", FAMILIES, { families: [] }),
+  ]);
+  return { concentration, family };
+}
+
 // ---------------------------------------------------------------------------------------------
 // One product
 
@@ -381,6 +423,8 @@ export async function productDetail(db: Db, id: number): Promise<ProductDetail |
       "p.stock",
       "p.image",
       "p.description",
+      "p.concentration",
+      "p.family",
       "p.brand_id as brandId",
       "p.category_id as categoryId",
       "p.updated_at as updatedAt",

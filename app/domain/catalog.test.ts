@@ -118,6 +118,8 @@ describe.each(ENGINES)("the shop's catalogue on %s", (engine) => {
       q: "Dior",
       category: ids.men,
       brand: ids.dior,
+      concentrations: [],
+      families: [],
       min: 1000,
       max: 2000,
       sort: null,

@@ -18,7 +18,7 @@ export function holdsStock(channel: OrderChannel, status: OrderStatus): boolean 
 export const AUDIT_ENTITIES: AuditEntity[] = ["product", "category", "brand", "order"];
 
 /** The product form's fields, in the order the form shows them (the image comes last). */
-export const PRODUCT_FIELDS = ["brandId", "categoryId", "name", "price", "discount", "stock", "description"] as const;
+export const PRODUCT_FIELDS = ["brandId", "categoryId", "name", "price", "discount", "stock", "concentration", "family", "description"] as const;
 export type ProductField = (typeof PRODUCT_FIELDS)[number];
 /** Translation keys of the problems with each field. */
 export type ProductErrors = Partial<Record<ProductField | "image", string>>;

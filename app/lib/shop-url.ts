@@ -1,5 +1,7 @@
+import type { Concentration, Family } from "./perfume-facts";
+
 /**
- * The shop's state lives in its URL (/shop?q=&category=&brand=&min=&max=&sort=&page=), so a filtered page
+ * The shop's state lives in its URL (/shop?q=&category=&brand=&concentration=&family=&min=&max=&sort=&page=), so a filtered page
  * can be shared, reloaded and navigated with Back. This module is small on purpose: it runs in the
  * browser too (pagination and reset links). Parsing and clamping of untrusted input is on the server
  * (parseShopQuery in ~/domain/catalog.server).
@@ -20,6 +22,10 @@ export interface ShopFilters {
   q: string;
   category: number | null;
   brand: number | null;
+  /** any of these (none: all), in CONCENTRATIONS order; several values repeat the parameter */
+  concentrations: Concentration[];
+  /** any of these scent families (none: all), in FAMILIES order */
+  families: Family[];
   /** whole naira */
   min: number;
   max: number;
@@ -28,7 +34,7 @@ export interface ShopFilters {
   page: number;
 }
 
-export const NO_FILTERS: ShopFilters = { q: "", category: null, brand: null, min: PRICE_MIN, max: PRICE_MAX, sort: null, page: 1 };
+export const NO_FILTERS: ShopFilters = { q: "", category: null, brand: null, concentrations: [], families: [], min: PRICE_MIN, max: PRICE_MAX, sort: null, page: 1 };
 
 /** The order a listing is shown in: best match only while searching, newest first by default. */
 export function effectiveSort(filters: Pick<ShopFilters, "q" | "sort">): ShopSort {
@@ -47,6 +53,8 @@ export function shopHref(filters: ShopFilters, change: Partial<ShopFilters> = {}
   if (next.q) params.set("q", next.q);
   if (next.category) params.set("category", String(next.category));
   if (next.brand) params.set("brand", String(next.brand));
+  for (const value of next.concentrations) params.append("concentration", value);
+  for (const value of next.families) params.append("family", value);
   if (next.min > PRICE_MIN) params.set("min", String(next.min));
   if (next.max < PRICE_MAX) params.set("max", String(next.max));
   // The default order stays out of the URL; so does best match once the search is cleared.

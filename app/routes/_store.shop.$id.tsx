@@ -81,6 +81,11 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <p className="text-sm uppercase tracking-widest text-stone-600">{product.brandName}</p>
           <h1 className="font-serif text-3xl font-semibold leading-tight">{product.name}</h1>
           <Price price={product.price} discount={product.discount} className="text-xl" />
+          {(product.concentration || product.family) && (
+            <p className="text-sm text-stone-700">
+              {[product.concentration && t(`store.facts.concentration.${product.concentration}`), product.family && t(`store.facts.family.${product.family}`)].filter(Boolean).join(" · ")}
+            </p>
+          )}
           <p className="leading-relaxed text-stone-700">{product.description}</p>
           <div className="flex items-center gap-3">
             <AddToCartButton productId={product.id} soldOut={soldOut} className="max-w-xs flex-1" />

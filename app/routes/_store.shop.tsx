@@ -5,7 +5,7 @@ import { Pagination } from "~/components/pagination";
 import { ProductCard } from "~/components/product-card";
 import { ShopFilters } from "~/components/shop-filters";
 import { ShopSortForm } from "~/components/shop-sort";
-import { listBrands, listCategories, listShopProducts, parseShopQuery } from "~/domain/catalog.server";
+import { listBrands, listCategories, listShopProducts, parseShopQuery, shopFacets } from "~/domain/catalog.server";
 import { wishlistedForRequest } from "~/domain/wishlist.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, content } = pageContent(request);
   const [categories, brands] = await Promise.all([listCategories(context.db), listBrands(context.db)]);
   const asked = parseShopQuery(new URL(request.url).searchParams, { categories, brands });
-  const result = await listShopProducts(context.db, asked);
+  const [result, facets] = await Promise.all([listShopProducts(context.db, asked), shopFacets(context.db, asked)]);
   const filters = { ...asked, page: result.page };
   const text = content.meta.shop;
   const title = filters.q ? fill(text.titleSearch, { q: filters.q }) : filters.page > 1 ? fill(text.titlePage, { page: filters.page }) : text.title;
@@ -28,6 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     filters,
     categories,
     brands,
+    facets,
     wishlisted: await wishlistedForRequest(request, context.db, result.products.map((p) => p.id)),
     meta: seoMeta(context, locale, shopHref(filters, { q: "", sort: null, page: filters.page }), { title, description: text.description }),
   };
@@ -37,9 +38,9 @@ export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
   const { t } = useT();
-  const { products, total, page, pageCount, filters, categories, brands } = loaderData;
+  const { products, total, page, pageCount, filters, categories, brands, facets } = loaderData;
   const first = (page - 1) * SHOP_PAGE_SIZE + 1;
-  const filterProps = { filters, categories, brands };
+  const filterProps = { filters, categories, brands, facets };
   return (
     <div className="lg:grid lg:grid-cols-[15rem_1fr] lg:gap-8">
       <aside aria-label={t("store.filters.title")} className="max-lg:hidden">

@@ -34,6 +34,7 @@ import { requestTranslator } from "~/lib/i18n.server";
 import { imageVariantUrl } from "~/lib/images";
 import { imagesDir } from "~/lib/images.server";
 import { formatNaira } from "~/lib/money";
+import { CONCENTRATIONS, FAMILIES } from "~/lib/perfume-facts";
 import { redirectWithToast } from "~/lib/toast.server";
 import { UPLOAD_BODY_LIMIT } from "~/lib/body-limit.server";
 import { bodyRefusal, readFormBody } from "~/lib/form.server";
@@ -136,6 +137,8 @@ function initialValues(product: AdminProductRow | null): Record<ProductField, st
     price: product ? nairaInput(product.price) : "",
     discount: product ? nairaInput(product.discount) : "",
     stock: product ? String(product.stock) : "",
+    concentration: product?.concentration ?? "",
+    family: product?.family ?? "",
     description: product?.description ?? "",
   };
 }
@@ -215,6 +218,27 @@ function ProductForm({
             </select>
           )}
         </Field>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        {(
+          [
+            ["concentration", CONCENTRATIONS],
+            ["family", FAMILIES],
+          ] as const
+        ).map(([fact, options]) => (
+          <Field key={fact} label={t(`admin.products.fields.${fact}`)} error={errors[fact]}>
+            {(props) => (
+              <select {...props} name={fact} defaultValue={values[fact]} className={inputClass}>
+                <option value="">{t("admin.products.fields.notSaid")}</option>
+                {options.map((value) => (
+                  <option key={value} value={value}>
+                    {t(`store.facts.${fact}.${value}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ))}
       </div>
       <Field label={t("admin.products.fields.name")} error={errors.name}>
         {(props) => <input {...props} name="name" defaultValue={values.name} maxLength={200} className={inputClass} />}

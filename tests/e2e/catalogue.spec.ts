@@ -69,3 +69,47 @@ test("the header search ignores accents and finds parts of words", async ({ page
   await page.goto("/shop?q=IDOLE");
   await expect(page.locator("main article").getByRole("link").first()).toContainText("Idôle");
 });
+
+/** The number shown beside a filter value, e.g. "Woody (6)" -> 6. */
+async function countBeside(page: Page, label: string): Promise<number> {
+  const text = await page.getByRole("complementary", { name: "Filters" }).locator("label", { hasText: label }).innerText();
+  return Number(text.match(/\((\d+)\)/)?.[1]);
+}
+
+test("filters by scent family and concentration without JavaScript, several values at once, with counts", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/shop");
+  const filters = page.getByRole("complementary", { name: "Filters" });
+  await filters.getByRole("checkbox", { name: /Eau de Parfum \(EDP\)/ }).check();
+  await filters.getByRole("checkbox", { name: /^Woody/ }).check();
+  await filters.getByRole("checkbox", { name: /^Floral/ }).check();
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  // Without JavaScript the form also sends the price range as it stands.
+  await expect(page).toHaveURL(/\/shop\?concentration=edp&family=woody&family=floral(&min=0&max=600000)?$/);
+  await expect(filters.getByRole("checkbox", { name: /^Woody/ })).toBeChecked();
+  const woody = await countBeside(page, "Woody");
+  const floral = await countBeside(page, "Floral");
+  expect(woody).toBeGreaterThan(0);
+  expect(floral).toBeGreaterThan(0);
+  await expect(page.getByText(new RegExp(`of ${woody + floral} perfumes$`))).toBeVisible();
+  // Combined with a category and a sort, all in the URL.
+  await page.getByLabel("Sort by").selectOption({ label: "Price: low to high" });
+  await page.getByRole("button", { name: "Sort", exact: true }).click();
+  await expect(page).toHaveURL(/concentration=edp&family=woody&family=floral&sort=price-asc/);
+  expect(ascending(await cardPrices(page))).toBe(true);
+  await context.close();
+});
+
+test("a scent family applies at once with JavaScript, and Reset clears it", async ({ page }) => {
+  await page.goto("/shop");
+  await hydrated(page);
+  const filters = page.getByRole("complementary", { name: "Filters" });
+  const citrus = await countBeside(page, "Citrus");
+  await filters.getByRole("checkbox", { name: /^Citrus/ }).check();
+  await expect(page).toHaveURL(/\/shop\?family=citrus$/);
+  await expect(page.getByText(new RegExp(`of ${citrus} perfumes?$`))).toBeVisible();
+  await filters.getByRole("link", { name: "Reset scent families" }).click();
+  await expect(page).toHaveURL(/\/shop$/);
+  await expect(filters.getByRole("checkbox", { name: /^Citrus/ })).not.toBeChecked();
+});

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_FILTERS, type ShopFilters, shopHref } from "~/lib/shop-url";
+import { addBrand, addCategory, addProduct } from "../../tests/support/catalogue";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { listBrands, listCategories, listShopProducts, parseShopQuery, shopFacets } from "./catalog.server";
+
+const filters = (change: Partial<ShopFilters>): ShopFilters => ({ ...NO_FILTERS, ...change });
+
+describe.each(ENGINES)("concentration and scent family filters on %s", (engine) => {
+  let t: TestDatabase;
+  let men = 0;
+  let women = 0;
+  const names = async (change: Partial<ShopFilters>) => (await listShopProducts(t.db, filters(change))).products.map((p) => p.name).sort();
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+    men = (await addCategory(t.db, "Men")).id;
+    women = (await addCategory(t.db, "Women")).id;
+    const brand = (await addBrand(t.db, "Maison")).id;
+    const rows: [string, number, string | null, string | null, number][] = [
+      ["Cedar EDP", men, "edp", "woody", 5_000_000],
+      ["Vetiver EDT", men, "edt", "woody", 3_000_000],
+      ["Lemon EDT", men, "edt", "citrus", 2_000_000],
+      ["Rose EDP", women, "edp", "floral", 6_000_000],
+      ["Jasmine Parfum", women, "parfum", "floral", 9_000_000],
+      ["Vanilla EDP", women, "edp", "gourmand", 4_000_000],
+      ["Mystery", women, null, null, 1_000_000],
+    ];
+    for (const [name, categoryId, concentration, family, price] of rows) {
+      const { id } = await addProduct(t.db, { name, categoryId, brandId: brand, price });
+      await t.db.updateTable("products").set({ concentration, family }).where("id", "=", id).execute();
+    }
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("filters by several values of a fact at once, and by both facts together with the other filters", async () => {
+    expect(await names({ concentrations: ["edp"] })).toEqual(["Cedar EDP", "Rose EDP", "Vanilla EDP"]);
+    expect(await names({ concentrations: ["parfum", "edt"] })).toEqual(["Jasmine Parfum", "Lemon EDT", "Vetiver EDT"]);
+    expect(await names({ families: ["woody", "floral"] })).toEqual(["Cedar EDP", "Jasmine Parfum", "Rose EDP", "Vetiver EDT"]);
+    expect(await names({ families: ["woody", "floral"], concentrations: ["edp"] })).toEqual(["Cedar EDP", "Rose EDP"]);
+    expect(await names({ families: ["woody", "floral"], concentrations: ["edp"], category: women })).toEqual(["Rose EDP"]);
+    expect(await names({ families: ["floral"], max: 70_000 })).toEqual(["Rose EDP"]);
+    expect(await names({ families: ["floral"], q: "jasm" })).toEqual(["Jasmine Parfum"]);
+    expect(await names({ families: ["leather"] })).toEqual([]);
+  });
+
+  it("counts each value with the other filters applied, its own choices aside", async () => {
+    const all = await shopFacets(t.db, filters({}));
+    expect(all.concentration).toEqual({ parfum: 1, edp: 3, edt: 2, edc: 0 });
+    expect(all.family).toMatchObject({ woody: 2, floral: 2, citrus: 1, gourmand: 1, leather: 0, fresh: 0 });
+    // Choosing EDP keeps the other concentrations' counts (they would add products) and narrows the families.
+    const edp = await shopFacets(t.db, filters({ concentrations: ["edp"] }));
+    expect(edp.concentration).toEqual({ parfum: 1, edp: 3, edt: 2, edc: 0 });
+    expect(edp.family).toMatchObject({ woody: 1, floral: 1, gourmand: 1, citrus: 0 });
+    const menWoody = await shopFacets(t.db, filters({ category: men, families: ["woody"] }));
+    expect(menWoody.concentration).toEqual({ parfum: 0, edp: 1, edt: 1, edc: 0 });
+    expect(menWoody.family).toMatchObject({ woody: 2, citrus: 1, floral: 0 });
+  });
+
+  it("recounts after a change to a product's facts, made anywhere", async () => {
+    await t.db.updateTable("products").set({ family: "leather" }).where("name", "=", "Mystery").execute();
+    expect((await shopFacets(t.db, filters({}))).family.leather).toBe(1);
+    expect(await names({ families: ["leather"] })).toEqual(["Mystery"]);
+  });
+
+  it("reads several values from the URL, drops unknown ones, and writes them back in one order", async () => {
+    const known = { categories: await listCategories(t.db), brands: await listBrands(t.db) };
+    const parsed = parseShopQuery(new URLSearchParams("family=woody&concentration=edt&family=ORIENTAL&family=floral&concentration=edp&concentration=edt&family=<x>"), known);
+    expect(parsed.concentrations).toEqual(["edp", "edt"]);
+    expect(parsed.families).toEqual(["woody", "floral"]);
+    expect(shopHref(parsed)).toBe("/shop?concentration=edp&concentration=edt&family=woody&family=floral");
+    expect(shopHref(parsed, { families: [] })).toBe("/shop?concentration=edp&concentration=edt");
+    const flood = parseShopQuery(new URLSearchParams(Array.from({ length: 5000 }, () => "family=woody").join("&")), known);
+    expect(flood.families).toEqual(["woody"]);
+  });
+});
+
+describe.each(ENGINES)("the admin sets a product's perfume facts on %s", (engine) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  const form = (fields: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(fields)) f.set(k, v);
+    return f;
+  };
+
+  it("accepts a value from each list or none, refuses anything else with a message, and records the change", async () => {
+    const { parseProductForm, updateProduct, getAdminProduct } = await import("./admin-products.server");
+    const { addUser } = await import("../../tests/support/catalogue");
+    const admin = await addUser(t.db, "admin");
+    const brand = await addBrand(t.db, "Maison");
+    const category = await addCategory(t.db, "Unisex");
+    const { id } = await addProduct(t.db, { name: "Oud", brandId: brand.id, categoryId: category.id });
+    const ctx = { db: t.db, imagesDir: "/nonexistent" };
+
+    expect(parseProductForm(form({ concentration: "edp", family: "woody" }), "update").input).toEqual({ concentration: "edp", family: "woody" });
+    expect(parseProductForm(form({ concentration: " ", family: "" }), "update").input).toEqual({ concentration: null, family: null });
+    const bad = parseProductForm(form({ concentration: "EDP'; drop table products", family: "oriental" }), "update");
+    expect(bad.errors).toEqual({ concentration: "admin.products.errors.concentration", family: "admin.products.errors.family" });
+    expect(await updateProduct(ctx, id, bad, null, admin.id)).toMatchObject({ ok: false });
+
+    const result = await updateProduct(ctx, id, parseProductForm(form({ concentration: "parfum", family: "woody" }), "update"), null, admin.id);
+    expect(result).toMatchObject({ ok: true, changed: ["concentration", "family"] });
+    expect(await getAdminProduct(t.db, id)).toMatchObject({ concentration: "parfum", family: "woody" });
+    const audit = await t.db.selectFrom("audit_log").select("changes").where("entity_id", "=", id).orderBy("id", "desc").executeTakeFirstOrThrow();
+    expect(JSON.parse(String(audit.changes))).toMatchObject({ concentration: [null, "parfum"], family: [null, "woody"] });
+    expect((await shopFacets(t.db, filters({}))).concentration.parfum).toBe(1);
+  });
+});
