@@ -43,6 +43,9 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: "warn",
+      BANK_NAME: "Demo Bank",
+      BANK_ACCOUNT_NAME: "Unboxed Perfumes Ltd",
+      BANK_ACCOUNT_NUMBER: "0123456789",
     },
   },
 });

@@ -9,6 +9,7 @@ import * as m0010 from "./migrations/0010_mail_outbox";
 import * as m0040 from "./migrations/0040_product_search";
 import * as m0041 from "./migrations/0041_product_sorting";
 import * as m0042 from "./migrations/0042_perfume_facts";
+import * as m0030 from "./migrations/0030_delivery_and_payment_status";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0040_product_search": m0040,
   "0041_product_sorting": m0041,
   "0042_perfume_facts": m0042,
+  "0030_delivery_and_payment_status": m0030,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -126,7 +126,56 @@ export interface OrderTable {
   cart_fingerprint: string | null;
   /** the random key of the checkout form that placed it: a resent form finds this order */
   checkout_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** how the parcel travels, snapshotted when ordered (null: arranged in a WhatsApp chat) */
+  delivery_method: ColumnType<DeliveryMethod | null, DeliveryMethod | null | undefined, DeliveryMethod | null>;
+  /** the delivery zone's name, or for pick-up the shop's address */
+  delivery_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  delivery_estimate: ColumnType<string | null, string | null | undefined, string | null>;
+  /** how the shopper chose to pay (null: arranged in a WhatsApp chat) */
+  payment_method: ColumnType<PaymentMethod | null, PaymentMethod | null | undefined, PaymentMethod | null>;
+  payment_status: ColumnType<PaymentStatus, PaymentStatus | undefined, PaymentStatus>;
+  paid_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  refunded_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** the Paystack transaction reference of the latest attempt */
+  payment_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  /** how Paystack says it was paid: card, bank_transfer, ussd, ... */
+  payment_channel: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type DeliveryMethod = "delivery" | "pickup";
+export type PaymentMethod = "paystack" | "bank_transfer" | "on_delivery";
+export type PaymentStatus = "unpaid" | "paid" | "refunded";
+
+export interface DeliveryZoneTable {
+  id: Id;
+  name: string;
+  /** kobo */
+  fee: number;
+  /** e.g. "2-4 working days" */
+  estimate: string;
+  /** 1 when pay on delivery is offered in this zone */
+  pay_on_delivery: number;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DeliveryStateTable {
+  /** one of the 36 states or the Federal Capital Territory */
+  state: string;
+  zone_id: number;
+}
+
+export interface DeliverySettingsTable {
+  /** always 1: one row */
+  id: number;
+  /** subtotal (kobo) from which delivery is free; null for never */
+  free_from: number | null;
+  pickup_enabled: number;
+  pickup_address: string;
+  pickup_estimate: string;
   updated_at: Timestamp;
 }
 
@@ -156,7 +205,7 @@ export interface OrderEventTable {
 }
 
 export type AuditAction = "create" | "update" | "delete" | "archive";
-export type AuditEntity = "product" | "category" | "brand" | "order";
+export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery";
 
 export interface AuditLogTable {
   id: Id;
@@ -231,6 +280,9 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   catalog_version: CatalogVersionTable;
   product_search: ProductSearchTable;
+  delivery_zones: DeliveryZoneTable;
+  delivery_states: DeliveryStateTable;
+  delivery_settings: DeliverySettingsTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "react-router";
 import { sql, type Transaction } from "kysely";
 import { type Db } from "~/db/client.server";
 import { containsText } from "~/db/like";
-import type { Database, OrderChannel, OrderStatus } from "~/db/schema";
+import type { Database, DeliveryMethod, OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 import type { Config } from "~/lib/config.server";
 import { translatorFor } from "~/lib/i18n.server";
 import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
@@ -51,11 +51,13 @@ export interface AdminOrderRow {
   total: number;
   customerEmail: string | null;
   customerName: string | null;
+  paymentStatus: PaymentStatus;
 }
 
 export interface OrderFilters {
   status?: OrderStatus | null;
   channel?: OrderChannel | null;
+  payment?: PaymentStatus | null;
   /** order number or customer e-mail, or part of one */
   q?: string;
   page?: number;
@@ -69,6 +71,7 @@ export async function listAdminOrders(
   let base = db.selectFrom("orders as o").leftJoin("users as u", "u.id", "o.user_id");
   if (filters.status) base = base.where("o.status", "=", filters.status);
   if (filters.channel) base = base.where("o.channel", "=", filters.channel);
+  if (filters.payment) base = base.where("o.payment_status", "=", filters.payment);
   const q = filters.q?.trim();
   if (q) base = base.where((eb) => eb.or([containsText(sql.ref<string>("o.number"), q), containsText(sql.ref<string>("u.email"), q)]));
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
@@ -76,7 +79,7 @@ export async function listAdminOrders(
   const pages = Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE));
   const page = Math.min(Math.max(1, filters.page ?? 1), pages);
   const rows = await base
-    .select(["o.id", "o.number", "o.created_at", "o.channel", "o.status", "o.total", "u.email", "u.first_name", "u.last_name"])
+    .select(["o.id", "o.number", "o.created_at", "o.channel", "o.status", "o.total", "o.payment_status", "u.email", "u.first_name", "u.last_name"])
     .orderBy("o.created_at", "desc")
     .orderBy("o.id", "desc")
     .limit(ADMIN_ORDERS_PAGE_SIZE)
@@ -95,6 +98,7 @@ export async function listAdminOrders(
       total: r.total,
       customerEmail: r.email,
       customerName: r.email ? `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim() : null,
+      paymentStatus: r.payment_status,
     })),
   };
 }
@@ -106,6 +110,15 @@ export interface AdminOrderDetail extends AdminOrderRow {
   items: { id: number; productId: number | null; name: string; unitPrice: number; quantity: number; lineTotal: number }[];
   history: { id: number; status: OrderStatus; at: string; actor: string | null; note: string | null }[];
   next: OrderStatus[];
+  deliveryMethod: DeliveryMethod | null;
+  /** the zone's name, or for pick-up the shop's address */
+  deliveryZone: string | null;
+  deliveryEstimate: string | null;
+  paymentMethod: PaymentMethod | null;
+  paymentReference: string | null;
+  paymentChannel: string | null;
+  paidAt: string | null;
+  refundedAt: string | null;
 }
 
 export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderDetail | undefined> {
@@ -126,6 +139,15 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
       "o.ship_city",
       "o.ship_state",
       "o.ship_country",
+      "o.payment_status",
+      "o.payment_method",
+      "o.payment_reference",
+      "o.payment_channel",
+      "o.paid_at",
+      "o.refunded_at",
+      "o.delivery_method",
+      "o.delivery_zone",
+      "o.delivery_estimate",
       "a.street",
       "a.city",
       "a.state",
@@ -187,6 +209,15 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
       actor: e.email ? `${e.first_name ?? ""} ${e.last_name ?? ""}`.trim() || e.email : null,
     })),
     next: ORDER_TRANSITIONS[order.status],
+    paymentStatus: order.payment_status,
+    paymentMethod: order.payment_method,
+    paymentReference: order.payment_reference,
+    paymentChannel: order.payment_channel,
+    paidAt: order.paid_at,
+    refundedAt: order.refunded_at,
+    deliveryMethod: order.delivery_method,
+    deliveryZone: order.delivery_zone,
+    deliveryEstimate: order.delivery_estimate,
   };
 }
 

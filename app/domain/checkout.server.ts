@@ -1,7 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { Db } from "~/db/client.server";
-import type { Database } from "~/db/schema";
+import type { Database, DeliveryMethod } from "~/db/schema";
+import {
+  type DeliveryQuote,
+  type DeliveryTable,
+  isPaymentMethod,
+  type PaymentOptions,
+  paymentMethodsFor,
+  type QuoteProblem,
+  quoteDelivery,
+} from "~/lib/delivery";
 import type { Translate } from "~/lib/i18n";
 import type { Config } from "~/lib/config.server";
 import {
@@ -15,6 +24,7 @@ import {
 } from "./addresses.server";
 import { type CartView, cartView, isBuyable } from "./cart.server";
 import { catalogChanged } from "./catalog.server";
+import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "./mail-outbox.server";
 import { orderConfirmationEmail } from "./order-mail.server";
 import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, type PlacedOrder } from "./orders.server";
@@ -39,12 +49,17 @@ export interface CheckoutView {
   maxAddresses: number;
   /** a fresh random key per form: the same form submitted twice places one order */
   checkoutKey: string;
+  /** fees by state, so the page shows the fee as soon as a state is chosen */
+  delivery: DeliveryTable;
+  payment: PaymentOptions;
 }
 
-export async function checkoutView(db: Db, userId: number): Promise<CheckoutView> {
+export async function checkoutView(db: Db, userId: number, payment: PaymentOptions): Promise<CheckoutView> {
   const cartId = await accountCartId(db, userId);
-  const [cart, addresses] = await Promise.all([cartView(db, cartId), listAddresses(db, userId)]);
+  const [cart, addresses, delivery] = await Promise.all([cartView(db, cartId), listAddresses(db, userId), loadDeliveryTable(db)]);
   return {
+    delivery,
+    payment,
     cart,
     seen: cartFingerprint(cartId ?? "", cart.lines.filter(isBuyable)),
     addresses,
@@ -60,6 +75,17 @@ export interface CheckoutInput {
   addressId: number | null;
   address: Record<string, string>;
   saveAddress: boolean;
+  /** "delivery" or "pickup", as the form says (anything else is refused) */
+  deliveryMethod: string;
+  /** as the form says; checked against what the shop offers for this delivery */
+  paymentMethod: string;
+  /**
+   * The total (kobo) the page showed when the shopper pressed the button. Never used as an amount:
+   * when it is not the total computed here, nothing is placed and the page shows the real one.
+   */
+  expectedTotal: string;
+  /** the ways to pay the shop has set up */
+  payment: PaymentOptions;
 }
 
 export type CheckoutProblem =
@@ -68,11 +94,26 @@ export type CheckoutProblem =
   | { problem: "changed" }
   | { problem: "soldOut"; productName?: string }
   | { problem: "unknownAddress" }
-  | { problem: "invalidAddress"; errors: Partial<Record<keyof AddressSnapshot, string>> };
+  | { problem: "invalidAddress"; errors: Partial<Record<keyof AddressSnapshot, string>> }
+  /** no delivery to that address (outside Nigeria, no such state) or pick-up not offered */
+  | { problem: "delivery"; reason: QuoteProblem }
+  /** a way to pay the shop does not offer for this delivery */
+  | { problem: "payment" }
+  /** the page showed another total (no JavaScript, or the fees changed): here is the real one, confirm it */
+  | { problem: "confirm"; quote: DeliveryQuote; subtotal: number; total: number; where: string };
 
 export type CheckoutResult =
   | { ok: true; order: PlacedOrder; reused: boolean; address: AddressSnapshot | null }
   | ({ ok: false } & CheckoutProblem);
+
+class DeliveryChanged extends Error {
+  constructor(
+    readonly quote: DeliveryQuote,
+    readonly subtotal: number,
+  ) {
+    super("the delivery fee or the total changed while ordering");
+  }
+}
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
@@ -109,9 +150,13 @@ export async function placeCheckoutOrder(
     return gone ? { ok: false, problem: "soldOut", productName: gone.name } : { ok: false, problem: "changed" };
   }
 
-  let address: AddressSnapshot;
+  if (input.deliveryMethod !== "delivery" && input.deliveryMethod !== "pickup") return { ok: false, problem: "delivery", reason: "state" };
+  const method: DeliveryMethod = input.deliveryMethod;
+  let address: AddressSnapshot | null = null;
   let addressId: number | null = null;
-  if (input.addressId !== null) {
+  if (method === "pickup") {
+    // Collected at the shop: no address is needed, none is saved.
+  } else if (input.addressId !== null) {
     const saved = await findAddress(db, user.id, input.addressId);
     if (!saved) return { ok: false, problem: "unknownAddress" };
     address = { street: saved.street, city: saved.city, state: saved.state, country: saved.country };
@@ -126,10 +171,23 @@ export async function placeCheckoutOrder(
     address = parsed.data;
   }
 
+  const quoteFor = (table: DeliveryTable, subtotal: number) =>
+    quoteDelivery(table, { method, state: address?.state ?? "", country: address?.country ?? "", subtotal });
+  const quoted = quoteFor(await loadDeliveryTable(db), cart.subtotal);
+  if (!quoted.ok) return { ok: false, problem: "delivery", reason: quoted.problem };
+  const paymentMethod = input.paymentMethod;
+  if (!isPaymentMethod(paymentMethod) || !paymentMethodsFor(input.payment, quoted.quote).includes(paymentMethod)) {
+    return { ok: false, problem: "payment" };
+  }
+  const confirm = (quote: DeliveryQuote, subtotal: number) =>
+    ({ ok: false as const, problem: "confirm" as const, quote, subtotal, total: subtotal + quote.fee, where: address?.state ?? "" });
+  const expected = /^\d{1,15}$/.test(input.expectedTotal) ? Number(input.expectedTotal) : null;
+  if (expected !== cart.subtotal + quoted.quote.fee) return confirm(quoted.quote, cart.subtotal);
+
   try {
     const order = await db.transaction().execute(async (trx) => {
       let linkTo = addressId;
-      if (linkTo === null && input.saveAddress) {
+      if (linkTo === null && input.saveAddress && address) {
         try {
           linkTo = (await saveNewAddress(trx, user.id, address)).id;
         } catch (error) {
@@ -137,6 +195,9 @@ export async function placeCheckoutOrder(
           if (!(error instanceof AddressLimitError)) throw error;
         }
       }
+      // The fee from the delivery table as it is now, inside the transaction that snapshots it.
+      const table = await loadDeliveryTable(trx);
+      const used: { quote: DeliveryQuote | null } = { quote: null };
       const placed = await insertOrder(trx, {
         channel: "checkout",
         userId: user.id,
@@ -145,7 +206,19 @@ export async function placeCheckoutOrder(
         addressId: linkTo,
         takeFromStock: true,
         checkoutKey: input.checkoutKey,
+        paymentMethod,
+        delivery: (subtotal) => {
+          const now = quoteFor(table, subtotal);
+          if (!now.ok) throw new DeliveryChanged(quoted.quote, subtotal);
+          used.quote = now.quote;
+          return now.quote;
+        },
       });
+      // Rolls everything back when the total moved or the way to pay is no longer offered there.
+      const delivery = used.quote ?? quoted.quote;
+      if (placed.total !== expected || !paymentMethodsFor(input.payment, delivery).includes(paymentMethod)) {
+        throw new DeliveryChanged(delivery, placed.subtotal);
+      }
       await trx.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
@@ -154,6 +227,8 @@ export async function placeCheckoutOrder(
     catalogChanged();
     return { ok: true, order, reused: false, address };
   } catch (error) {
+    // The fees or a price changed while the order was being written: nothing was; show the new total.
+    if (error instanceof DeliveryChanged) return confirm(error.quote, error.subtotal);
     // The same form submitted twice at once: the unique key let one through; this one finds it.
     const raced = await orderWithKey(db, user.id, input.checkoutKey);
     if (raced) return { ok: true, order: raced, reused: true, address: null };
@@ -162,7 +237,7 @@ export async function placeCheckoutOrder(
   }
 }
 
-async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationMail, order: PlacedOrder, address: AddressSnapshot): Promise<void> {
+async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationMail, order: PlacedOrder, address: AddressSnapshot | null): Promise<void> {
   const message = orderConfirmationEmail(mail.t, {
     firstName: mail.user.firstName,
     order,

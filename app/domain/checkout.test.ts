@@ -2,11 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { makeProducts, makeUser } from "../../tests/support/catalogue";
 import { addAddress, listAddresses, MAX_ADDRESSES } from "./addresses.server";
-import { checkoutView, placeCheckoutOrder } from "./checkout.server";
+import { type CheckoutInput, checkoutView, placeCheckoutOrder } from "./checkout.server";
 import { testContext } from "../../tests/support/context";
 import { translatorFor } from "~/lib/i18n.server";
 
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
+const PAYMENT = { paystack: false, bankTransfer: true, payOnDelivery: true };
+/** The seeded Lagos fee (₦3,000), free from ₦500,000. */
+const lagosTotal = (subtotal: number) => (subtotal >= 50_000_000 ? subtotal : subtotal + 300_000);
+/** What the checkout page would send besides the address, for a basket of this subtotal delivered to Lagos. */
+const choices = (subtotal: number) => ({
+  deliveryMethod: "delivery",
+  paymentMethod: "on_delivery",
+  expectedTotal: String(lagosTotal(subtotal)),
+  payment: PAYMENT,
+});
 
 describe.each(ENGINES)("checkout on %s", (engine) => {
   let t: TestDatabase;
@@ -33,14 +43,15 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     return { userId, cartId };
   }
 
-  async function submit(userId: number, input: Partial<Parameters<typeof placeCheckoutOrder>[2]> = {}) {
-    const view = await checkoutView(t.db, userId);
+  async function submit(userId: number, input: Partial<CheckoutInput> = {}) {
+    const view = await checkoutView(t.db, userId, PAYMENT);
     return placeCheckoutOrder(t.db, { id: userId }, {
       checkoutKey: view.checkoutKey,
       seen: view.seen,
       addressId: null,
       address: lagos,
       saveAddress: false,
+      ...choices(view.cart.subtotal),
       ...input,
     });
   }
@@ -139,24 +150,24 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
   it("refuses when a price changed after the page was shown, and accepts the updated page", async () => {
     const [p] = await makeProducts(t.db, [{ name: "Repriced", price: 1_000_000, stock: 3 }]);
     const { userId } = await shopperWithCart([{ productId: p, quantity: 1 }]);
-    const view = await checkoutView(t.db, userId);
+    const view = await checkoutView(t.db, userId, PAYMENT);
     await t.db.updateTable("products").set({ price: 1_200_000 }).where("id", "=", p).execute();
-    const input = { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: false };
+    const input = { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: false, ...choices(1_200_000) };
     expect(await placeCheckoutOrder(t.db, { id: userId }, input)).toEqual({ ok: false, problem: "changed" });
     // A forged "seen" or total never helps: only the database decides.
     expect(await placeCheckoutOrder(t.db, { id: userId }, { ...input, seen: "0".repeat(64) })).toEqual({ ok: false, problem: "changed" });
 
-    const fresh = await checkoutView(t.db, userId);
+    const fresh = await checkoutView(t.db, userId, PAYMENT);
     const result = await placeCheckoutOrder(t.db, { id: userId }, { ...input, checkoutKey: fresh.checkoutKey, seen: fresh.seen });
     if (!result.ok) throw new Error(result.problem);
-    expect(result.order.total).toBe(1_200_000);
+    expect(result.order.total).toBe(1_200_000 + 300_000);
   });
 
   it("places one order when the same form is submitted twice, even at the same moment", async () => {
     const [p] = await makeProducts(t.db, [{ name: "Twice", price: 2_000_000, stock: 10 }]);
     const { userId } = await shopperWithCart([{ productId: p, quantity: 2 }]);
-    const view = await checkoutView(t.db, userId);
-    const input = { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: true };
+    const view = await checkoutView(t.db, userId, PAYMENT);
+    const input = { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: true, ...choices(view.cart.subtotal) };
     const [a, b] = await Promise.all([
       placeCheckoutOrder(t.db, { id: userId }, input),
       placeCheckoutOrder(t.db, { id: userId }, input),
@@ -175,10 +186,17 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     const [last] = await makeProducts(t.db, [{ name: "Last Bottle", price: 45_000_000, stock: 1 }]);
     const shoppers = [];
     for (let i = 0; i < 50; i++) shoppers.push(await shopperWithCart([{ productId: last, quantity: 1 }]));
-    const views = await Promise.all(shoppers.map((s) => checkoutView(t.db, s.userId)));
+    const views = await Promise.all(shoppers.map((s) => checkoutView(t.db, s.userId, PAYMENT)));
     const results = await Promise.all(
       shoppers.map((s, i) =>
-        placeCheckoutOrder(t.db, { id: s.userId }, { checkoutKey: views[i].checkoutKey, seen: views[i].seen, addressId: null, address: lagos, saveAddress: false }),
+        placeCheckoutOrder(t.db, { id: s.userId }, {
+          checkoutKey: views[i].checkoutKey,
+          seen: views[i].seen,
+          addressId: null,
+          address: lagos,
+          saveAddress: false,
+          ...choices(views[i].cart.subtotal),
+        }),
       ),
     );
     const placed = results.filter((r) => r.ok);
@@ -197,8 +215,8 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     const first = await shopperWithCart([{ productId: p, quantity: 1 }]);
     const second = await shopperWithCart([{ productId: p, quantity: 1 }]);
     const mail = (email: string) => ({ t: translatorFor("en"), config: testContext(t).config, user: { email, firstName: "Ada" } });
-    const [view1, view2] = [await checkoutView(t.db, first.userId), await checkoutView(t.db, second.userId)];
-    const input1 = { checkoutKey: view1.checkoutKey, seen: view1.seen, addressId: null, address: lagos, saveAddress: false };
+    const [view1, view2] = [await checkoutView(t.db, first.userId, PAYMENT), await checkoutView(t.db, second.userId, PAYMENT)];
+    const input1 = { checkoutKey: view1.checkoutKey, seen: view1.seen, addressId: null, address: lagos, saveAddress: false, ...choices(2_500_000) };
     const placed = await placeCheckoutOrder(t.db, { id: first.userId }, input1, mail("first@example.com"));
     if (!placed.ok) throw new Error(placed.problem);
     const again = await placeCheckoutOrder(t.db, { id: first.userId }, input1, mail("first@example.com"));
@@ -206,7 +224,7 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     const soldOut = await placeCheckoutOrder(
       t.db,
       { id: second.userId },
-      { checkoutKey: view2.checkoutKey, seen: view2.seen, addressId: null, address: lagos, saveAddress: false },
+      { checkoutKey: view2.checkoutKey, seen: view2.seen, addressId: null, address: lagos, saveAddress: false, ...choices(2_500_000) },
       mail("second@example.com"),
     );
     expect(soldOut.ok).toBe(false);

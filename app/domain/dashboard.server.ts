@@ -1,14 +1,15 @@
 import { sql } from "kysely";
 import type { Db } from "~/db/client.server";
-import type { OrderChannel, OrderStatus } from "~/db/schema";
+import type { OrderChannel, OrderStatus, PaymentStatus } from "~/db/schema";
 import { ORDER_STATUSES } from "./admin-orders.server";
 import { mailOutboxCounts, type MailOutboxCounts } from "./mail-outbox.server";
 
 /**
  * The figures on the admin dashboard, read fresh from the database. Days are the shop's days in
- * Lagos (West Africa Time, UTC+1 all year, no daylight saving). Orders and revenue count the orders
- * that are sales: checkout orders that were not cancelled, and WhatsApp orders once the owner has
- * confirmed them (a pending WhatsApp order may never have been sent; they are counted apart).
+ * Lagos (West Africa Time, UTC+1 all year, no daylight saving). Orders count the orders that are
+ * sales: checkout orders that were not cancelled, and WhatsApp orders once the owner has confirmed
+ * them (a pending WhatsApp order may never have been sent; they are counted apart). Revenue counts
+ * the money received: orders paid (and not refunded), on the day they were paid.
  */
 
 export const SHOP_UTC_OFFSET_MINUTES = 60;
@@ -44,7 +45,9 @@ export interface Dashboard {
   pendingWhatsapp: number;
   lowStock: { count: number; items: StockAlert[] };
   soldOut: { count: number; items: StockAlert[] };
-  latest: { number: string; createdAt: string; channel: OrderChannel; status: OrderStatus; total: number; customer: string | null }[];
+  latest: { number: string; createdAt: string; channel: OrderChannel; status: OrderStatus; paymentStatus: PaymentStatus; total: number; customer: string | null }[];
+  /** orders placed and not cancelled whose money has not come in */
+  unpaid: number;
   daily: DayFigure[];
   /** e-mails waiting in the outbox, and those given up on */
   mail: MailOutboxCounts;
@@ -71,14 +74,22 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
   // Grouped by UTC hour in SQL (the same text prefix on both engines), then into the shop's days here:
   // at most 720 rows however many orders there are.
   const hour = sql<string>`substr(created_at, 1, 13)`;
-  const [hours, statuses, pendingWhatsapp, lowStock, soldOut, latest, mail] = await Promise.all([
+  const paidHour = sql<string>`substr(paid_at, 1, 13)`;
+  const [hours, paidHours, statuses, pendingWhatsapp, unpaid, lowStock, soldOut, latest, mail] = await Promise.all([
     db
       .selectFrom("orders")
-      .select((eb) => [hour.as("hour"), eb.fn.countAll<number>().as("orders"), eb.fn.sum<number>("total").as("revenue")])
+      .select((eb) => [hour.as("hour"), eb.fn.countAll<number>().as("orders")])
       .where("created_at", ">=", from)
       .where("status", "!=", "cancelled")
       .where((eb) => eb.or([eb("channel", "=", "checkout"), eb("status", "!=", "pending")]))
       .groupBy(hour)
+      .execute(),
+    db
+      .selectFrom("orders")
+      .select((eb) => [paidHour.as("hour"), eb.fn.sum<number>("total").as("revenue")])
+      .where("payment_status", "=", "paid")
+      .where("paid_at", ">=", from)
+      .groupBy(paidHour)
       .execute(),
     db
       .selectFrom("orders")
@@ -91,12 +102,19 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
       .where("status", "=", "pending")
       .where("channel", "=", "whatsapp")
       .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("payment_status", "=", "unpaid")
+      .where("status", "!=", "cancelled")
+      .where((eb) => eb.or([eb("channel", "=", "checkout"), eb("status", "!=", "pending")]))
+      .executeTakeFirstOrThrow(),
     stockAlerts(db, 1, LOW_STOCK_AT_MOST),
     stockAlerts(db, 0, 0),
     db
       .selectFrom("orders as o")
       .leftJoin("users as u", "u.id", "o.user_id")
-      .select(["o.number", "o.created_at", "o.channel", "o.status", "o.total", "u.email"])
+      .select(["o.number", "o.created_at", "o.channel", "o.status", "o.payment_status", "o.total", "u.email"])
       .orderBy("o.created_at", "desc")
       .orderBy("o.id", "desc")
       .limit(5)
@@ -115,7 +133,10 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
     const day = index.get(shopDate(Date.parse(`${row.hour}:00:00.000Z`)));
     if (!day) continue;
     day.orders += Number(row.orders);
-    day.revenue += Number(row.revenue ?? 0);
+  }
+  for (const row of paidHours) {
+    const day = index.get(shopDate(Date.parse(`${row.hour}:00:00.000Z`)));
+    if (day) day.revenue += Number(row.revenue ?? 0);
   }
 
   const byStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
@@ -127,6 +148,7 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
     month: sum(daily),
     byStatus,
     pendingWhatsapp: Number(pendingWhatsapp.n),
+    unpaid: Number(unpaid.n),
     lowStock,
     soldOut,
     latest: latest.map((o) => ({
@@ -134,6 +156,7 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
       createdAt: o.created_at,
       channel: o.channel,
       status: o.status,
+      paymentStatus: o.payment_status,
       total: o.total,
       customer: o.email,
     })),

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import type { OrderChannel, OrderStatus } from "~/db/schema";
+import type { DeliveryMethod, OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 
 /** Orders as their customer sees them: always through the owner's id, so another user's number is a 404. */
 
@@ -10,6 +10,9 @@ export interface OrderSummary {
   total: number;
   createdAt: string;
   address: string | null;
+  paymentStatus: PaymentStatus;
+  /** collected at the shop */
+  pickup: boolean;
 }
 
 function addressLine(row: { ship_street: string | null; ship_city: string | null; ship_state: string | null; ship_country: string | null }): string | null {
@@ -20,7 +23,7 @@ function addressLine(row: { ship_street: string | null; ship_city: string | null
 export async function listOrdersForUser(db: Db, userId: number): Promise<OrderSummary[]> {
   const rows = await db
     .selectFrom("orders")
-    .select(["number", "channel", "status", "total", "created_at", "ship_street", "ship_city", "ship_state", "ship_country"])
+    .select(["number", "channel", "status", "total", "created_at", "ship_street", "ship_city", "ship_state", "ship_country", "payment_status", "delivery_method"])
     .where("user_id", "=", userId)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
@@ -33,6 +36,8 @@ export async function listOrdersForUser(db: Db, userId: number): Promise<OrderSu
     total: r.total,
     createdAt: r.created_at,
     address: addressLine(r),
+    paymentStatus: r.payment_status,
+    pickup: r.delivery_method === "pickup",
   }));
 }
 
@@ -41,6 +46,13 @@ export interface OrderDetail extends OrderSummary {
   shipping: number;
   items: { productId: number | null; name: string; unitPrice: number; quantity: number; lineTotal: number }[];
   history: { status: OrderStatus; at: string }[];
+  deliveryMethod: DeliveryMethod | null;
+  /** the zone's name, or for pick-up the shop's address */
+  deliveryZone: string | null;
+  deliveryEstimate: string | null;
+  paymentMethod: PaymentMethod | null;
+  paidAt: string | null;
+  refundedAt: string | null;
 }
 
 export async function findOrderForUser(db: Db, userId: number, number: string): Promise<OrderDetail | null> {
@@ -64,6 +76,14 @@ export async function findOrderForUser(db: Db, userId: number, number: string): 
     shipping: order.shipping,
     createdAt: order.created_at,
     address: addressLine(order),
+    paymentStatus: order.payment_status,
+    pickup: order.delivery_method === "pickup",
+    deliveryMethod: order.delivery_method,
+    deliveryZone: order.delivery_zone,
+    deliveryEstimate: order.delivery_estimate,
+    paymentMethod: order.payment_method,
+    paidAt: order.paid_at,
+    refundedAt: order.refunded_at,
     items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
     history: events.map((e) => ({ status: e.status, at: e.created_at })),
   };

@@ -42,7 +42,7 @@ describe.each(ENGINES)("order history on %s", (engine) => {
 
   it("lists and shows a customer's own orders with their snapshot", async () => {
     expect(await listOrdersForUser(t.db, ada)).toEqual([
-      { number: "UB-10001", channel: "checkout", status: "pending", total: 5_000_000, createdAt: "2026-03-01T10:00:00.000Z", address: "1 Marina, Lagos Island, Lagos, Nigeria" },
+      { number: "UB-10001", channel: "checkout", status: "pending", total: 5_000_000, createdAt: "2026-03-01T10:00:00.000Z", address: "1 Marina, Lagos Island, Lagos, Nigeria", paymentStatus: "unpaid", pickup: false },
     ]);
     const detail = await findOrderForUser(t.db, ada, "UB-10001");
     expect(detail?.items).toEqual([{ productId: null, name: "Oud Wood 50ml", unitPrice: 2_500_000, quantity: 2, lineTotal: 5_000_000 }]);

@@ -2,27 +2,28 @@ import type { Config } from "~/lib/config.server";
 import { escapeHtml } from "~/lib/html";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
+import { deliveryAmount, paymentInstructions } from "~/lib/order-text";
 import type { AddressSnapshot, PlacedOrder } from "./orders.server";
 
-/** The order confirmation: items, total, address and how to pay, in plain text and simple HTML. */
+/** The order confirmation: items, totals, address (or pick-up) and how to pay, in plain text and simple HTML. */
 export function orderConfirmationEmail(
   t: Translate,
-  input: { firstName: string; order: PlacedOrder; address: AddressSnapshot; bank: Config["shop"]["bank"]; orderUrl: string },
+  input: { firstName: string; order: PlacedOrder; address: AddressSnapshot | null; bank: Config["shop"]["bank"]; orderUrl: string },
 ): { subject: string; text: string; html: string } {
   const { order, address, bank } = input;
   const itemLines = order.items.map((item) =>
     t("account.email.itemLine", { name: item.name, quantity: item.quantity, price: formatNaira(item.unitPrice * item.quantity) }),
   );
-  const addressLine = [address.street, address.city, address.state, address.country].join(", ");
+  const where =
+    order.deliveryMethod === "pickup"
+      ? t("account.email.pickup", { address: order.deliveryZone ?? "" })
+      : `${t("account.order.shipTo")}: ${address ? [address.street, address.city, address.state, address.country].join(", ") : ""}`;
   const totals = [
     t("account.email.subtotal", { amount: formatNaira(order.subtotal) }),
-    t("account.email.shipping", { amount: order.shipping === 0 ? t("account.order.free") : formatNaira(order.shipping) }),
+    t("account.email.delivery", { amount: deliveryAmount(t, order) }),
     t("account.email.total", { amount: formatNaira(order.total) }),
   ];
-  const pay = [
-    t("account.order.payOnDelivery"),
-    t("account.order.bankTransfer", { bank: bank.name, accountName: bank.accountName, accountNumber: bank.accountNumber, number: order.number }),
-  ];
+  const pay = paymentInstructions(t, order, bank);
   const text = [
     t("account.email.greeting", { name: input.firstName }),
     "",
@@ -32,11 +33,9 @@ export function orderConfirmationEmail(
     "",
     ...totals,
     "",
-    `${t("account.order.shipTo")}: ${addressLine}`,
+    where,
     "",
-    `${t("account.order.howToPay")}:`,
-    ...pay,
-    "",
+    ...(pay.length ? [`${t("account.order.howToPay")}:`, ...pay, ""] : []),
     t("account.email.follow", { url: input.orderUrl }),
     "",
     t("account.email.signature"),
@@ -51,8 +50,8 @@ export function orderConfirmationEmail(
     `<p ${p}>${escapeHtml(t("account.email.thanks", { number: order.number }))}</p>`,
     `<ul style="margin:0 0 12px;padding-left:20px;font:15px/1.5 Arial,Helvetica,sans-serif">${itemLines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
     `<p ${p}>${totals.map(escapeHtml).join("<br>")}</p>`,
-    `<p ${p}><strong>${escapeHtml(t("account.order.shipTo"))}:</strong> ${escapeHtml(addressLine)}</p>`,
-    `<p ${p}><strong>${escapeHtml(t("account.order.howToPay"))}:</strong><br>${pay.map(escapeHtml).join("<br>")}</p>`,
+    `<p ${p}>${escapeHtml(where)}</p>`,
+    ...(pay.length ? [`<p ${p}><strong>${escapeHtml(t("account.order.howToPay"))}:</strong><br>${pay.map(escapeHtml).join("<br>")}</p>`] : []),
     `<p ${p}><a href="${escapeHtml(input.orderUrl)}" style="color:#7a5b31">${escapeHtml(input.orderUrl)}</a></p>`,
     `<p ${p}>${escapeHtml(t("account.email.signature"))}</p>`,
     "</div></body></html>",

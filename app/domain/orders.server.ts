@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { type Db, now } from "~/db/client.server";
 import type { Database } from "~/db/schema";
-import type { OrderChannel, OrderStatus } from "~/db/schema";
+import type { DeliveryMethod, OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
+import type { DeliveryQuote } from "~/lib/delivery";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { type CartLine, cartView, isBuyable } from "./cart.server";
@@ -14,8 +15,6 @@ import { catalogChanged } from "./catalog.server";
  * database, never taken from a form. Money is integer kobo.
  */
 
-/** Delivery is free for now; the column is there for when it is not. */
-export const SHIPPING_KOBO = 0;
 const FIRST_ORDER_NUMBER = 10_000;
 
 /** Human-friendly and unique: UB- followed by 10000 + the order's id (UB-10001, UB-10002, ...). */
@@ -57,6 +56,12 @@ export interface NewOrder {
   cartFingerprint?: string | null;
   /** the checkout form's random key (see placeCheckoutOrder) */
   checkoutKey?: string | null;
+  /**
+   * The delivery for the subtotal computed here (checkout: from the delivery table read in the same
+   * transaction). Without it the fee is 0 and left to the chat (WhatsApp orders).
+   */
+  delivery?: ((subtotal: number) => DeliveryQuote) | null;
+  paymentMethod?: PaymentMethod | null;
 }
 
 export interface OrderItem {
@@ -78,6 +83,11 @@ export interface PlacedOrder {
   total: number;
   items: OrderItem[];
   createdAt: string;
+  deliveryMethod: DeliveryMethod | null;
+  deliveryZone: string | null;
+  deliveryEstimate: string | null;
+  paymentMethod: PaymentMethod | null;
+  paymentStatus: PaymentStatus;
 }
 
 export type OrderProblem =
@@ -168,7 +178,8 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
   }
 
   const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
-  const shipping = SHIPPING_KOBO;
+  const delivery = order.delivery ? order.delivery(subtotal) : null;
+  const shipping = delivery?.fee ?? 0;
   const total = subtotal + shipping;
   const address = order.address ?? null;
   const inserted = await trx
@@ -190,6 +201,11 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
       cart_id: order.cartId ?? null,
       cart_fingerprint: order.cartFingerprint ?? null,
       checkout_key: order.checkoutKey ?? null,
+      delivery_method: delivery?.method ?? null,
+      delivery_zone: delivery?.zone ?? null,
+      delivery_estimate: delivery?.estimate ?? null,
+      payment_method: order.paymentMethod ?? null,
+      payment_status: "unpaid",
       created_at: at,
       updated_at: at,
     })
@@ -224,6 +240,11 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
     total,
     items,
     createdAt: at,
+    deliveryMethod: delivery?.method ?? null,
+    deliveryZone: delivery?.zone ?? null,
+    deliveryEstimate: delivery?.estimate ?? null,
+    paymentMethod: order.paymentMethod ?? null,
+    paymentStatus: "unpaid",
   };
 }
 
@@ -249,6 +270,11 @@ export async function findOrderByNumber(db: Db, number: string): Promise<(Placed
     total: row.total,
     cartId: row.cart_id,
     createdAt: row.created_at,
+    deliveryMethod: row.delivery_method,
+    deliveryZone: row.delivery_zone,
+    deliveryEstimate: row.delivery_estimate,
+    paymentMethod: row.payment_method,
+    paymentStatus: row.payment_status,
     items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity })),
   };
 }
@@ -314,7 +340,7 @@ export async function placeWhatsAppOrder(
   }
 }
 
-/** The chat message: a greeting, one line per item (name, quantity, line price), the total and the reference. */
+/** The chat message: a greeting, one line per item (name, quantity, line price), the delivery note, the total and the reference. */
 export function whatsAppMessage(t: Translate, order: Pick<PlacedOrder, "number" | "items" | "total">): string {
   return [
     t("cart.whatsapp.greeting"),
@@ -323,6 +349,7 @@ export function whatsAppMessage(t: Translate, order: Pick<PlacedOrder, "number" 
       t("cart.whatsapp.line", { name: item.name, quantity: item.quantity, price: formatNaira(item.unitPrice * item.quantity) }),
     ),
     "",
+    t("cart.whatsapp.delivery"),
     t("cart.whatsapp.total", { total: formatNaira(order.total) }),
     t("cart.whatsapp.reference", { number: order.number }),
   ].join("\n");

@@ -288,6 +288,7 @@ describe("the WhatsApp message", () => {
       "• Bleu de Chanel × 3: ₦150,000.00",
       "• Libre & <Co> × 1: ₦25,000.50",
       "",
+      "Delivery fee: to be confirmed in the chat",
       "Total: ₦175,000.50",
       "Order reference: UB-10042",
     ]);

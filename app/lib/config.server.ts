@@ -43,13 +43,15 @@ const envSchema = z.object({
   SHOP_EMAIL: z.email({ message: "must be an e-mail address" }).default("hello@unboxed.example"),
   SOCIAL_INSTAGRAM: z.url({ message: "must be a URL" }).default("https://www.instagram.com/unboxed.ng"),
   SOCIAL_TIKTOK: z.url({ message: "must be a URL" }).default("https://www.tiktok.com/@unboxed.ng"),
-  BANK_NAME: z.string().trim().min(2, "must name the bank").max(80, "is too long").default("Demo Bank"),
-  BANK_ACCOUNT_NAME: z.string().trim().min(2, "must name the account holder").max(120, "is too long").default("Unboxed Perfumes Ltd"),
+  // Bank transfer is offered only when all three are set.
+  BANK_NAME: z.string().trim().min(2, "must name the bank").max(80, "is too long").optional(),
+  BANK_ACCOUNT_NAME: z.string().trim().min(2, "must name the account holder").max(120, "is too long").optional(),
   BANK_ACCOUNT_NUMBER: z
     .string()
     .trim()
     .regex(/^\d{10}$/, "must be a 10-digit NUBAN account number")
-    .default("0123456789"),
+    .optional(),
+  PAY_ON_DELIVERY: booleanFlag.default(true),
   SEED_DEMO: booleanFlag.default(true),
   PAGE_CACHE: booleanFlag.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
@@ -57,6 +59,12 @@ const envSchema = z.object({
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be one of fatal, error, warn, info, debug, trace, silent" })
     .default("info"),
+}).superRefine((env, ctx) => {
+  const bank = [env.BANK_NAME, env.BANK_ACCOUNT_NAME, env.BANK_ACCOUNT_NUMBER];
+  if (bank.some(Boolean) && !bank.every(Boolean)) {
+    const missing = (["BANK_NAME", "BANK_ACCOUNT_NAME", "BANK_ACCOUNT_NUMBER"] as const).find((k) => !env[k])!;
+    ctx.addIssue({ code: "custom", path: [missing], message: "must be set with the other BANK_ settings (bank transfer needs all three, or none)" });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -76,9 +84,11 @@ export interface Config {
     whatsapp: string;
     email: string;
     socials: { instagram: string; tiktok: string };
-    /** where customers may pay by bank transfer */
-    bank: { name: string; accountName: string; accountNumber: string };
+    /** where customers may pay by bank transfer; null when bank transfer is not offered */
+    bank: { name: string; accountName: string; accountNumber: string } | null;
   };
+  /** cash or POS when the parcel arrives (the owner may limit it to some delivery zones) */
+  payOnDelivery: boolean;
   seedDemo: boolean;
   /** cache anonymous storefront pages in memory (production only) */
   pageCache: boolean;
@@ -153,8 +163,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       whatsapp: env.SHOP_WHATSAPP,
       email: env.SHOP_EMAIL,
       socials: { instagram: env.SOCIAL_INSTAGRAM, tiktok: env.SOCIAL_TIKTOK },
-      bank: { name: env.BANK_NAME, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
+      bank:
+        env.BANK_NAME && env.BANK_ACCOUNT_NAME && env.BANK_ACCOUNT_NUMBER
+          ? { name: env.BANK_NAME, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER }
+          : null,
     },
+    payOnDelivery: env.PAY_ON_DELIVERY,
     seedDemo: env.SEED_DEMO,
     pageCache: env.PAGE_CACHE,
     smtpUrl: env.SMTP_URL ?? null,

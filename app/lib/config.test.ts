@@ -46,6 +46,9 @@ describe("configuration", () => {
     [{ SHOP_WHATSAPP: "call me" }, /^Invalid configuration: SHOP_WHATSAPP must be an international phone number/],
     [{ SESSION_SECRET: "short" }, /^Invalid configuration: SESSION_SECRET must be at least 32 characters/],
     [{ BANK_ACCOUNT_NUMBER: "12-34" }, /^Invalid configuration: BANK_ACCOUNT_NUMBER must be a 10-digit NUBAN account number/],
+    [{ BANK_NAME: "GTBank" }, /^Invalid configuration: BANK_ACCOUNT_NAME must be set with the other BANK_ settings/],
+    [{ BANK_NAME: "GTBank", BANK_ACCOUNT_NAME: "Unboxed Ltd" }, /^Invalid configuration: BANK_ACCOUNT_NUMBER must be set with the other BANK_ settings/],
+    [{ PAY_ON_DELIVERY: "sometimes" }, /^Invalid configuration: PAY_ON_DELIVERY must be true or false/],
     [{ NODE_ENV: "staging" }, /^Invalid configuration: NODE_ENV must be development, production or test/],
   ])("names the variable and the problem for %o", (env, message) => {
     expect(() => parseEnv(env)).toThrow(ConfigError);
@@ -64,6 +67,21 @@ describe("configuration", () => {
     expect(env.PUBLIC_URL).toBe("https://unboxed.ng");
     expect(env.SEED_DEMO).toBe(false);
     expect(env.SHOP_WHATSAPP).toBe("2348030001111");
+  });
+
+  it("offers bank transfer only with the whole account, and pay on delivery unless turned off", () => {
+    const none = loadConfig({ DATA_DIR: tempDir() });
+    expect(none.shop.bank).toBeNull();
+    expect(none.payOnDelivery).toBe(true);
+    const all = loadConfig({
+      DATA_DIR: tempDir(),
+      BANK_NAME: "GTBank",
+      BANK_ACCOUNT_NAME: "Unboxed Perfumes Ltd",
+      BANK_ACCOUNT_NUMBER: "0123456789",
+      PAY_ON_DELIVERY: "false",
+    });
+    expect(all.shop.bank).toEqual({ name: "GTBank", accountName: "Unboxed Perfumes Ltd", accountNumber: "0123456789" });
+    expect(all.payOnDelivery).toBe(false);
   });
 
   it("stops on a data folder it cannot write to", () => {

@@ -1,7 +1,11 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
+import { CheckoutTotals, DeliveryChoice, PaymentChoice } from "~/components/checkout-options";
 import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
+import { paymentOptions } from "~/domain/delivery.server";
+import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
+import { paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
 import { requireUser } from "~/domain/sessions.server";
 import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
@@ -15,7 +19,7 @@ import type { Route } from "./+types/account.checkout";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const t = requestTranslator(request);
-  return { ...(await checkoutView(context.db, user.id)), title: t("account.checkout.title") };
+  return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title: t("account.checkout.title") };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -28,7 +32,8 @@ export function meta({ data }: Route.MetaArgs) {
   return [{ title: data ? `${data.title} | Unboxed` : "Unboxed" }, { name: "robots", content: "noindex" }];
 }
 
-const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400 } as const;
+// "confirm" is the normal second step without JavaScript (the page shows the fee and the total first).
+const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, confirm: 200 } as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
@@ -37,6 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const chosen = text("addressId");
   const addressId = chosen === "" || chosen === "new" ? null : /^\d{1,9}$/.test(chosen) ? Number(chosen) : -1;
   const address = { street: text("street"), city: text("city"), state: text("state"), country: text("country") };
+  const choices = { deliveryMethod: text("deliveryMethod"), paymentMethod: text("paymentMethod") };
   try {
     const result = await placeCheckoutOrder(
       context.db,
@@ -47,6 +53,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         addressId,
         address,
         saveAddress: form.get("saveAddress") === "on",
+        ...choices,
+        expectedTotal: text("expectedTotal"),
+        payment: paymentOptions(context.config),
       },
       { t: requestTranslator(request), config: context.config, user },
     );
@@ -57,7 +66,10 @@ export async function action({ request, context }: Route.ActionArgs) {
           problem,
           productName: problem === "soldOut" ? (result.productName ?? null) : null,
           errors: problem === "invalidAddress" ? result.errors : {},
+          reason: problem === "delivery" ? result.reason : null,
+          confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
           values: address,
+          ...choices,
         },
         { status: PROBLEM_STATUS[problem] },
       );
@@ -69,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   } catch (error) {
     console.error("checkout failed:", error);
-    return data({ problem: "failed" as const, productName: null, errors: {}, values: address }, { status: 500 });
+    return data({ problem: "failed" as const, productName: null, errors: {}, reason: null, confirm: null, values: address, ...choices }, { status: 500 });
   }
 }
 
@@ -83,6 +95,25 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const canSave = !selected && addresses.length < maxAddresses;
   const failedValues = actionData?.values;
   const errors = (actionData?.errors ?? {}) as AddressErrors;
+  const [deliveryMethod, setDeliveryMethod] = useState<DeliveryMethod>(actionData?.deliveryMethod === "pickup" ? "pickup" : "delivery");
+  const [typed, setTyped] = useState({ state: failedValues?.state ?? "", country: failedValues?.country || "Nigeria" });
+  const [paymentMethod, setPaymentMethod] = useState<string>(actionData?.paymentMethod ?? "");
+  const where = selected ?? typed;
+  const quote = quoteDelivery(loaderData.delivery, { method: deliveryMethod, state: where.state, country: where.country, subtotal: cart.subtotal });
+  const methods = paymentMethodsFor(loaderData.payment, quote.ok ? quote.quote : null);
+  const chosenMethod = (methods as string[]).includes(paymentMethod) ? (paymentMethod as PaymentMethod) : (methods[0] ?? null);
+  // What this page shows as the total; the server places the order only when it computes the same.
+  const expectedTotal = quote.ok ? String(cart.subtotal + quote.quote.fee) : "";
+  const confirm = actionData?.confirm;
+  const formRef = useRef<HTMLFormElement>(null);
+  const readForm = (form: HTMLFormElement) => {
+    const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? "";
+    setTyped({ state: value("state"), country: value("country") });
+  };
+  // Whatever was typed or chosen before the page's script ran counts too.
+  useEffect(() => {
+    if (formRef.current) readForm(formRef.current);
+  }, []);
 
   if (cart.lines.length === 0) {
     return (
@@ -99,17 +130,39 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="mx-auto max-w-5xl">
       <h1 className="font-serif text-2xl font-semibold">{t("account.checkout.title")}</h1>
-      {actionData?.problem && actionData.problem !== "invalidAddress" && (
+      {actionData?.problem && actionData.problem !== "invalidAddress" && actionData.problem !== "confirm" && (
         <p role="alert" className="mt-4 rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-900">
-          {t(`account.checkout.problems.${actionData.problem}`, { name: actionData.productName ?? "" })}
+          {t(`account.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "" })}
+        </p>
+      )}
+      {confirm && (
+        <p role="status" className="mt-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-950">
+          {confirm.pickup
+            ? t("account.checkout.confirmPickup", { total: formatNaira(confirm.total) })
+            : t("account.checkout.confirmTotal", {
+                where: confirm.where,
+                fee: confirm.fee === 0 ? t("account.order.free") : formatNaira(confirm.fee),
+                total: formatNaira(confirm.total),
+              })}
         </p>
       )}
 
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
-        <Form method="post" id="checkout-form" className="space-y-6">
+        <Form
+          method="post"
+          id="checkout-form"
+          ref={formRef}
+          className="group/checkout space-y-6"
+          onChange={(e) => readForm(e.currentTarget)}
+        >
           <input type="hidden" name="checkoutKey" value={loaderData.checkoutKey} />
           <input type="hidden" name="seen" value={loaderData.seen} />
+          <input type="hidden" name="expectedTotal" value={expectedTotal} />
 
+          <DeliveryChoice table={loaderData.delivery} method={deliveryMethod} onChange={setDeliveryMethod} />
+
+          {/* Hidden by CSS when pick-up is chosen, so it also works without JavaScript. */}
+          <div className="space-y-6 group-has-[#delivery-pickup:checked]/checkout:hidden">
           {addresses.length > 0 && (
             <fieldset>
               <legend className="font-semibold">{t("account.checkout.savedAddresses")}</legend>
@@ -164,6 +217,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               {t("account.checkout.saveAddress")}
             </label>
           )}
+          </div>
+
+          <PaymentChoice methods={methods} chosen={chosenMethod} onChange={setPaymentMethod} />
         </Form>
 
         <aside aria-labelledby="summary-heading" className="h-fit rounded-xl border border-stone-200 bg-white p-4">
@@ -201,20 +257,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               );
             })}
           </ul>
-          <dl className="mt-3 space-y-1 border-t border-stone-200 pt-3 text-sm">
-            <div className="flex justify-between">
-              <dt>{t("account.order.shipping")}</dt>
-              <dd className="font-medium">{t("account.order.free")}</dd>
-            </div>
-            <div className="flex justify-between text-base font-semibold">
-              <dt>{t("account.order.total")}</dt>
-              <dd data-testid="checkout-total">{formatNaira(cart.subtotal)}</dd>
-            </div>
-          </dl>
+          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} />
           <button
             type="submit"
             form="checkout-form"
-            disabled={submitting || cart.buyableLines === 0}
+            disabled={submitting || cart.buyableLines === 0 || methods.length === 0}
             className="mt-4 w-full rounded-full bg-ink px-5 py-3 font-medium text-white disabled:opacity-60"
           >
             {submitting ? t("account.checkout.processing") : t("account.checkout.process")}

@@ -1,5 +1,7 @@
 import { data, Link } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status";
+import { PaymentStatusBadge } from "~/components/payment-status";
+import { deliveryAmount, paymentInstructions } from "~/lib/order-text";
 import { findOrderForUser } from "~/domain/order-history.server";
 import { requireUser } from "~/domain/sessions.server";
 import { formatLagosTime } from "~/lib/dates";
@@ -30,6 +32,7 @@ export function meta({ data }: Route.MetaArgs) {
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
   const { order, bank } = loaderData;
+  const howToPay = paymentInstructions(t, order, bank);
   return (
     <article className="mx-auto max-w-3xl">
       <Link to="/profile?tab=orders" className="text-sm text-stone-600 underline">
@@ -42,7 +45,10 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
             {t("account.order.placed", { date: formatLagosTime(order.createdAt, locale) })} · {t(`account.order.channel.${order.channel}`)}
           </p>
         </div>
-        <OrderStatusBadge status={order.status} />
+        <div className="flex items-center gap-2">
+          <OrderStatusBadge status={order.status} />
+          <PaymentStatusBadge status={order.paymentStatus} />
+        </div>
       </header>
 
       <section aria-labelledby="items-heading" className="mt-6 overflow-x-auto rounded-xl border border-stone-200 bg-white">
@@ -76,8 +82,8 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
               <td className="px-4 py-2 text-right">{formatNaira(order.subtotal)}</td>
             </tr>
             <tr>
-              <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{t("account.order.shipping")}</th>
-              <td className="px-4 py-2 text-right">{order.shipping === 0 ? t("account.order.free") : formatNaira(order.shipping)}</td>
+              <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{t("account.order.delivery")}</th>
+              <td className="px-4 py-2 text-right" data-testid="order-delivery">{deliveryAmount(t, order)}</td>
             </tr>
             <tr>
               <th scope="row" colSpan={3} className="px-4 py-2 text-right font-semibold">{t("account.order.total")}</th>
@@ -89,8 +95,20 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
 
       <div className="mt-6 grid gap-6 sm:grid-cols-2">
         <section aria-labelledby="ship-heading">
-          <h2 id="ship-heading" className="font-semibold">{t("account.order.shipTo")}</h2>
-          <p className="mt-1 text-stone-700">{order.address ?? t("account.orders.noAddress")}</p>
+          <h2 id="ship-heading" className="font-semibold">{t(order.deliveryMethod === "pickup" ? "account.order.delivery" : "account.order.shipTo")}</h2>
+          <p className="mt-1 text-stone-700">
+            {order.deliveryMethod === "pickup" ? t("account.order.pickupAt", { address: order.deliveryZone ?? "" }) : (order.address ?? t("account.orders.noAddress"))}
+          </p>
+          {order.deliveryMethod === "delivery" && order.deliveryZone && (
+            <p className="mt-1 text-sm text-stone-600">{t("account.order.zone", { zone: order.deliveryZone, estimate: order.deliveryEstimate ?? "" })}</p>
+          )}
+          {order.deliveryMethod === "pickup" && order.deliveryEstimate && <p className="mt-1 text-sm text-stone-600">{order.deliveryEstimate}</p>}
+          <h2 className="mt-4 font-semibold">{t("account.order.payment")}</h2>
+          <p className="mt-1 text-stone-700" data-testid="order-payment">
+            {t(`account.order.paymentMethod.${order.paymentMethod ?? "none"}`)}
+            {order.paidAt && order.paymentStatus === "paid" && <> · {t("account.order.paidOn", { date: formatLagosTime(order.paidAt, locale) })}</>}
+            {order.refundedAt && order.paymentStatus === "refunded" && <> · {t("account.order.refundedOn", { date: formatLagosTime(order.refundedAt, locale) })}</>}
+          </p>
         </section>
         <section aria-labelledby="history-heading">
           <h2 id="history-heading" className="font-semibold">{t("account.order.history")}</h2>
@@ -105,13 +123,14 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
-      {order.status === "pending" && (
+      {order.paymentStatus === "unpaid" && order.status !== "cancelled" && howToPay.length > 0 && (
         <section aria-labelledby="pay-heading" className="mt-6 rounded-xl bg-brand-50 p-4 text-sm">
           <h2 id="pay-heading" className="font-semibold">{t("account.order.howToPay")}</h2>
-          <p className="mt-1">{t("account.order.payOnDelivery")}</p>
-          <p className="mt-1">
-            {t("account.order.bankTransfer", { bank: bank.name, accountName: bank.accountName, accountNumber: bank.accountNumber, number: order.number })}
-          </p>
+          {howToPay.map((line) => (
+            <p key={line} className="mt-1">
+              {line}
+            </p>
+          ))}
         </section>
       )}
     </article>

@@ -14,6 +14,7 @@ import { listOrdersForUser } from "~/domain/order-history.server";
 import { requireUser } from "~/domain/sessions.server";
 import { wishlistCards } from "~/domain/wishlist.server";
 import { OrderStatusBadge } from "~/components/order-status";
+import { PaymentStatusBadge } from "~/components/payment-status";
 import { formatLagosTime } from "~/lib/dates";
 import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
@@ -159,6 +160,7 @@ function Orders({ orders }: { orders: Route.ComponentProps["loaderData"]["orders
             <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.address")}</th>
             <th scope="col" className="px-4 py-3 text-right font-medium">{t("account.orders.total")}</th>
             <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.status")}</th>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.payment")}</th>
             <th scope="col" className="px-4 py-3 font-medium"><span className="sr-only">{t("account.orders.viewDetails")}</span></th>
           </tr>
         </thead>
@@ -167,9 +169,10 @@ function Orders({ orders }: { orders: Route.ComponentProps["loaderData"]["orders
             <tr key={order.number} className="border-t border-stone-100">
               <td className="px-4 py-3 font-medium">{order.number}</td>
               <td className="px-4 py-3">{formatLagosTime(order.createdAt, locale)}</td>
-              <td className="px-4 py-3">{order.address ?? t("account.orders.noAddress")}</td>
+              <td className="px-4 py-3">{order.pickup ? t("account.orders.pickup") : (order.address ?? t("account.orders.noAddress"))}</td>
               <td className="px-4 py-3 text-right">{formatNaira(order.total)}</td>
               <td className="px-4 py-3"><OrderStatusBadge status={order.status} /></td>
+              <td className="px-4 py-3"><PaymentStatusBadge status={order.paymentStatus} /></td>
               <td className="px-4 py-3">
                 <Link to={`/orders/${order.number}`} className="inline-flex items-center gap-1 underline" aria-label={t("account.orders.viewDetailsOf", { number: order.number })}>
                   <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" /><circle cx="12" cy="12" r="3" /></svg>

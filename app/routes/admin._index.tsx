@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { RevenueChart } from "~/components/admin/revenue-chart";
 import { PageHeader, StatusBadge, TableScroller } from "~/components/admin/ui";
+import { PaymentStatusBadge } from "~/components/payment-status";
 import { loadDashboard } from "~/domain/dashboard.server";
 import { requireAdmin } from "~/domain/sessions.server";
 import { ORDER_STATUSES } from "~/lib/admin";
@@ -80,6 +81,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               {d.pendingWhatsapp}
             </span>
           </Link>
+          <Link
+            to="/admin/orders?payment=unpaid"
+            className="mt-2 flex min-h-11 items-center justify-between rounded-lg bg-amber-50 px-3 text-sm text-amber-900 hover:bg-amber-100"
+          >
+            <span>{t("admin.dashboard.unpaid")}</span>
+            <span className="font-semibold tabular-nums" data-figure="unpaid">
+              {d.unpaid}
+            </span>
+          </Link>
         </Card>
 
         <Card title={t("admin.dashboard.lowStock", { count: d.lowStock.count })}>
@@ -132,7 +142,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                     <td className="py-2">{o.customer ?? t("admin.orders.guest")}</td>
                     <td className="py-2">{t(`admin.orders.channel.${o.channel}`)}</td>
                     <td className="py-2">
-                      <StatusBadge status={o.status} />
+                      <StatusBadge status={o.status} /> <PaymentStatusBadge status={o.paymentStatus} />
                     </td>
                     <td className="py-2 text-right tabular-nums">{formatNaira(o.total)}</td>
                   </tr>

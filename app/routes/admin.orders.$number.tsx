@@ -2,7 +2,9 @@ import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { Dialog, dangerButton, inputClass, PageHeader, primaryButton, secondaryButton, StatusBadge, TableScroller } from "~/components/admin/ui";
+import { OrderPaymentPanel } from "~/components/admin/order-payment";
 import { changeOrderStatus, getAdminOrder } from "~/domain/admin-orders.server";
+import { canMarkPaid, markOrderPaid, recordRefund } from "~/domain/payments.server";
 import { isOrderNumber } from "~/domain/orders.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
@@ -23,6 +25,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const t = requestTranslator(request);
   return {
     order,
+    canMarkPaid: canMarkPaid(order),
+    canRefund: order.paymentStatus === "paid" && order.paymentMethod !== "paystack",
     confirmingCancel: new URL(request.url).searchParams.has("cancel") && order.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
   };
@@ -39,6 +43,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
   const path = `/admin/orders/${encodeURIComponent(params.number)}`;
   const form = await readForm(request);
+  const intent = form.get("intent");
+  if ((intent === "markPaid" || intent === "refund") && isOrderNumber(params.number)) {
+    const input = { number: params.number, actorId: admin.id };
+    const result = intent === "markPaid" ? await markOrderPaid(context, input) : await recordRefund(context, input);
+    if (!result.ok) {
+      if (result.error === "notFound") throw data(null, { status: 404 });
+      return redirectWithToast(context, path, { type: "error", key: result.error === "stale" ? "admin.orders.toast.paymentStale" : "admin.orders.toast.paymentNotAllowed" });
+    }
+    const key = intent === "refund" ? "refunded" : result.mail === "queued" ? "paidMailed" : "paid";
+    return redirectWithToast(context, path, { type: "success", key: `admin.orders.toast.${key}`, values: { number: params.number } });
+  }
   const parsed = statusChange.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   if (!parsed.success || !isOrderNumber(params.number)) {
     return redirectWithToast(context, path, { type: "error", key: "admin.common.toast.badRequest" });
@@ -109,9 +124,11 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                 </tr>
                 <tr>
                   <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
-                    {t("admin.orders.shipping")}
+                    {t("admin.orders.delivery")}
                   </th>
-                  <td className="py-1 text-right tabular-nums">{order.shipping === 0 ? t("admin.orders.free") : formatNaira(order.shipping)}</td>
+                  <td className="py-1 text-right tabular-nums" data-testid="admin-order-delivery">
+                    {order.deliveryMethod === null && order.shipping === 0 ? t("admin.orders.deliveryInChat") : order.shipping === 0 ? t("admin.orders.free") : formatNaira(order.shipping)}
+                  </td>
                 </tr>
                 <tr>
                   <th scope="row" colSpan={3} className="py-1 text-right font-semibold">
@@ -147,7 +164,9 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
             </dd>
           </dl>
           <h3 className="font-semibold text-ink">{t("admin.orders.address")}</h3>
-          {order.address ? (
+          {order.deliveryMethod === "pickup" ? (
+            <p>{t("admin.orders.deliveryFields.pickup")}</p>
+          ) : order.address ? (
             <address className="not-italic">
               {order.address.street}
               <br />
@@ -160,6 +179,8 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           )}
         </section>
       </div>
+
+      <OrderPaymentPanel order={order} canMarkPaid={loaderData.canMarkPaid} canRefund={loaderData.canRefund} busy={busy} />
 
       <section className="mt-4 rounded-xl border border-stone-200 bg-white p-4 shadow-sm" aria-labelledby="status-heading">
         <h2 id="status-heading" className="font-semibold text-ink">

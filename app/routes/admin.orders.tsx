@@ -1,6 +1,8 @@
 import { Form, Link, useSubmit } from "react-router";
 import { inputClass, PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroller } from "~/components/admin/ui";
+import { PaymentStatusBadge } from "~/components/payment-status";
 import { isOrderChannel, isOrderStatus, listAdminOrders } from "~/domain/admin-orders.server";
+import { isPaymentStatus, PAYMENT_STATUSES } from "~/domain/payments.server";
 import { ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
 import { requireAdmin } from "~/domain/sessions.server";
 import { pageParam, searchParam } from "~/lib/admin-params";
@@ -17,14 +19,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const status = url.searchParams.get("status");
   const channel = url.searchParams.get("channel");
+  const payment = url.searchParams.get("payment");
   const filters = {
     status: isOrderStatus(status) ? status : null,
     channel: isOrderChannel(channel) ? channel : null,
+    payment: isPaymentStatus(payment) ? payment : null,
     q: searchParam(url.searchParams.get("q")),
   };
   const list = await listAdminOrders(context.db, { ...filters, page: pageParam(url.searchParams.get("page")) });
   const t = requestTranslator(request);
-  return { ...list, ...filters, title: t("admin.meta.title", { page: t("admin.nav.orders") }) };
+  return { ...list, ...filters, paymentStatuses: PAYMENT_STATUSES, title: t("admin.meta.title", { page: t("admin.nav.orders") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -35,12 +39,12 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
   const list = loaderData;
   const submit = useSubmit();
-  const params = { q: list.q, status: list.status, channel: list.channel };
+  const params = { q: list.q, status: list.status, channel: list.channel, payment: list.payment };
   return (
     <>
       <PageHeader title={t("admin.orders.title")} />
       <div className="flex flex-wrap items-end gap-3">
-        <SearchBox q={list.q} placeholder={t("admin.orders.search")} label={t("admin.orders.searchLabel")} hidden={{ status: list.status, channel: list.channel }} />
+        <SearchBox q={list.q} placeholder={t("admin.orders.search")} label={t("admin.orders.searchLabel")} hidden={{ status: list.status, channel: list.channel, payment: list.payment }} />
         <Form method="get" className="flex flex-wrap items-end gap-2" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
           {list.q && <input type="hidden" name="q" value={list.q} />}
           <label className="text-sm">
@@ -65,6 +69,17 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </label>
+          <label className="text-sm">
+            <span className="block text-stone-600">{t("admin.orders.filters.payment")}</span>
+            <select name="payment" defaultValue={list.payment ?? ""} className={inputClass}>
+              <option value="">{t("admin.orders.filters.anyPayment")}</option>
+              {list.paymentStatuses.map((p) => (
+                <option key={p} value={p}>
+                  {t(`admin.orders.paymentStatus.${p}`)}
+                </option>
+              ))}
+            </select>
+          </label>
           <button type="submit" className="min-h-11 rounded-lg border border-stone-300 bg-white px-4 text-sm">
             {t("admin.orders.filters.apply")}
           </button>
@@ -74,7 +89,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         <table className="w-full min-w-[44rem] text-left text-sm">
           <thead className="bg-stone-50 text-stone-600">
             <tr>
-              {["number", "date", "customer", "channel", "status", "total"].map((c) => (
+              {["number", "date", "customer", "channel", "status", "payment", "total"].map((c) => (
                 <th key={c} scope="col" className={`px-3 py-3 font-medium ${c === "total" ? "text-right" : ""}`}>
                   {t(`admin.orders.columns.${c}`)}
                 </th>
@@ -84,8 +99,8 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           <tbody>
             {list.orders.length === 0 && (
               <tr>
-                <td colSpan={6} className="px-3 py-8 text-center text-stone-600">
-                  {list.q || list.status || list.channel ? t("admin.orders.noMatch") : t("admin.orders.empty")}
+                <td colSpan={7} className="px-3 py-8 text-center text-stone-600">
+                  {list.q || list.status || list.channel || list.payment ? t("admin.orders.noMatch") : t("admin.orders.empty")}
                 </td>
               </tr>
             )}
@@ -110,6 +125,9 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                 <td className="px-3 py-2">{t(`admin.orders.channel.${o.channel}`)}</td>
                 <td className="px-3 py-2">
                   <StatusBadge status={o.status} />
+                </td>
+                <td className="px-3 py-2">
+                  <PaymentStatusBadge status={o.paymentStatus} />
                 </td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatNaira(o.total)}</td>
               </tr>

@@ -7,6 +7,7 @@ import { readOutbox } from "~/lib/mail.server";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { hugePng, SVG_IMAGE, TEXT_NAMED_JPG } from "../support/images";
 import { insertOrder } from "../support/orders";
+import { hydrated } from "./support";
 
 // The admin runs the shop: brands, categories and products (with a real uploaded picture) reach the
 // storefront, and a customer's order moves through its statuses to 'shipped' in their profile.
@@ -358,6 +359,7 @@ test("cancelling a checkout order puts its stock back, and the customer sees it 
   await customerPage.locator("main article", { hasText: name }).first().getByRole("button", { name: "Add to Cart" }).click();
   await expect(toast(customerPage, "Added to cart successfully")).toBeVisible();
   await customerPage.goto("/checkout");
+  await hydrated(customerPage);
   await customerPage.getByLabel("Street Address").fill("15 Bourdillon Road");
   await customerPage.getByLabel("City").fill("Ikoyi");
   await customerPage.getByLabel("State").selectOption("Lagos");

@@ -55,15 +55,19 @@ test("sign in, add two perfumes, check out with a new saved address, then find t
   const names = await addFromHome(page, 2);
 
   await page.goto("/checkout");
+  await hydrated(page);
   const summary = page.getByRole("complementary");
   for (const name of names) await expect(summary.getByText(name)).toBeVisible();
-  await expect(summary.getByText("FREE")).toBeVisible();
-  const total = (await page.getByTestId("checkout-total").innerText()).trim();
-  expect(total).toMatch(/^₦[\d,]+\.\d{2}$/);
+  // No fee before the state is known, and no 'FREE' either: delivery to Lagos costs ₦3,000.
+  await expect(page.getByTestId("checkout-delivery")).toHaveText("Choose your state");
+  await expect(summary.getByText("FREE", { exact: true })).toHaveCount(0);
 
   await page.getByLabel("Street Address").fill("15 Bourdillon Road");
   await page.getByLabel("City").fill("Ikoyi");
   await page.getByLabel("State").selectOption("Lagos");
+  await expect(page.getByTestId("checkout-delivery")).toHaveText("₦3,000.00");
+  const total = (await page.getByTestId("checkout-total").innerText()).trim();
+  expect(total).toMatch(/^₦[\d,]+\.\d{2}$/);
   await expect(page.getByLabel("Country")).toHaveValue("Nigeria");
   await page.getByLabel("Save this information for faster check-out next time").check();
   await page.getByRole("button", { name: "Process Order" }).click();
@@ -119,6 +123,7 @@ test("a saved address card fills and locks the form, and a second click lets it 
 
   await addFromHome(page, 1);
   await page.goto("/checkout");
+  await hydrated(page);
   const card = page.getByRole("radio", { name: /7 Gimbiya Street/ });
   await card.click();
   await expect(page.getByLabel("Street Address")).toHaveValue("7 Gimbiya Street");
@@ -153,7 +158,13 @@ test("checks out with JavaScript disabled", async ({ browser }) => {
   await page.getByLabel("City").fill("Enugu");
   await page.getByLabel("State").selectOption("Enugu");
   await page.getByRole("button", { name: "Process Order" }).click();
+  // Without JavaScript the page first shows Enugu's fee and the total, and places nothing yet.
+  await expect(page.getByText(/Delivery to Enugu is ₦7,500\.00\. Your total is ₦[\d,.]+\. Press Process Order/)).toBeVisible();
+  await expect(page.getByTestId("checkout-delivery")).toHaveText("₦7,500.00");
+  await expect(page).toHaveURL(/\/checkout$/);
+  await page.getByRole("button", { name: "Process Order" }).click();
   await expect(page).toHaveURL(/\/orders\/UB-\d+$/);
+  await expect(page.getByTestId("order-delivery")).toHaveText("₦7,500.00");
   await expect(page.getByText("2 Ogui Road, Enugu, Enugu, Nigeria")).toBeVisible();
   await context.close();
 });

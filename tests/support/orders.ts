@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import type { OrderChannel, OrderStatus } from "~/db/schema";
+import type { OrderChannel, OrderStatus, PaymentStatus } from "~/db/schema";
 import { holdsStock } from "~/lib/admin";
 import { orderNumber } from "~/domain/orders.server";
 
@@ -24,6 +24,9 @@ export async function insertOrder(
     number?: string;
     createdAt?: string;
     address?: { street: string; city: string; state: string; country: string } | null;
+    /** paid at this time (payment status 'paid'), or the payment status to record */
+    paidAt?: string | null;
+    paymentStatus?: PaymentStatus;
   },
 ): Promise<{ id: number; number: string; total: number }> {
   return db.transaction().execute(async (trx) => {
@@ -61,6 +64,8 @@ export async function insertOrder(
         subtotal,
         shipping: 0,
         total: subtotal,
+        payment_status: input.paymentStatus ?? (input.paidAt ? "paid" : "unpaid"),
+        paid_at: input.paidAt ?? null,
         created_at: at,
         updated_at: at,
       })

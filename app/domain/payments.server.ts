@@ -1,0 +1,147 @@
+import type { Kysely } from "kysely";
+import type { AppLoadContext } from "react-router";
+import type { Db } from "~/db/client.server";
+import type { Database } from "~/db/schema";
+import type { PaymentStatus } from "~/db/schema";
+import { translatorFor } from "~/lib/i18n.server";
+import { formatNaira } from "~/lib/money";
+import { recordAudit } from "./audit.server";
+import { queueMail } from "./mail-outbox.server";
+
+/**
+ * Whether an order is paid: unpaid -> paid -> refunded, apart from its fulfilment status. The owner
+ * marks bank-transfer, pay-on-delivery and WhatsApp orders paid by hand; each change is one
+ * conditional update (so two clicks, or two admins, apply it once) written with its audit entry.
+ */
+
+export const PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "paid", "refunded"];
+
+export function isPaymentStatus(value: unknown): value is PaymentStatus {
+  return typeof value === "string" && (PAYMENT_STATUSES as string[]).includes(value);
+}
+
+export type PaymentChangeResult =
+  /** mail: "queued" when the customer's 'payment received' e-mail was written with the change */
+  | { ok: true; mail: "queued" | "none" }
+  | { ok: false; error: "notFound" | "notAllowed" | "stale" };
+
+interface PaymentRow {
+  id: number;
+  number: string;
+  status: string;
+  payment_status: PaymentStatus;
+  payment_method: string | null;
+  user_id: number | null;
+  total: number;
+}
+
+async function paymentRow(db: Db, number: string): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom("orders")
+    .select(["id", "number", "status", "payment_status", "payment_method", "user_id", "total"])
+    .where("number", "=", number)
+    .executeTakeFirst();
+}
+
+/** Online payments are settled by Paystack (callback, webhook, re-check), never by hand. */
+export function canMarkPaid(order: { status: string; paymentStatus: PaymentStatus; paymentMethod: string | null }): boolean {
+  return order.paymentStatus === "unpaid" && order.status !== "cancelled" && order.paymentMethod !== "paystack";
+}
+
+/** The owner records a bank transfer or cash/POS payment (or one agreed in a WhatsApp chat). */
+export async function markOrderPaid(
+  context: Pick<AppLoadContext, "db" | "config">,
+  input: { number: string; actorId: number },
+): Promise<PaymentChangeResult> {
+  const result = await context.db.transaction().execute(async (trx) => {
+    const order = await paymentRow(trx, input.number);
+    if (!order) return { ok: false as const, error: "notFound" as const };
+    if (order.payment_status !== "unpaid") return { ok: false as const, error: "stale" as const };
+    if (!canMarkPaid({ status: order.status, paymentStatus: order.payment_status, paymentMethod: order.payment_method })) {
+      return { ok: false as const, error: "notAllowed" as const };
+    }
+    const at = new Date().toISOString();
+    const changed = await trx
+      .updateTable("orders")
+      .set({ payment_status: "paid", paid_at: at, updated_at: at })
+      .where("id", "=", order.id)
+      .where("payment_status", "=", "unpaid")
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
+    await recordAudit(trx, {
+      actorId: input.actorId,
+      action: "update",
+      entity: "order",
+      entityId: order.id,
+      summary: order.number,
+      changes: { paymentStatus: ["unpaid", "paid"] },
+    });
+    return { ok: true as const, mail: await queuePaymentReceived(trx, context.config, order) };
+  });
+  return result;
+}
+
+/** A refund the owner made outside the shop (cash back, a transfer): recorded, nothing is sent anywhere. */
+export async function recordRefund(
+  context: Pick<AppLoadContext, "db">,
+  input: { number: string; actorId: number },
+): Promise<PaymentChangeResult> {
+  return context.db.transaction().execute(async (trx) => {
+    const order = await paymentRow(trx, input.number);
+    if (!order) return { ok: false as const, error: "notFound" as const };
+    if (order.payment_status !== "paid") return { ok: false as const, error: "stale" as const };
+    if (order.payment_method === "paystack") return { ok: false as const, error: "notAllowed" as const };
+    const at = new Date().toISOString();
+    const changed = await trx
+      .updateTable("orders")
+      .set({ payment_status: "refunded", refunded_at: at, updated_at: at })
+      .where("id", "=", order.id)
+      .where("payment_status", "=", "paid")
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
+    await recordAudit(trx, {
+      actorId: input.actorId,
+      action: "update",
+      entity: "order",
+      entityId: order.id,
+      summary: order.number,
+      changes: { paymentStatus: ["paid", "refunded"] },
+    });
+    return { ok: true as const, mail: "none" as const };
+  });
+}
+
+/**
+ * 'Payment received' to the customer, when the order has an account: queued in the transaction that
+ * marks the order paid, so it goes out exactly when the payment is recorded (and once).
+ */
+export async function queuePaymentReceived(
+  trx: Kysely<Database>,
+  config: Pick<AppLoadContext["config"], "publicUrl">,
+  order: { number: string; user_id: number | null; total: number },
+): Promise<"queued" | "none"> {
+  if (!order.user_id) return "none";
+  const user = await trx.selectFrom("users").select(["email", "first_name"]).where("id", "=", order.user_id).executeTakeFirst();
+  if (!user) return "none";
+  const message = paymentReceivedEmail(user.first_name, order.number, Number(order.total), `${config.publicUrl}/orders/${order.number}`);
+  await queueMail(trx, { to: user.email, ...message, kind: "payment-received" });
+  return "queued";
+}
+
+export function paymentReceivedEmail(firstName: string, number: string, total: number, url: string): { subject: string; text: string } {
+  // Accounts keep no language yet, so order e-mails are in English (as the status e-mails are).
+  const t = translatorFor("en");
+  return {
+    subject: t("account.paymentEmail.subject", { number }),
+    text: [
+      t("account.email.greeting", { name: firstName }),
+      "",
+      t("account.paymentEmail.body", { number, total: formatNaira(total) }),
+      "",
+      t("account.email.follow", { url }),
+      "",
+      t("account.email.signature"),
+      "",
+    ].join("\n"),
+  };
+}

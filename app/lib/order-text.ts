@@ -1,0 +1,42 @@
+import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
+import type { Translate } from "./i18n";
+import { formatNaira } from "./money";
+
+/** Texts about an order's delivery and payment, shared by its page and its e-mails. */
+
+interface OrderFacts {
+  number: string;
+  shipping: number;
+  deliveryMethod: DeliveryMethod | null;
+  paymentMethod: PaymentMethod | null;
+}
+
+type Bank = { name: string; accountName: string; accountNumber: string } | null;
+
+/** How to pay this order, as lines of text: the chosen way, or every way for orders arranged in a chat. */
+export function paymentInstructions(
+  t: Translate,
+  order: Pick<OrderFacts, "number" | "paymentMethod" | "deliveryMethod">,
+  bank: Bank,
+): string[] {
+  const transfer = bank
+    ? t("account.order.pay.bankTransfer", { bank: bank.name, accountName: bank.accountName, accountNumber: bank.accountNumber, number: order.number })
+    : null;
+  const onDelivery = t(order.deliveryMethod === "pickup" ? "account.order.pay.atPickup" : "account.order.pay.onDelivery");
+  switch (order.paymentMethod) {
+    case "bank_transfer":
+      return transfer ? [transfer] : [];
+    case "on_delivery":
+      return [onDelivery];
+    case "paystack":
+      return [];
+    default:
+      return [onDelivery, ...(transfer ? [transfer] : [])];
+  }
+}
+
+/** The delivery line of an order: the fee, FREE only when it really is zero, or left to the chat. */
+export function deliveryAmount(t: Translate, order: Pick<OrderFacts, "shipping" | "deliveryMethod">): string {
+  if (order.deliveryMethod === null && order.shipping === 0) return t("account.order.deliveryInChat");
+  return order.shipping === 0 ? t("account.order.free") : formatNaira(order.shipping);
+}
