@@ -31,6 +31,7 @@ export default [
     route("categories", "routes/admin.categories.tsx"),
     route("brands", "routes/admin.brands.tsx"),
     route("regions", "routes/admin.regions.tsx"),
+    route("delivery", "routes/admin.delivery.tsx"),
     route("audit", "routes/admin.audit.tsx"),
   ]),
   route("auth/logout", "routes/auth.logout.tsx"),

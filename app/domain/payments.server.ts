@@ -6,6 +6,7 @@ import type { PaymentStatus } from "~/db/schema";
 import { translatorFor } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
 import { recordAudit } from "./audit.server";
+import { MAX_FEE_NAIRA, nairaText } from "./delivery-admin.server";
 import { queueMail } from "./mail-outbox.server";
 
 /**
@@ -144,4 +145,49 @@ export function paymentReceivedEmail(firstName: string, number: string, total: n
       "",
     ].join("\n"),
   };
+}
+
+/** Orders whose delivery was arranged in a chat (WhatsApp) get their fee from the owner while unpaid. */
+export function canSetDeliveryFee(order: { deliveryMethod: string | null; paymentStatus: PaymentStatus; status: string }): boolean {
+  return order.deliveryMethod === null && order.paymentStatus === "unpaid" && order.status !== "cancelled" && order.status !== "delivered";
+}
+
+export type DeliveryFeeResult = { ok: true; fee: number } | { ok: false; error: "notFound" | "notAllowed" | "stale" | "invalid" };
+
+/** Sets the fee agreed in the chat: the total becomes the items plus the fee, with an audit entry. */
+export async function setDeliveryFee(
+  context: Pick<AppLoadContext, "db">,
+  input: { number: string; fee: string; actorId: number },
+): Promise<DeliveryFeeResult> {
+  const fee = nairaText(input.fee.slice(0, 40), MAX_FEE_NAIRA);
+  if (typeof fee !== "number") return { ok: false, error: "invalid" };
+  return context.db.transaction().execute(async (trx) => {
+    const order = await trx
+      .selectFrom("orders")
+      .select(["id", "number", "status", "payment_status", "delivery_method", "subtotal", "shipping", "total"])
+      .where("number", "=", input.number)
+      .executeTakeFirst();
+    if (!order) return { ok: false as const, error: "notFound" as const };
+    if (!canSetDeliveryFee({ deliveryMethod: order.delivery_method, paymentStatus: order.payment_status, status: order.status })) {
+      return { ok: false as const, error: "notAllowed" as const };
+    }
+    const total = Number(order.subtotal) + fee;
+    const changed = await trx
+      .updateTable("orders")
+      .set({ shipping: fee, total, updated_at: new Date().toISOString() })
+      .where("id", "=", order.id)
+      .where("payment_status", "=", "unpaid")
+      .where("shipping", "=", order.shipping)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
+    await recordAudit(trx, {
+      actorId: input.actorId,
+      action: "update",
+      entity: "order",
+      entityId: order.id,
+      summary: order.number,
+      changes: { shipping: [Number(order.shipping), fee], total: [Number(order.total), total] },
+    });
+    return { ok: true as const, fee };
+  });
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Dialog, dangerButton, inputClass, PageHeader, primaryButton, secondaryButton, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { OrderPaymentPanel } from "~/components/admin/order-payment";
 import { changeOrderStatus, getAdminOrder } from "~/domain/admin-orders.server";
-import { canMarkPaid, markOrderPaid, recordRefund } from "~/domain/payments.server";
+import { canMarkPaid, canSetDeliveryFee, markOrderPaid, recordRefund, setDeliveryFee } from "~/domain/payments.server";
 import { isOrderNumber } from "~/domain/orders.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
@@ -26,6 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     order,
     canMarkPaid: canMarkPaid(order),
+    canSetFee: canSetDeliveryFee(order),
     canRefund: order.paymentStatus === "paid" && order.paymentMethod !== "paystack",
     confirmingCancel: new URL(request.url).searchParams.has("cancel") && order.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
@@ -44,6 +45,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const path = `/admin/orders/${encodeURIComponent(params.number)}`;
   const form = await readForm(request);
   const intent = form.get("intent");
+  if (intent === "deliveryFee" && isOrderNumber(params.number)) {
+    const fee = form.get("fee");
+    const result = await setDeliveryFee(context, { number: params.number, fee: typeof fee === "string" ? fee : "", actorId: admin.id });
+    if (!result.ok) {
+      if (result.error === "notFound") throw data(null, { status: 404 });
+      const key = result.error === "invalid" ? "feeInvalid" : result.error === "stale" ? "paymentStale" : "paymentNotAllowed";
+      return redirectWithToast(context, path, { type: "error", key: `admin.orders.toast.${key}` });
+    }
+    return redirectWithToast(context, path, { type: "success", key: "admin.orders.toast.feeSet", values: { number: params.number, fee: formatNaira(result.fee) } });
+  }
   if ((intent === "markPaid" || intent === "refund") && isOrderNumber(params.number)) {
     const input = { number: params.number, actorId: admin.id };
     const result = intent === "markPaid" ? await markOrderPaid(context, input) : await recordRefund(context, input);
@@ -180,7 +191,14 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
-      <OrderPaymentPanel order={order} canMarkPaid={loaderData.canMarkPaid} canRefund={loaderData.canRefund} busy={busy} />
+      <OrderPaymentPanel
+        order={order}
+        canMarkPaid={loaderData.canMarkPaid}
+        canRefund={loaderData.canRefund}
+        canSetFee={loaderData.canSetFee}
+        shipping={order.shipping}
+        busy={busy}
+      />
 
       <section className="mt-4 rounded-xl border border-stone-200 bg-white p-4 shadow-sm" aria-labelledby="status-heading">
         <h2 id="status-heading" className="font-semibold text-ink">

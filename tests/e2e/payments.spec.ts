@@ -3,6 +3,7 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { readOutbox } from "~/lib/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
+import { insertOrder } from "../support/orders";
 import { decodeQuotedPrintable } from "../support/mail";
 import { hydrated } from "./support";
 
@@ -132,4 +133,53 @@ test("without JavaScript, pick-up hides the address and the page shows the total
   await expect(page).toHaveURL(/\/orders\/UB-\d+$/);
   await expect(page.getByText(/Pick up at the shop: Unboxed/)).toBeVisible();
   await shopper.context.close();
+});
+
+test("the owner moves a state into a new zone at /admin/delivery, and checkout charges its fee", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const owner = await signedIn(browser, baseURL, admin.token);
+  await owner.page.goto("/admin/delivery");
+  await hydrated(owner.page);
+  const added = owner.page.locator('[data-zone="new"]');
+  await added.getByLabel("Zone name").fill("Far North");
+  await added.getByLabel("Fee (₦)").fill("12,000");
+  await added.getByLabel("Estimated time").fill("5-9 working days");
+  await owner.page.getByLabel("Zamfara").selectOption({ label: "The new zone" });
+  await owner.page.getByRole("button", { name: "Save delivery settings" }).click();
+  await expect(owner.page.locator("[data-sonner-toast]").filter({ hasText: "Delivery settings saved" })).toBeVisible();
+  await expect(owner.page.locator('[data-zone="Far North"]')).toBeVisible();
+  await expect(owner.page.getByLabel("Zamfara")).toHaveValue(/^\d+$/);
+
+  // A fee that is not naira is refused with the field named, and nothing is saved.
+  await owner.page.locator('[data-zone="Far North"]').getByLabel("Fee (₦)").fill("twelve");
+  await owner.page.getByRole("button", { name: "Save delivery settings" }).click();
+  await expect(owner.page.getByText("Please enter a fee in naira between 0 and 1,000,000")).toBeVisible();
+
+  const shopper = await customer(browser, baseURL);
+  await addOne(shopper.page);
+  await shopper.page.goto("/checkout");
+  await hydrated(shopper.page);
+  await shopper.page.getByLabel("State").selectOption("Zamfara");
+  await expect(shopper.page.getByTestId("checkout-delivery")).toHaveText("₦12,000.00");
+  await expect(shopper.page.getByText("Far North: 5-9 working days")).toBeVisible();
+  await owner.context.close();
+  await shopper.context.close();
+});
+
+test("a WhatsApp order gets the delivery fee agreed in the chat, then is marked paid", async ({ browser, baseURL }) => {
+  const { id: productId } = await shop.db.selectFrom("products").select("id").where("stock", ">", 3).where("archived_at", "is", null).orderBy("id").executeTakeFirstOrThrow();
+  const order = await insertOrder(shop.db, { channel: "whatsapp", userId: null, address: null, items: [{ productId, quantity: 1 }] });
+  const owner = await signedIn(browser, baseURL, admin.token);
+  await owner.page.goto(`/admin/orders/${order.number}`);
+  await expect(owner.page.getByTestId("admin-order-delivery")).toHaveText("Confirmed in the chat");
+  await owner.page.getByLabel("Delivery fee (₦)").fill("2500");
+  await owner.page.getByRole("button", { name: "Set delivery fee" }).click();
+  await expect(owner.page.locator("[data-sonner-toast]").filter({ hasText: `Order ${order.number}: delivery fee set to ₦2,500.00` })).toBeVisible();
+  await expect(owner.page.getByTestId("admin-order-delivery")).toHaveText("₦2,500.00");
+  const row = await shop.db.selectFrom("orders").select(["shipping", "total"]).where("number", "=", order.number).executeTakeFirstOrThrow();
+  expect(row).toEqual({ shipping: 250_000, total: order.total + 250_000 });
+  await owner.page.getByRole("button", { name: "Mark as paid" }).click();
+  await expect(owner.page.locator("[data-sonner-toast]").filter({ hasText: `Order ${order.number} is marked as paid` })).toBeVisible();
+  await expect(owner.page.getByLabel("Delivery fee (₦)")).toHaveCount(0);
+  await owner.context.close();
 });

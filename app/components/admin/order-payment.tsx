@@ -3,13 +3,15 @@ import type { DeliveryMethod, PaymentMethod, PaymentStatus } from "~/db/schema";
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { PaymentStatusBadge } from "../payment-status";
-import { primaryButton, secondaryButton } from "./ui";
+import { inputClass, primaryButton, secondaryButton } from "./ui";
 
 /** The admin order page's delivery and payment box, with 'Mark as paid' and 'Refund' when they apply. */
 export function OrderPaymentPanel({
   order,
   canMarkPaid,
   canRefund,
+  canSetFee,
+  shipping,
   busy,
 }: {
   order: {
@@ -25,6 +27,10 @@ export function OrderPaymentPanel({
   };
   canMarkPaid: boolean;
   canRefund: boolean;
+  /** a WhatsApp order: the fee agreed in the chat */
+  canSetFee: boolean;
+  /** the order's delivery fee now, kobo */
+  shipping: number;
   busy: boolean;
 }) {
   const { t, locale } = useT();
@@ -73,6 +79,18 @@ export function OrderPaymentPanel({
               : t("admin.orders.deliveryInChat")}
         </dd>
       </dl>
+      {canSetFee && (
+        <Form method="post" className="mt-3 flex flex-wrap items-end gap-3" preventScrollReset>
+          <label className="block">
+            <span className="block font-medium text-stone-800">{t("admin.orders.deliveryFee")}</span>
+            <input name="fee" inputMode="decimal" defaultValue={shipping ? String(shipping / 100) : ""} className={`${inputClass} w-40`} required />
+          </label>
+          <button type="submit" name="intent" value="deliveryFee" className={secondaryButton} disabled={busy}>
+            {t("admin.orders.setDeliveryFee")}
+          </button>
+          <span className="text-stone-600">{t("admin.orders.deliveryFeeHint")}</span>
+        </Form>
+      )}
       {(canMarkPaid || canRefund) && (
         <Form method="post" className="mt-3 flex flex-wrap items-center gap-3" preventScrollReset>
           {canMarkPaid && (
