@@ -3,6 +3,9 @@ import { defineConfig, devices } from "@playwright/test";
 // End-to-end journeys drive the built production server in a real Chromium. No browser is
 // downloaded: CHROME_PATH, else Debian's /usr/bin/chromium.
 const port = Number(process.env.E2E_PORT ?? 3107);
+// The Paystack stand-in (tests/support/paystack-stand-in.ts) listens here; the shop is pointed at it.
+const paystackPort = Number(process.env.E2E_PAYSTACK_PORT ?? 3251);
+export const E2E_PAYSTACK_SECRET = "sk_test_unboxed_e2e_stand_in";
 export const E2E_DATA_DIR = "tests/e2e/.data";
 
 export default defineConfig({
@@ -29,7 +32,16 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
+  webServer: [
+    {
+      command: "node --import tsx tests/support/paystack-stand-in-cli.ts",
+      url: `http://127.0.0.1:${paystackPort}/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { PORT: String(paystackPort), PAYSTACK_SECRET_KEY: E2E_PAYSTACK_SECRET, WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/paystack` },
+    },
+    {
     // A fresh shop with the demo catalogue for every run.
     command: `rm -rf ${E2E_DATA_DIR} && node build/server.js`,
     url: `http://127.0.0.1:${port}/healthz`,
@@ -46,6 +58,10 @@ export default defineConfig({
       BANK_NAME: "Demo Bank",
       BANK_ACCOUNT_NAME: "Unboxed Perfumes Ltd",
       BANK_ACCOUNT_NUMBER: "0123456789",
+      PAYSTACK_SECRET_KEY: E2E_PAYSTACK_SECRET,
+      PAYSTACK_PUBLIC_KEY: "pk_test_unboxed_e2e_stand_in",
+      PAYSTACK_API_URL: `http://127.0.0.1:${paystackPort}`,
     },
-  },
+    },
+  ],
 });

@@ -18,6 +18,7 @@ import { onCatalogChange } from "./app/domain/catalog.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
+import { recheckUnpaidOnlinePayments } from "./app/domain/online-payments.server";
 
 const ONE_YEAR = 365 * 24 * 60 * 60 * 1000;
 
@@ -156,6 +157,15 @@ async function main() {
     logger.info(`Unboxed is open at http://localhost:${port} (${database.engine}: ${database.location})`);
   });
   server.on("error", (error) => fail(`Cannot listen on ${config.host}:${config.port}: ${error.message}`));
+
+  // Online orders still unpaid after 15 minutes are verified with Paystack again (a lost webhook, a
+  // closed tab); safe with several instances (each order is claimed before it is checked).
+  const recheck = config.paystack
+    ? setInterval(() => {
+        recheckUnpaidOnlinePayments({ db: database.db, config }).catch((error: Error) => logger.error({ err: error }, "payment re-check failed"));
+      }, 60_000)
+    : null;
+  recheck?.unref();
 
   let stopping = false;
   const shutdown = (signal: string) => {

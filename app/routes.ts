@@ -18,6 +18,7 @@ export default [
     route("profile", "routes/account.profile.tsx"),
     route("wishlist", "routes/account.wishlist.tsx"),
     route("orders/:number", "routes/account.order.tsx"),
+    route("orders/:number/pay", "routes/account.order.pay.tsx"),
     route("checkout", "routes/account.checkout.tsx"),
     // Anything unmatched renders the store's 'Page not found' with HTTP 404.
     route("*", "routes/_store.not-found.tsx"),
@@ -35,6 +36,8 @@ export default [
     route("audit", "routes/admin.audit.tsx"),
   ]),
   route("auth/logout", "routes/auth.logout.tsx"),
+  route("payments/paystack/callback", "routes/payments.paystack.callback.tsx"),
+  route("webhooks/paystack", "routes/webhooks.paystack.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
   route("robots.txt", "routes/robots.txt.ts"),
 ] satisfies RouteConfig;

@@ -10,6 +10,7 @@ import * as m0040 from "./migrations/0040_product_search";
 import * as m0041 from "./migrations/0041_product_sorting";
 import * as m0042 from "./migrations/0042_perfume_facts";
 import * as m0030 from "./migrations/0030_delivery_and_payment_status";
+import * as m0031 from "./migrations/0031_online_payments";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   "0041_product_sorting": m0041,
   "0042_perfume_facts": m0042,
   "0030_delivery_and_payment_status": m0030,
+  "0031_online_payments": m0031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -140,6 +140,10 @@ export interface OrderTable {
   payment_reference: ColumnType<string | null, string | null | undefined, string | null>;
   /** how Paystack says it was paid: card, bank_transfer, ussd, ... */
   payment_channel: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Paystack's hosted checkout page for the latest transaction */
+  payment_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** when the background check last asked Paystack about this unpaid order */
+  payment_checked_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

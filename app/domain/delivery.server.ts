@@ -27,6 +27,6 @@ export async function loadDeliveryTable(db: Db): Promise<DeliveryTable> {
 }
 
 /** The ways to pay the shop has set up (Paystack needs its secret key, bank transfer the BANK_* account). */
-export function paymentOptions(config: Pick<Config, "shop" | "payOnDelivery"> & { paystack?: { secretKey: string } | null }): PaymentOptions {
+export function paymentOptions(config: Pick<Config, "shop" | "payOnDelivery" | "paystack">): PaymentOptions {
   return { paystack: Boolean(config.paystack?.secretKey), bankTransfer: config.shop.bank !== null, payOnDelivery: config.payOnDelivery };
 }

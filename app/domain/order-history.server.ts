@@ -53,6 +53,8 @@ export interface OrderDetail extends OrderSummary {
   paymentMethod: PaymentMethod | null;
   paidAt: string | null;
   refundedAt: string | null;
+  /** an online payment was started (and has not come through while unpaid) */
+  paymentAttempted: boolean;
 }
 
 export async function findOrderForUser(db: Db, userId: number, number: string): Promise<OrderDetail | null> {
@@ -84,6 +86,7 @@ export async function findOrderForUser(db: Db, userId: number, number: string): 
     paymentMethod: order.payment_method,
     paidAt: order.paid_at,
     refundedAt: order.refunded_at,
+    paymentAttempted: order.payment_reference !== null,
     items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
     history: events.map((e) => ({ status: e.status, at: e.created_at })),
   };

@@ -52,6 +52,14 @@ const envSchema = z.object({
     .regex(/^\d{10}$/, "must be a 10-digit NUBAN account number")
     .optional(),
   PAY_ON_DELIVERY: booleanFlag.default(true),
+  // 'Pay online' is offered only with the secret key.
+  PAYSTACK_SECRET_KEY: z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,}$/, "must be a Paystack secret key (sk_test_... or sk_live_...)").optional(),
+  PAYSTACK_PUBLIC_KEY: z.string().trim().regex(/^pk_(test|live)_[A-Za-z0-9_]{8,}$/, "must be a Paystack public key (pk_test_... or pk_live_...)").optional(),
+  PAYSTACK_API_URL: z
+    .url({ message: "must be an absolute http(s) URL" })
+    .refine((u) => /^https?:\/\//.test(u), "must start with http:// or https://")
+    .transform((u) => u.replace(/\/+$/, ""))
+    .default("https://api.paystack.co"),
   SEED_DEMO: booleanFlag.default(true),
   PAGE_CACHE: booleanFlag.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
@@ -89,6 +97,8 @@ export interface Config {
   };
   /** cash or POS when the parcel arrives (the owner may limit it to some delivery zones) */
   payOnDelivery: boolean;
+  /** paying online; null when PAYSTACK_SECRET_KEY is not set */
+  paystack: { secretKey: string; publicKey: string | null; apiUrl: string } | null;
   seedDemo: boolean;
   /** cache anonymous storefront pages in memory (production only) */
   pageCache: boolean;
@@ -169,6 +179,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           : null,
     },
     payOnDelivery: env.PAY_ON_DELIVERY,
+    paystack: env.PAYSTACK_SECRET_KEY ? { secretKey: env.PAYSTACK_SECRET_KEY, publicKey: env.PAYSTACK_PUBLIC_KEY ?? null, apiUrl: env.PAYSTACK_API_URL } : null,
     seedDemo: env.SEED_DEMO,
     pageCache: env.PAGE_CACHE,
     smtpUrl: env.SMTP_URL ?? null,

@@ -49,6 +49,8 @@ describe("configuration", () => {
     [{ BANK_NAME: "GTBank" }, /^Invalid configuration: BANK_ACCOUNT_NAME must be set with the other BANK_ settings/],
     [{ BANK_NAME: "GTBank", BANK_ACCOUNT_NAME: "Unboxed Ltd" }, /^Invalid configuration: BANK_ACCOUNT_NUMBER must be set with the other BANK_ settings/],
     [{ PAY_ON_DELIVERY: "sometimes" }, /^Invalid configuration: PAY_ON_DELIVERY must be true or false/],
+    [{ PAYSTACK_SECRET_KEY: "pk_test_wrongkind1" }, /^Invalid configuration: PAYSTACK_SECRET_KEY must be a Paystack secret key/],
+    [{ PAYSTACK_API_URL: "ftp://api.paystack.co" }, /^Invalid configuration: PAYSTACK_API_URL must start with http/],
     [{ NODE_ENV: "staging" }, /^Invalid configuration: NODE_ENV must be development, production or test/],
   ])("names the variable and the problem for %o", (env, message) => {
     expect(() => parseEnv(env)).toThrow(ConfigError);
@@ -82,6 +84,16 @@ describe("configuration", () => {
     });
     expect(all.shop.bank).toEqual({ name: "GTBank", accountName: "Unboxed Perfumes Ltd", accountNumber: "0123456789" });
     expect(all.payOnDelivery).toBe(false);
+  });
+
+  it("offers Paystack only with its secret key, against api.paystack.co unless told otherwise", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).paystack).toBeNull();
+    expect(loadConfig({ DATA_DIR: tempDir(), PAYSTACK_SECRET_KEY: "sk_test_abcdef123456" }).paystack).toEqual({
+      secretKey: "sk_test_abcdef123456",
+      publicKey: null,
+      apiUrl: "https://api.paystack.co",
+    });
+    expect(loadConfig({ DATA_DIR: tempDir(), PAYSTACK_SECRET_KEY: "sk_test_abcdef123456", PAYSTACK_API_URL: "http://127.0.0.1:3251/" }).paystack?.apiUrl).toBe("http://127.0.0.1:3251");
   });
 
   it("stops on a data folder it cannot write to", () => {

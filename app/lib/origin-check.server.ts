@@ -32,12 +32,19 @@ export function isSameOriginRequest(input: {
   return own.has(claimed);
 }
 
+/** The one request that may come from elsewhere: POST /webhooks/paystack (and nothing else). */
+export function isWebhook(method: string, path: string): boolean {
+  return method.toUpperCase() === "POST" && path === "/webhooks/paystack";
+}
+
 /**
  * Express middleware for the whole app: a request that can change something and does not come from
  * our own pages gets 403 before any route sees it.
  */
 export function refuseCrossSiteRequests(publicUrl: string): RequestHandler {
   return (req, res, next) => {
+    // Paystack's webhook comes from Paystack, not from our pages; it proves itself by its signature.
+    if (isWebhook(req.method, req.path)) return next();
     const allowed = isSameOriginRequest({
       method: req.method,
       origin: req.get("origin"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSameOriginRequest } from "./origin-check.server";
+import { isSameOriginRequest, isWebhook } from "./origin-check.server";
 
 const base = { host: "shop.test:3000", protocol: "http", publicUrl: "https://unboxed.ng" };
 
@@ -24,5 +24,20 @@ describe("cross-site request check", () => {
     expect(isSameOriginRequest({ ...base, method: "PUT", origin: "not a url", referer: "also not" })).toBe(false);
     // an Origin that is present decides, even when the Referer looks right
     expect(isSameOriginRequest({ ...base, method: "POST", origin: "https://evil.example", referer: "https://unboxed.ng/" })).toBe(false);
+  });
+
+  it("lets only Paystack's webhook in from elsewhere: POST /webhooks/paystack, nothing else", () => {
+    expect(isWebhook("POST", "/webhooks/paystack")).toBe(true);
+    expect(isWebhook("post", "/webhooks/paystack")).toBe(true);
+    for (const [method, path] of [
+      ["POST", "/webhooks/paystack/"],
+      ["POST", "/webhooks/paystack-x"],
+      ["POST", "/webhooks"],
+      ["PUT", "/webhooks/paystack"],
+      ["POST", "/checkout"],
+      ["POST", "/admin/orders/UB-10001"],
+    ]) {
+      expect(isWebhook(method, path), `${method} ${path}`).toBe(false);
+    }
   });
 });

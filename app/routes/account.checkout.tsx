@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
 import { CheckoutTotals, DeliveryChoice, PaymentChoice } from "~/components/checkout-options";
 import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
 import { paymentOptions } from "~/domain/delivery.server";
+import { startOnlinePayment } from "~/domain/online-payments.server";
 import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
 import { paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
 import { requireUser } from "~/domain/sessions.server";
@@ -73,6 +74,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         },
         { status: PROBLEM_STATUS[problem] },
       );
+    }
+    if (result.order.paymentMethod === "paystack" && result.order.paymentStatus === "unpaid") {
+      const started = await startOnlinePayment(context, { number: result.order.number, userId: user.id });
+      // Placed either way: when Paystack cannot be reached, the order page offers 'Pay now'.
+      if (started.ok) return redirect(`/orders/${result.order.number}/pay`, 303);
+      return redirectWithToast(context, `/orders/${result.order.number}`, { type: "error", key: "account.pay.unavailable" });
     }
     return redirectWithToast(context, `/orders/${result.order.number}`, {
       type: "success",

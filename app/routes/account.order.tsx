@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { deliveryAmount, paymentInstructions } from "~/lib/order-text";
@@ -123,6 +123,18 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
+      {order.paymentMethod === "paystack" && order.paymentStatus === "unpaid" && order.status !== "cancelled" && (
+        <section aria-labelledby="pay-online-heading" className="mt-6 rounded-xl bg-brand-50 p-4 text-sm">
+          <h2 id="pay-online-heading" className="font-semibold">{t("account.pay.heading")}</h2>
+          <p className="mt-1" role={order.paymentAttempted ? "status" : undefined}>{t(order.paymentAttempted ? "account.pay.failed" : "account.pay.notYet")}</p>
+          {/* A document navigation, so the next page can move on to Paystack without JavaScript. */}
+          <Form method="post" action={`/orders/${order.number}/pay`} reloadDocument className="mt-3">
+            <button type="submit" className="rounded-full bg-ink px-5 py-2.5 font-medium text-white">
+              {t("account.pay.payNow")}
+            </button>
+          </Form>
+        </section>
+      )}
       {order.paymentStatus === "unpaid" && order.status !== "cancelled" && howToPay.length > 0 && (
         <section aria-labelledby="pay-heading" className="mt-6 rounded-xl bg-brand-50 p-4 text-sm">
           <h2 id="pay-heading" className="font-semibold">{t("account.order.howToPay")}</h2>

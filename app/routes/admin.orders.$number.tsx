@@ -5,6 +5,7 @@ import { Dialog, dangerButton, inputClass, PageHeader, primaryButton, secondaryB
 import { OrderPaymentPanel } from "~/components/admin/order-payment";
 import { changeOrderStatus, getAdminOrder } from "~/domain/admin-orders.server";
 import { canMarkPaid, canSetDeliveryFee, markOrderPaid, recordRefund, setDeliveryFee } from "~/domain/payments.server";
+import { refundOnlineOrder } from "~/domain/online-payments.server";
 import { isOrderNumber } from "~/domain/orders.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
@@ -27,7 +28,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     order,
     canMarkPaid: canMarkPaid(order),
     canSetFee: canSetDeliveryFee(order),
-    canRefund: order.paymentStatus === "paid" && order.paymentMethod !== "paystack",
+    canRefund: order.paymentStatus === "paid",
     confirmingCancel: new URL(request.url).searchParams.has("cancel") && order.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
   };
@@ -57,12 +58,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if ((intent === "markPaid" || intent === "refund") && isOrderNumber(params.number)) {
     const input = { number: params.number, actorId: admin.id };
-    const result = intent === "markPaid" ? await markOrderPaid(context, input) : await recordRefund(context, input);
+    const online = intent === "refund" && (await getAdminOrder(context.db, params.number))?.paymentMethod === "paystack";
+    const result = intent === "markPaid" ? await markOrderPaid(context, input) : online ? await refundOnlineOrder(context, input) : await recordRefund(context, input);
     if (!result.ok) {
       if (result.error === "notFound") throw data(null, { status: 404 });
-      return redirectWithToast(context, path, { type: "error", key: result.error === "stale" ? "admin.orders.toast.paymentStale" : "admin.orders.toast.paymentNotAllowed" });
+      const key = result.error === "stale" ? "paymentStale" : result.error === "unavailable" ? "refundUnavailable" : "paymentNotAllowed";
+      return redirectWithToast(context, path, { type: "error", key: `admin.orders.toast.${key}` });
     }
-    const key = intent === "refund" ? "refunded" : result.mail === "queued" ? "paidMailed" : "paid";
+    const mail = "mail" in result ? result.mail : "none";
+    const key = intent === "refund" ? (online ? "refundedOnline" : "refunded") : mail === "queued" ? "paidMailed" : "paid";
     return redirectWithToast(context, path, { type: "success", key: `admin.orders.toast.${key}`, values: { number: params.number } });
   }
   const parsed = statusChange.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));

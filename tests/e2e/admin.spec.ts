@@ -363,6 +363,7 @@ test("cancelling a checkout order puts its stock back, and the customer sees it 
   await customerPage.getByLabel("Street Address").fill("15 Bourdillon Road");
   await customerPage.getByLabel("City").fill("Ikoyi");
   await customerPage.getByLabel("State").selectOption("Lagos");
+  await customerPage.getByRole("radio", { name: /Pay on delivery/ }).check();
   await customerPage.getByRole("button", { name: "Process Order" }).click();
   await expect(customerPage).toHaveURL(/\/orders\/UB-\d+$/);
   const number = customerPage.url().split("/").pop()!;

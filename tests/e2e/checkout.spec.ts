@@ -70,6 +70,7 @@ test("sign in, add two perfumes, check out with a new saved address, then find t
   expect(total).toMatch(/^₦[\d,]+\.\d{2}$/);
   await expect(page.getByLabel("Country")).toHaveValue("Nigeria");
   await page.getByLabel("Save this information for faster check-out next time").check();
+  await page.getByRole("radio", { name: /Bank transfer/ }).check();
   await page.getByRole("button", { name: "Process Order" }).click();
 
   await expect(page).toHaveURL(/\/orders\/UB-\d+$/);
@@ -135,6 +136,7 @@ test("a saved address card fills and locks the form, and a second click lets it 
   await expect(page.getByLabel("Save this information for faster check-out next time")).toBeVisible();
 
   await card.click();
+  await page.getByRole("radio", { name: /Bank transfer/ }).check();
   await page.getByRole("button", { name: "Process Order" }).click();
   await expect(page).toHaveURL(/\/orders\/UB-\d+$/);
   await expect(page.getByText("7 Gimbiya Street, Garki, Federal Capital Territory, Nigeria")).toBeVisible();
@@ -157,6 +159,7 @@ test("checks out with JavaScript disabled", async ({ browser }) => {
   await page.getByLabel("Street Address").fill("2 Ogui Road");
   await page.getByLabel("City").fill("Enugu");
   await page.getByLabel("State").selectOption("Enugu");
+  await page.getByRole("radio", { name: /Bank transfer/ }).check();
   await page.getByRole("button", { name: "Process Order" }).click();
   // Without JavaScript the page first shows Enugu's fee and the total, and places nothing yet.
   await expect(page.getByText(/Delivery to Enugu is ₦7,500\.00\. Your total is ₦[\d,.]+\. Press Process Order/)).toBeVisible();

@@ -126,6 +126,7 @@ test("without JavaScript, pick-up hides the address and the page shows the total
   await page.goto("/checkout");
   await page.getByRole("radio", { name: /Pick up at the shop/ }).check();
   await expect(page.getByLabel("Street Address")).toBeHidden();
+  await page.getByRole("radio", { name: /Pay on delivery/ }).check();
   await page.getByRole("button", { name: "Process Order" }).click();
   await expect(page.getByText(/Pick-up at the shop is free\. Your total is ₦[\d,.]+\. Press Process Order/)).toBeVisible();
   await expect(page.getByTestId("checkout-delivery")).toHaveText("FREE");

@@ -1,0 +1,67 @@
+import { useEffect } from "react";
+import { data, redirect } from "react-router";
+import { startOnlinePayment } from "~/domain/online-payments.server";
+import { isOrderNumber } from "~/domain/orders.server";
+import { requireUser } from "~/domain/sessions.server";
+import { useT } from "~/lib/i18n";
+import { ensureMessages } from "~/lib/i18n.client";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/account.order.pay";
+
+/**
+ * 'Pay now': the POST starts a Paystack transaction and comes back here (GET), which moves on to
+ * Paystack's page by <meta refresh>. A redirect straight out of a form post would be stopped by our
+ * Content-Security-Policy (form-action 'self' applies to the redirects that follow a post; see 032).
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  if (!isOrderNumber(params.number)) throw data(null, { status: 404 });
+  const started = await startOnlinePayment(context, { number: params.number, userId: user.id });
+  if (started.ok) return redirect(`/orders/${params.number}/pay`, 303);
+  if (started.error === "notFound") throw data(null, { status: 404 });
+  return redirectWithToast(context, `/orders/${params.number}`, { type: "error", key: started.error === "notPayable" ? "account.pay.notPayable" : "account.pay.unavailable" });
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const order = isOrderNumber(params.number)
+    ? await context.db
+        .selectFrom("orders")
+        .select(["number", "payment_url", "payment_status", "status"])
+        .where("number", "=", params.number)
+        .where("user_id", "=", user.id)
+        .executeTakeFirst()
+    : undefined;
+  if (!order) throw data(null, { status: 404 });
+  if (order.payment_status !== "unpaid" || order.status === "cancelled" || !order.payment_url || !/^https?:\/\//.test(order.payment_url)) {
+    throw redirect(`/orders/${order.number}`);
+  }
+  return { number: order.number, url: order.payment_url };
+}
+
+/** Reached by in-app navigation (after checkout): the page's texts are loaded with its data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("account")]);
+  return data;
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: "Paystack | Unboxed" }, { name: "robots", content: "noindex" }, ...(data ? [{ httpEquiv: "refresh", content: `0;url=${data.url}` }] : [])];
+}
+
+export default function PayNow({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
+  // Arrived by in-app navigation, the refresh tag may not be acted on: go on from here.
+  useEffect(() => {
+    window.location.assign(loaderData.url);
+  }, [loaderData.url]);
+  return (
+    <div className="mx-auto max-w-xl py-10 text-center">
+      <h1 className="font-serif text-2xl font-semibold">{t("account.pay.goingTitle", { number: loaderData.number })}</h1>
+      <p className="mt-3 text-stone-600">{t("account.pay.going")}</p>
+      <a href={loaderData.url} className="mt-6 inline-block rounded-full bg-ink px-5 py-2.5 text-white">
+        {t("account.pay.continue")}
+      </a>
+    </div>
+  );
+}

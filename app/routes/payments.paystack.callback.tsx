@@ -1,0 +1,26 @@
+import { data } from "react-router";
+import { orderNumberOfReference, settlePaystackReference } from "~/domain/online-payments.server";
+import { requireUser } from "~/domain/sessions.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/payments.paystack.callback";
+
+/**
+ * Where Paystack sends the shopper back (callback_url?trxref=...&reference=...). The answer Paystack
+ * gives to verify, never the query string, decides whether the order is paid.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const url = new URL(request.url);
+  const reference = (url.searchParams.get("reference") ?? url.searchParams.get("trxref") ?? "").slice(0, 40);
+  const number = orderNumberOfReference(reference);
+  // Someone else's order, or none: the same 404 either way, and Paystack is not asked.
+  const mine = number
+    ? await context.db.selectFrom("orders").select("id").where("number", "=", number).where("user_id", "=", user.id).executeTakeFirst()
+    : undefined;
+  if (!number || !mine) throw data(null, { status: 404 });
+  const outcome = await settlePaystackReference(context, reference, "callback");
+  const path = `/orders/${number}`;
+  if (outcome === "paid" || outcome === "alreadyPaid") return redirectWithToast(context, path, { type: "success", key: "account.pay.received" });
+  if (outcome === "unavailable") return redirectWithToast(context, path, { type: "info", key: "account.pay.checking" });
+  return redirectWithToast(context, path, { type: "error", key: "account.pay.failed" });
+}
