@@ -18,7 +18,6 @@ import { onCatalogChange } from "./app/domain/catalog.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
-import { recheckUnpaidOnlinePayments } from "./app/domain/online-payments.server";
 
 const ONE_YEAR = 365 * 24 * 60 * 60 * 1000;
 
@@ -140,6 +139,18 @@ async function main() {
   app.use("/images", express.static(imagesDir(config.dataDir), { immutable: true, maxAge: ONE_YEAR, index: false, fallthrough: false }));
 
   const build = await loadBuild(production, app);
+  // Online orders still unpaid after 15 minutes are verified with Paystack again (a lost webhook, a
+  // closed tab); safe with several instances (each order is claimed before it is checked). The check
+  // lives in the app build (it writes translated e-mails), which exports it from entry.server.tsx.
+  type Recheck = (context: { db: DatabaseHandle["db"]; config: Config }) => Promise<unknown>;
+  const recheck = config.paystack
+    ? setInterval(() => {
+        build()
+          .then((current) => (current.entry.module as { recheckUnpaidOnlinePayments?: Recheck }).recheckUnpaidOnlinePayments?.({ db: database.db, config }))
+          .catch((error: Error) => logger.error({ err: error }, "payment re-check failed"));
+      }, 60_000)
+    : null;
+  recheck?.unref();
   const mode = production ? "production" : "development";
   const getLoadContext = (req: express.Request, res: express.Response) => ({
     db: database.db,
@@ -158,19 +169,12 @@ async function main() {
   });
   server.on("error", (error) => fail(`Cannot listen on ${config.host}:${config.port}: ${error.message}`));
 
-  // Online orders still unpaid after 15 minutes are verified with Paystack again (a lost webhook, a
-  // closed tab); safe with several instances (each order is claimed before it is checked).
-  const recheck = config.paystack
-    ? setInterval(() => {
-        recheckUnpaidOnlinePayments({ db: database.db, config }).catch((error: Error) => logger.error({ err: error }, "payment re-check failed"));
-      }, 60_000)
-    : null;
-  recheck?.unref();
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    if (recheck) clearInterval(recheck);
     logger.info(`${signal}: finishing requests in flight, then closing`);
     // Stop accepting, let in-flight requests finish, then close the database.
     server.close(async () => {

@@ -9,6 +9,10 @@ import { withoutScriptPreloads } from "~/lib/script-preloads.server";
 
 export const streamTimeout = 5_000;
 
+// Background work that needs the app's own modules (translations are bundled by Vite): server.ts
+// reaches it through the build.
+export { recheckUnpaidOnlinePayments } from "~/domain/online-payments.server";
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,

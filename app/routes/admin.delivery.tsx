@@ -61,7 +61,8 @@ export default function AdminDelivery({ loaderData, actionData }: Route.Componen
           {t("admin.delivery.fix")}
         </p>
       )}
-      <Form method="post" className="space-y-6">
+      {/* A new form once the saved settings change, so the fields show what was saved. */}
+      <Form method="post" className="space-y-6" key={JSON.stringify(table)}>
         <section className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm" aria-labelledby="zones-heading">
           <h2 id="zones-heading" className="font-semibold text-ink">
             {t("admin.delivery.zones")}
