@@ -6,6 +6,8 @@ import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/d
 import { insertOrder } from "../../tests/support/orders";
 import { type PaystackStandIn, startPaystackStandIn } from "../../tests/support/paystack-stand-in";
 import { action as webhook } from "~/routes/webhooks.paystack";
+import { loader as callback } from "~/routes/payments.paystack.callback";
+import { createSession } from "./sessions.server";
 import { recheckUnpaidOnlinePayments, refundOnlineOrder, settlePaystackReference, startOnlinePayment } from "./online-payments.server";
 import { paystackSignature, PAYSTACK_TIMEOUT_MS } from "./paystack.server";
 
@@ -203,5 +205,32 @@ describe.each(ENGINES)("paying online with Paystack on %s", (engine) => {
     expect(standIn.requests.filter((r) => r.endpoint === "refund").at(-1)).toMatchObject({ authorization: `Bearer ${SECRET}`, body: { transaction: order.number } });
     expect((await row(order.number)).payment_status).toBe("refunded");
     expect(await refundOnlineOrder(context, { number: order.number, actorId: admin.id })).toEqual({ ok: false, error: "stale" });
+  });
+
+  it("the callback settles only the signed-in owner's order; someone else's reference is a 404 and Paystack is not asked", async () => {
+    const order = await onlineOrder();
+    await startOnlinePayment(context, { number: order.number, userId: customer.id });
+    await standIn.pay(order.number, { webhook: false });
+    const other = await addUser(t.db, "customer", `nosy-${engine}@example.com`);
+    const visit = async (userId: number, reference: string) => {
+      const cookie = await createSession(context, userId);
+      try {
+        return (await callback({ request: browserRequest(`/payments/paystack/callback?trxref=${reference}&reference=${reference}`, { cookies: [cookie] }), context, params: {} } as never)) as Response;
+      } catch (thrown) {
+        return thrown as { init?: { status?: number }; status?: number };
+      }
+    };
+    standIn.requests.length = 0;
+    for (const reference of [order.number, "UB-99999", "not-ours", "UB-1'--"]) {
+      const refused = (await visit(other.id, reference)) as { init?: { status?: number } };
+      expect(refused.init?.status, reference).toBe(404);
+    }
+    expect(standIn.requests).toHaveLength(0);
+    expect((await row(order.number)).payment_status).toBe("unpaid");
+
+    const back = (await visit(customer.id, order.number)) as Response;
+    expect(back.status).toBe(303);
+    expect(back.headers.get("Location")).toBe(`/orders/${order.number}`);
+    expect((await row(order.number)).payment_status).toBe("paid");
   });
 });
