@@ -133,11 +133,11 @@ export function paymentReceivedEmail(firstName: string, number: string, total: n
   // Accounts keep no language yet, so order e-mails are in English (as the status e-mails are).
   const t = translatorFor("en");
   return {
-    subject: t("account.paymentEmail.subject", { number }),
+    subject: t("mail.paymentReceived.subject", { number }),
     text: [
       t("account.email.greeting", { name: firstName }),
       "",
-      t("account.paymentEmail.body", { number, total: formatNaira(total) }),
+      t("mail.paymentReceived.body", { number, total: formatNaira(total) }),
       "",
       t("account.email.follow", { url }),
       "",

@@ -18,6 +18,8 @@ describe("translations in the browser", () => {
 
     const admin = await loadMessages("es", "/admin/products");
     expect(Object.keys(admin)).toContain("admin");
+    // E-mail texts never reach a browser, on any page.
+    for (const page of ["/", "/checkout", "/orders/UB-10001", "/admin/orders"]) expect(Object.keys(await loadMessages("en", page))).not.toContain("mail");
 
     const messages = await loadMessages("en", "/");
     const t = createTranslator("en", messages);

@@ -11,6 +11,8 @@ const PAGE_AREAS: Record<string, string[]> = {
   auth: ["/auth"],
   account: ["/profile", "/orders", "/checkout", "/wishlist"],
   cart: ["/cart"],
+  // Texts only e-mails use, written on the server: never sent to a browser.
+  mail: [],
 };
 
 const areaOf = (file: string) => file.match(/([\w-]+)\.json$/)![1];
