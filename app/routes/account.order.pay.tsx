@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { startOnlinePayment } from "~/domain/online-payments.server";
 import { isOrderNumber } from "~/domain/orders.server";
 import { requireUser } from "~/domain/sessions.server";
+import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -15,6 +16,8 @@ import type { Route } from "./+types/account.order.pay";
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser(request, context);
+  // The button's form carries nothing, but a body that is not a form is refused like everywhere else.
+  await readForm(request);
   if (!isOrderNumber(params.number)) throw data(null, { status: 404 });
   const started = await startOnlinePayment(context, { number: params.number, userId: user.id });
   if (started.ok) return redirect(`/orders/${params.number}/pay`, 303);

@@ -87,7 +87,8 @@ describe.each(ENGINES)("hostile bodies to every action on %s", (engine) => {
     const withActions: { file: string; path: string; action: Action }[] = [];
     for (const entry of flatten(routes as RouteEntry[])) {
       const module = (await import(/* @vite-ignore */ path.resolve("app", entry.file))) as { action?: Action };
-      if (module.action) withActions.push({ ...entry, action: module.action });
+      // Paystack's webhook takes JSON by design; it is refused unless signed (app/domain/online-payments.test.ts).
+      if (module.action && entry.path !== "/webhooks/paystack") withActions.push({ ...entry, action: module.action });
     }
     expect(withActions.map((r) => r.path)).toEqual(expect.arrayContaining(["/checkout", "/profile", "/wishlist", "/cart", "/auth", "/admin/products"]));
 
