@@ -50,9 +50,14 @@ async function actionRoutes(): Promise<{ id: string; path: string; index: boolea
     const base = parent ? fullPath(parent) : "";
     return own ? `${base.replace(/\/$/, "")}/${own}` : base || "/";
   };
-  return Object.values(build.routes)
-    .filter((route) => typeof route.module.action === "function")
-    .map((route) => ({ id: route.id, path: fullPath(route), index: Boolean(route.index) }));
+  return (
+    Object.values(build.routes)
+      .filter((route) => typeof route.module.action === "function")
+      .map((route) => ({ id: route.id, path: fullPath(route), index: Boolean(route.index) }))
+      // Paystack's webhook takes JSON by design and refuses anything unsigned (401): tested in
+      // app/domain/online-payments.test.ts and tests/e2e/paystack.spec.ts.
+      .filter((route) => route.path !== "/webhooks/paystack")
+  );
 }
 
 interface RawAnswer {
