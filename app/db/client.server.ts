@@ -43,10 +43,24 @@ function redact(url: string): string {
   }
 }
 
+/**
+ * The database file is readable by the shop's user only: created 0600 (SQLite gives its -wal and -shm
+ * files the same mode), and tightened when an older version left it readable by others.
+ */
+function keepPrivate(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, "a", 0o600));
+    if (fs.statSync(file).mode & 0o077) fs.chmodSync(file, 0o600);
+  } catch {
+    // Not ours to change (or not there): SQLite reports what matters when it opens the file.
+  }
+}
+
 function openSqlite(file: string): DatabaseHandle {
   let sqlite: SQLite.Database;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    keepPrivate(file);
     sqlite = new SQLite(file, { timeout: 5000 });
     // Reading the schema first fails fast on a file that is not a database, before anything is written.
     sqlite.prepare("select count(*) from sqlite_master").get();

@@ -300,6 +300,18 @@ export async function addLine(db: Db, cartId: string, productId: number): Promis
   return { ok: true, kind: "added", productName: product.name };
 }
 
+/**
+ * Adds a product to this request's cart, making the cart (and its cookie) only when the product can be
+ * added: an unknown, archived or sold-out product leaves no cart row and no cookie behind.
+ */
+export async function addToCart(request: Request, context: CartContext, productId: number): Promise<{ outcome: CartOutcome; setCookie: string | null }> {
+  const product = await findProduct(context.db, productId);
+  if (!product || product.archived_at !== null) return { outcome: { ok: false, kind: "unknownProduct", productName: product?.name }, setCookie: null };
+  if (product.stock <= 0) return { outcome: { ok: false, kind: "outOfStock", productName: product.name }, setCookie: null };
+  const cart = await ensureCart(request, context);
+  return { outcome: await addLine(context.db, cart.cartId, productId), setCookie: cart.setCookie };
+}
+
 /** Removes a line; removing a line that is not there (e.g. from another tab) is not an error. */
 export async function removeLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
   const name = await productName(db, productId);

@@ -3,6 +3,7 @@ import { type AppLoadContext, data, redirect } from "react-router";
 import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import { readCookie, serializeCookie } from "~/lib/cookies.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 
 /**
  * Server-side sessions: the cookie holds a random 256-bit token, the database holds only its hash,
@@ -104,14 +105,7 @@ export async function destroyAllSessions(db: Db, userId: number): Promise<void> 
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
 }
 
-/** Only same-site relative paths are followed after sign-in; anything else goes home. */
-export function safeRedirectPath(target: string | null | undefined, fallback = "/"): string {
-  if (!target || typeof target !== "string") return fallback;
-  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
-  // eslint-disable-next-line no-control-regex -- control characters in a path are an attack, not a typo
-  if (/[\u0000-\u001f]/.test(target) || target.length > 2000) return fallback;
-  return target;
-}
+export { safeRedirectPath };
 
 function signInRedirect(request: Request): never {
   const url = new URL(request.url);

@@ -131,7 +131,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
 /** Make sure the data folder exists and is writable before anything opens a file in it. */
 export function ensureDataDir(dir: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    // Only the shop's own user may read the database, the session secret and the e-mails.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.accessSync(dir, fs.constants.W_OK);
     const probe = path.join(dir, `.write-test-${process.pid}`);
     fs.writeFileSync(probe, "");

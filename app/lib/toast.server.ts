@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type AppLoadContext, createCookie, redirect } from "react-router";
+import { safeRedirectPath } from "./safe-redirect";
 import type { Toast, ToastInput } from "./toast";
 
 /**
@@ -37,14 +38,17 @@ export async function readToast(
   return { toast: value, clear: await cookie.serialize("", { maxAge: 0 }) };
 }
 
-/** The same-origin page the form was on (from Referer), else the fallback. */
+/**
+ * The same-origin page the form was on (from Referer), else the fallback. The path passes the same
+ * check as a redirect after sign-in: `http://shop//evil.example/x` is not a way off the site.
+ */
 export function backTo(request: Request, fallback: string): string {
   const referer = request.headers.get("Referer");
   if (!referer) return fallback;
   try {
     const from = new URL(referer);
     const self = new URL(request.url);
-    return from.host === self.host ? from.pathname + from.search : fallback;
+    return from.host === self.host ? safeRedirectPath(from.pathname + from.search, fallback) : fallback;
   } catch {
     return fallback;
   }

@@ -17,6 +17,11 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.checkout";
 
+// Someone's orders and addresses: never kept by a shared cache or shown again from the back button.
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const t = requestTranslator(request);

@@ -10,6 +10,11 @@ import { formatNaira } from "~/lib/money";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.order";
 
+// Someone's orders and addresses: never kept by a shared cache or shown again from the back button.
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const number = params.number.slice(0, 40);

@@ -32,6 +32,11 @@ function tabFrom(url: URL): Tab {
   return (TABS as readonly string[]).includes(tab ?? "") ? (tab as Tab) : "orders";
 }
 
+// Someone's orders and addresses: never kept by a shared cache or shown again from the back button.
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const tab = tabFrom(new URL(request.url));

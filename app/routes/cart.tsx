@@ -4,13 +4,12 @@ import type { CartActionError } from "~/components/add-to-cart-button";
 import { Icon } from "~/components/icon";
 import { usePendingCartActions } from "~/components/cart-summary";
 import {
-  addLine,
+  addToCart,
   type CartLine,
   type CartOutcome,
   cartView,
   clearCart,
   decrementLine,
-  ensureCart,
   findCartId,
   incrementLine,
   parseCartAction,
@@ -108,9 +107,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   let outcome: CartOutcome;
   let setCookie: string | null = null;
   if (input.intent === "add") {
-    const cart = await ensureCart(request, context);
-    setCookie = cart.setCookie;
-    outcome = await addLine(db, cart.cartId, input.productId);
+    ({ outcome, setCookie } = await addToCart(request, context, input.productId));
   } else {
     const cartId = await findCartId(request, context);
     if (!cartId) {

@@ -227,3 +227,14 @@ for (const javaScriptEnabled of [true, false]) {
     await context.close();
   });
 }
+
+test("order, profile and checkout pages are never stored by a cache", async ({ request, baseURL }) => {
+  const product = await shop.db.selectFrom("products").select("id").orderBy("id").executeTakeFirstOrThrow();
+  const order = await insertOrder(shop.db, { userId: admin.userId, items: [{ productId: product.id, quantity: 1 }] });
+  const headers = { Cookie: `ub_session=${admin.token}`, Origin: baseURL! };
+  for (const url of ["/profile", "/profile?tab=addresses", "/checkout", `/orders/${order.number}`, "/profile.data", `/orders/${order.number}.data`]) {
+    const response = await request.get(url, { headers, maxRedirects: 0 });
+    expect(response.status(), url).toBe(200);
+    expect(response.headers()["cache-control"], url).toBe("private, no-store");
+  }
+});

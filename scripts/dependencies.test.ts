@@ -1,0 +1,38 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// Every runtime dependency is something the shop's code imports: an unused package is code we ship,
+// install and keep patched for nothing.
+
+/** Runtime dependencies used without an import in our code, and why. */
+const USED_WITHOUT_IMPORT: Record<string, string> = {
+  tsx: "runs the TypeScript npm scripts (node --import tsx)",
+};
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name.startsWith(".") ? [] : sourceFiles(full);
+    return /\.(ts|tsx|js|css)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe("dependencies", () => {
+  it("lists no runtime package that nothing imports", () => {
+    const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { dependencies: Record<string, string> };
+    const code = [...sourceFiles("app"), ...sourceFiles("scripts"), "server.ts"].map((file) => fs.readFileSync(file, "utf8")).join("\n");
+    const unused = Object.keys(pkg.dependencies).filter((name) => {
+      if (name in USED_WITHOUT_IMPORT) return false;
+      const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      return !new RegExp(`(from |import\\(|@import )["']${escaped}(/[^"']*)?["']`).test(code);
+    });
+    expect(unused).toEqual([]);
+  });
+
+  it("pins every package to an exact version", () => {
+    const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const loose = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(([, version]) => !/^\d+\.\d+\.\d+$/.test(version));
+    expect(loose).toEqual([]);
+  });
+});
