@@ -27,8 +27,11 @@ export default [
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("orders", "routes/admin.orders.tsx"),
+    route("orders/export", "routes/admin.orders.export.ts"),
     route("orders/:number", "routes/admin.orders.$number.tsx"),
     route("products", "routes/admin.products.tsx"),
+    route("products/export", "routes/admin.products.export.ts"),
+    route("products/import", "routes/admin.products.import.tsx"),
     route("categories", "routes/admin.categories.tsx"),
     route("brands", "routes/admin.brands.tsx"),
     route("regions", "routes/admin.regions.tsx"),

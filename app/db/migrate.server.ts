@@ -11,6 +11,7 @@ import * as m0041 from "./migrations/0041_product_sorting";
 import * as m0042 from "./migrations/0042_perfume_facts";
 import * as m0030 from "./migrations/0030_delivery_and_payment_status";
 import * as m0031 from "./migrations/0031_online_payments";
+import * as m0060 from "./migrations/0060_catalogue_imports";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "0042_perfume_facts": m0042,
   "0030_delivery_and_payment_status": m0030,
   "0031_online_payments": m0031,
+  "0060_catalogue_imports": m0060,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -265,6 +265,19 @@ export interface ProductSearchTable {
   brand: string;
 }
 
+/** a catalogue CSV checked and shown to the owner, waiting for the confirmation that applies it */
+export interface CatalogueImportTable {
+  /** random, unguessable */
+  id: string;
+  user_id: number;
+  file_name: string;
+  /** the file's text (UTF-8, without a BOM) */
+  content: string;
+  /** 1 when unknown brands and categories may be created */
+  create_missing: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -287,6 +300,7 @@ export interface Database {
   delivery_zones: DeliveryZoneTable;
   delivery_states: DeliveryStateTable;
   delivery_settings: DeliverySettingsTable;
+  catalogue_imports: CatalogueImportTable;
 }
 
 export type Product = Selectable<ProductTable>;

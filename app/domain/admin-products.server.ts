@@ -125,13 +125,28 @@ export interface ParsedProductForm<T> {
 export function parseProductForm(form: FormData, mode: "create"): ParsedProductForm<ProductInput>;
 export function parseProductForm(form: FormData, mode: "update"): ParsedProductForm<Partial<ProductInput>>;
 export function parseProductForm(form: FormData, mode: "create" | "update"): ParsedProductForm<Partial<ProductInput>> {
+  return parseProductFields((field) => {
+    const raw = form.get(field);
+    return raw === null ? null : typeof raw === "string" ? raw : "";
+  }, mode, PRODUCT_FIELDS);
+}
+
+/**
+ * The product form's rules applied to text from anywhere (the form, a row of a catalogue CSV). A field
+ * whose value is null is left out on update and counts as empty on create.
+ */
+export function parseProductFields(
+  get: (field: ProductField) => string | null,
+  mode: "create" | "update",
+  fields: readonly ProductField[] = PRODUCT_FIELDS,
+): ParsedProductForm<Partial<ProductInput>> {
   const input: Partial<ProductInput> = {};
   const errors: ProductErrors = {};
   const values: Partial<Record<ProductField, string>> = {};
-  for (const field of PRODUCT_FIELDS) {
-    const raw = form.get(field);
+  for (const field of fields) {
+    const raw = get(field);
     if (raw === null && mode === "update") continue;
-    const text = typeof raw === "string" ? raw : "";
+    const text = raw ?? "";
     values[field] = text.slice(0, MAX_DESCRIPTION + 100);
     const result = fieldSchemas[field].safeParse(text);
     if (result.success) (input as Record<string, unknown>)[field] = result.data;

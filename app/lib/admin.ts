@@ -24,3 +24,9 @@ export type ProductField = (typeof PRODUCT_FIELDS)[number];
 export type ProductErrors = Partial<Record<ProductField | "image", string>>;
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/** the largest catalogue CSV file an import reads */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+
+/** The columns of a catalogue CSV file, in the order the export writes them (an import takes any order). */
+export const CATALOGUE_COLUMNS = ["name", "slug", "brand", "category", "price", "discount", "stock", "description", "status"] as const;
+export type CatalogueColumn = (typeof CATALOGUE_COLUMNS)[number];

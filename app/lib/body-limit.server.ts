@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import enCommon from "../locales/en/common.json";
 import esCommon from "../locales/es/common.json";
-import { MAX_UPLOAD_BYTES } from "./admin";
+import { MAX_IMPORT_BYTES, MAX_UPLOAD_BYTES } from "./admin";
 import { pickLocale } from "./locale-detect";
 import { readCookie } from "./cookies.server";
 import { LOCALE_COOKIE } from "./locale-detect";
@@ -18,8 +18,13 @@ export const FORM_FIELDS_ALLOWANCE = 64 * 1024;
 /** The largest body any route accepts: one product photo and the product form's other fields. */
 export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + FORM_FIELDS_ALLOWANCE;
 
-// The product form is the one multipart upload; with JavaScript it posts to /admin/products.data.
+/** A catalogue CSV file (docs/decisions/110) and the import form's other fields. */
+export const IMPORT_BODY_LIMIT = MAX_IMPORT_BYTES + FORM_FIELDS_ALLOWANCE;
+
+// The product form is the one photo upload; with JavaScript it posts to /admin/products.data.
 const UPLOAD_PATH = /^\/admin\/products(\.data)?\/?$/;
+// The catalogue import takes a CSV file.
+const IMPORT_PATH = /^\/admin\/products\/import(\.data)?\/?$/;
 
 /** The media type of a Content-Type header, lower case and without parameters ("" when there is none). */
 export function mediaType(contentType: string | null | undefined): string {
@@ -28,7 +33,10 @@ export function mediaType(contentType: string | null | undefined): string {
 
 /** The upload limit for a multipart post to an upload route, else the form limit. */
 export function bodyLimitFor(path: string, contentType: string | null | undefined): number {
-  return UPLOAD_PATH.test(path) && mediaType(contentType) === "multipart/form-data" ? UPLOAD_BODY_LIMIT : FORM_BODY_LIMIT;
+  if (mediaType(contentType) !== "multipart/form-data") return FORM_BODY_LIMIT;
+  if (UPLOAD_PATH.test(path)) return UPLOAD_BODY_LIMIT;
+  if (IMPORT_PATH.test(path)) return IMPORT_BODY_LIMIT;
+  return FORM_BODY_LIMIT;
 }
 
 const TOO_LARGE = { en: enCommon.error.tooLarge, es: esCommon.error.tooLarge };
@@ -43,8 +51,8 @@ export function refuseLargeBodies(): RequestHandler {
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
     const limit = bodyLimitFor(req.path, req.get("content-type"));
-    // A photo upload is answered by its route, with the message next to the image field.
-    if (limit === UPLOAD_BODY_LIMIT) return next();
+    // A photo upload (or a catalogue file) is answered by its route, with the message on its form.
+    if (limit === UPLOAD_BODY_LIMIT || limit === IMPORT_BODY_LIMIT) return next();
     const declared = req.get("content-length");
     if (declared === undefined || (/^\d{1,15}$/.test(declared) && Number(declared) <= limit)) return next();
     const { locale } = pickLocale({

@@ -64,6 +64,13 @@ const envSchema = z.object({
   PAGE_CACHE: booleanFlag.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  BACKUP_DIR: z.string().min(1, "must not be empty").default("backups"),
+  BACKUP_KEEP: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(10_000, "must be at most 10000")
+    .default(14),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be one of fatal, error, warn, info, debug, trace, silent" })
     .default("info"),
@@ -105,6 +112,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
+  /** where npm run backup writes, and how many backups it keeps */
+  backup: { dir: string; keep: number };
 }
 
 export class ConfigError extends Error {}
@@ -186,5 +195,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,
+    backup: { dir: path.resolve(env.BACKUP_DIR), keep: env.BACKUP_KEEP },
   };
 }

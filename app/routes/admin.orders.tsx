@@ -1,4 +1,5 @@
 import { Form, Link, useSubmit } from "react-router";
+import { OrderExportForm } from "~/components/admin/order-export-form";
 import { inputClass, PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { isOrderChannel, isOrderStatus, listAdminOrders } from "~/domain/admin-orders.server";
@@ -43,6 +44,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={t("admin.orders.title")} />
+      <OrderExportForm />
       <div className="flex flex-wrap items-end gap-3">
         <SearchBox q={list.q} placeholder={t("admin.orders.search")} label={t("admin.orders.searchLabel")} hidden={{ status: list.status, channel: list.channel, payment: list.payment }} />
         <Form method="get" className="flex flex-wrap items-end gap-2" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>

@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import { Download, Plus, Upload } from "lucide-react";
 import { useState } from "react";
 import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import {
@@ -306,6 +306,14 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={t("admin.products.title")}>
+        <a href="/admin/products/export" className={secondaryButton} download>
+          <Download aria-hidden="true" size={18} />
+          {t("admin.products.exportCsv")}
+        </a>
+        <Link to="/admin/products/import" className={secondaryButton}>
+          <Upload aria-hidden="true" size={18} />
+          {t("admin.products.importCsv")}
+        </Link>
         <Link to={screenHref(PATH, { q: list.q, page: list.page, new: 1 })} className={primaryButton} preventScrollReset>
           <Plus aria-hidden="true" size={18} />
           {t("admin.products.add")}

@@ -12,6 +12,8 @@ export const ENGINES: Engine[] = ["sqlite", "postgres"];
 export interface TestDatabase extends DatabaseHandle {
   /** closes the connection and removes the database */
   drop(): Promise<void>;
+  /** the postgres:// URL of the database (null on SQLite, whose file is `location`) */
+  url: string | null;
 }
 
 /** A new, empty, migrated database on the given engine: a temp SQLite file, or a new PostgreSQL database. */
@@ -19,6 +21,7 @@ export async function freshDatabase(engine: Engine, { migrate = true } = {}): Pr
   const name = `t_${randomBytes(6).toString("hex")}`;
   let handle: DatabaseHandle;
   let remove: () => Promise<void>;
+  let databaseUrl: string | null = null;
   if (engine === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-sqlite-"));
     handle = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dir, "shop.db") });
@@ -31,7 +34,8 @@ export async function freshDatabase(engine: Engine, { migrate = true } = {}): Pr
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    handle = await openDatabase({ databaseUrl: url.toString(), sqlitePath: "" });
+    databaseUrl = url.toString();
+    handle = await openDatabase({ databaseUrl, sqlitePath: "" });
     remove = async () => {
       const again = new pg.Client({ connectionString: adminUrl });
       await again.connect();
@@ -42,6 +46,7 @@ export async function freshDatabase(engine: Engine, { migrate = true } = {}): Pr
   if (migrate) await migrateToLatest(handle.db);
   return {
     ...handle,
+    url: databaseUrl,
     async drop() {
       await handle.close();
       await remove();

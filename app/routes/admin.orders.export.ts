@@ -1,0 +1,21 @@
+import { exportOrdersCsv, orderExportFileName, parseOrderExportFilters } from "~/domain/order-export.server";
+import { requireAdmin } from "~/domain/sessions.server";
+import { requestTranslator } from "~/lib/i18n.server";
+import type { Route } from "./+types/admin.orders.export";
+
+/** Orders for the accountant as a CSV download: a date range (Lagos days) and a status. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const parsed = parseOrderExportFilters(new URL(request.url).searchParams);
+  if ("error" in parsed) {
+    return new Response(requestTranslator(request)(parsed.error), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  const csv = await exportOrdersCsv(context.db, parsed.filters);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${orderExportFileName(parsed.filters)}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

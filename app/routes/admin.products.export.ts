@@ -1,0 +1,17 @@
+import { exportCatalogueCsv } from "~/domain/catalogue-csv.server";
+import { requireAdmin } from "~/domain/sessions.server";
+import type { Route } from "./+types/admin.products.export";
+
+/** The whole catalogue as a CSV download (archived products included, marked so). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const csv = await exportCatalogueCsv(context.db);
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="unboxed-products-${day}.csv"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
