@@ -102,6 +102,10 @@ test.describe("shop", () => {
     const filters = page.getByRole("complementary", { name: "Filters" });
     await filters.getByRole("radio", { name: "Dior" }).check();
     await expect(page).toHaveURL(/\/shop\?brand=\d+$/);
+    // The address changes as the new list is fetched; the cards follow a moment later.
+    await expect
+      .poll(async () => [...new Set((await page.locator("main article p.uppercase").allInnerTexts()).map((b) => b.toLowerCase()))].join(","))
+      .toBe("dior");
     const brands = await page.locator("main article p.uppercase").allInnerTexts();
     expect(brands.length).toBeGreaterThan(1);
     expect(new Set(brands.map((b) => b.toLowerCase()))).toEqual(new Set(["dior"]));
