@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
-import type { Db } from "~/db/client.server";
+import { type Db, isPostgres, now } from "~/db/client.server";
 import type { Database, DeliveryMethod } from "~/db/schema";
 import {
   type DeliveryQuote,
@@ -22,7 +22,7 @@ import {
   MAX_ADDRESSES,
   saveNewAddress,
 } from "./addresses.server";
-import { type CartView, cartView, isBuyable } from "./cart.server";
+import { type CartLine, type CartView, cartView, isBuyable } from "./cart.server";
 import { catalogChanged } from "./catalog.server";
 import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "./mail-outbox.server";
@@ -39,6 +39,37 @@ import type { SessionUser } from "./sessions.server";
 async function accountCartId(db: Db, userId: number): Promise<string | null> {
   const row = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
   return row?.id ?? null;
+}
+
+/**
+ * Takes the account's cart for this transaction: SELECT … FOR UPDATE on PostgreSQL; on SQLite a write
+ * to the cart row first, so the transaction holds the database's write lock before it reads anything.
+ * Returns the cart's id, or null when the account has none.
+ */
+async function lockAccountCart(trx: Transaction<Database>, userId: number): Promise<string | null> {
+  if (isPostgres(trx)) {
+    const row = await trx.selectFrom("carts").select("id").where("user_id", "=", userId).forUpdate().executeTakeFirst();
+    return row?.id ?? null;
+  }
+  const row = await trx.updateTable("carts").set({ updated_at: now() }).where("user_id", "=", userId).returning("id").executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** The cart's lines that can be bought, if they are what the shopper was shown; otherwise what is wrong. */
+async function cartProblem(
+  db: Db,
+  cartId: string | null,
+  seen: string,
+): Promise<{ problem: "empty" | "changed" | "soldOut"; ok: false; productName?: string } | { cartId: string; lines: CartLine[]; subtotal: number }> {
+  const cart = await cartView(db, cartId);
+  if (!cartId || cart.lines.length === 0) return { ok: false, problem: "empty" };
+  const lines = cart.lines.filter(isBuyable);
+  if (lines.length === 0 || cartFingerprint(cartId, lines) !== seen) {
+    // Something sold out or left the shop since the page was shown: name it; otherwise a price moved.
+    const gone = cart.lines.find((l) => l.status !== "available");
+    return gone ? { ok: false, problem: "soldOut", productName: gone.name } : { ok: false, problem: "changed" };
+  }
+  return { cartId, lines, subtotal: cart.subtotal };
 }
 
 export interface CheckoutView {
@@ -140,15 +171,9 @@ export async function placeCheckoutOrder(
   const earlier = await orderWithKey(db, user.id, input.checkoutKey);
   if (earlier) return { ok: true, order: earlier, reused: true, address: null };
 
-  const cartId = await accountCartId(db, user.id);
-  const cart = await cartView(db, cartId);
-  if (!cartId || cart.lines.length === 0) return { ok: false, problem: "empty" };
-  const lines = cart.lines.filter(isBuyable);
-  if (lines.length === 0 || cartFingerprint(cartId, lines) !== input.seen) {
-    // Something sold out or left the shop since the page was shown: name it; otherwise a price moved.
-    const gone = cart.lines.find((l) => l.status !== "available");
-    return gone ? { ok: false, problem: "soldOut", productName: gone.name } : { ok: false, problem: "changed" };
-  }
+  // A first look without a lock, so an empty or changed cart is reported before the address is.
+  const seenProblem = await cartProblem(db, await accountCartId(db, user.id), input.seen);
+  if ("problem" in seenProblem) return seenProblem;
 
   if (input.deliveryMethod !== "delivery" && input.deliveryMethod !== "pickup") return { ok: false, problem: "delivery", reason: "state" };
   const method: DeliveryMethod = input.deliveryMethod;
@@ -173,7 +198,7 @@ export async function placeCheckoutOrder(
 
   const quoteFor = (table: DeliveryTable, subtotal: number) =>
     quoteDelivery(table, { method, state: address?.state ?? "", country: address?.country ?? "", subtotal });
-  const quoted = quoteFor(await loadDeliveryTable(db), cart.subtotal);
+  const quoted = quoteFor(await loadDeliveryTable(db), seenProblem.subtotal);
   if (!quoted.ok) return { ok: false, problem: "delivery", reason: quoted.problem };
   const paymentMethod = input.paymentMethod;
   if (!isPaymentMethod(paymentMethod) || !paymentMethodsFor(input.payment, quoted.quote).includes(paymentMethod)) {
@@ -182,10 +207,18 @@ export async function placeCheckoutOrder(
   const confirm = (quote: DeliveryQuote, subtotal: number) =>
     ({ ok: false as const, problem: "confirm" as const, quote, subtotal, total: subtotal + quote.fee, where: address?.state ?? "" });
   const expected = /^\d{1,15}$/.test(input.expectedTotal) ? Number(input.expectedTotal) : null;
-  if (expected !== cart.subtotal + quoted.quote.fee) return confirm(quoted.quote, cart.subtotal);
+  if (expected !== seenProblem.subtotal + quoted.quote.fee) return confirm(quoted.quote, seenProblem.subtotal);
 
   try {
-    const order = await db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute(async (trx): Promise<CheckoutResult> => {
+      // One cart, one order: the cart is locked before it is read, so a second tab waits here until
+      // the first has placed its order and emptied the cart, then finds it empty (or its own order).
+      const cartId = await lockAccountCart(trx, user.id);
+      const resent = await orderWithKey(trx, user.id, input.checkoutKey);
+      if (resent) return { ok: true, order: resent, reused: true, address: null };
+      const checked = await cartProblem(trx, cartId, input.seen);
+      if ("problem" in checked) return checked;
+
       let linkTo = addressId;
       if (linkTo === null && input.saveAddress && address) {
         try {
@@ -201,7 +234,7 @@ export async function placeCheckoutOrder(
       const placed = await insertOrder(trx, {
         channel: "checkout",
         userId: user.id,
-        lines: lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+        lines: checked.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
         address,
         addressId: linkTo,
         takeFromStock: true,
@@ -219,13 +252,14 @@ export async function placeCheckoutOrder(
       if (placed.total !== expected || !paymentMethodsFor(input.payment, delivery).includes(paymentMethod)) {
         throw new DeliveryChanged(delivery, placed.subtotal);
       }
-      await trx.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
+      await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
-      return placed;
+      return { ok: true, order: placed, reused: false, address };
     });
+    if (!outcome.ok || outcome.reused) return outcome;
     catalogChanged();
-    return { ok: true, order, reused: false, address };
+    return outcome;
   } catch (error) {
     // The fees or a price changed while the order was being written: nothing was; show the new total.
     if (error instanceof DeliveryChanged) return confirm(error.quote, error.subtotal);

@@ -239,4 +239,38 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     expect(queued[0].text_body).toContain("₦25,000.00");
     expect(queued[0].text_body).toContain(`http://shop.test/orders/${placed.order.number}`);
   });
+
+  it("places one order per cart when several tabs of each of several carts check out at the same moment", async () => {
+    const TABS = 4;
+    const CARTS = 12;
+    const [rose, musk] = await makeProducts(t.db, [
+      { name: "Race Rose", price: 1_000_000, stock: 100 },
+      { name: "Race Musk", price: 2_000_000, stock: 100 },
+    ]);
+    const carts = [];
+    // Half the carts list the products the other way round: orders still take their stock without deadlocks.
+    for (let i = 0; i < CARTS; i++) {
+      const lines = [{ productId: rose, quantity: 2 }, { productId: musk, quantity: 1 }];
+      carts.push(await shopperWithCart(i % 2 ? lines.reverse() : lines));
+    }
+    // Every tab opened the checkout page before any was submitted: each has its own form key.
+    const tabs: { cart: (typeof carts)[number]; view: Awaited<ReturnType<typeof checkoutView>> }[] = [];
+    for (const cart of carts) for (let tab = 0; tab < TABS; tab++) tabs.push({ cart, view: await checkoutView(t.db, cart.userId, PAYMENT) });
+    const results = await Promise.all(
+      tabs.map(({ cart, view }) =>
+        placeCheckoutOrder(t.db, { id: cart.userId }, { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: false, ...choices(view.cart.subtotal) }),
+      ),
+    );
+    for (const cart of carts) {
+      const mine = results.filter((_, i) => tabs[i].cart === cart);
+      expect(mine.filter((r) => r.ok)).toHaveLength(1);
+      // The other tabs find the cart already emptied by the first.
+      expect(mine.filter((r) => !r.ok)).toEqual(Array(TABS - 1).fill({ ok: false, problem: "empty" }));
+      const orders = await t.db.selectFrom("orders").select("id").where("user_id", "=", cart.userId).execute();
+      expect(orders).toHaveLength(1);
+      expect(await cartLines(cart.cartId)).toEqual([]);
+    }
+    expect(await stockOf(rose)).toBe(100 - 2 * CARTS);
+    expect(await stockOf(musk)).toBe(100 - CARTS);
+  });
 });

@@ -162,7 +162,9 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
 
   const at = now();
   if (order.takeFromStock) {
-    for (const item of items) {
+    // Always in product order, so two orders of the same products wait for each other instead of
+    // deadlocking on PostgreSQL's row locks.
+    for (const item of [...items].sort((a, b) => a.productId! - b.productId!)) {
       // Conditional, so two orders at once can never take the stock below zero.
       const taken = await trx
         .updateTable("products")
