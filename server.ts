@@ -16,6 +16,7 @@ import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage } from "./ap
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
+import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
@@ -74,6 +75,8 @@ async function main() {
 
   // E-mails are queued in the database with what they report; this sends them (docs/decisions/060).
   const mailWorker = startMailWorker({ db: database.db, config, logger });
+  // Unpaid orders older than ORDER_HOLD_HOURS are cancelled and their stock returned (docs/decisions/062).
+  const orderExpiry = startOrderExpiryJob({ db: database.db, config, logger });
 
   const app = express();
   app.disable("x-powered-by");
@@ -178,6 +181,7 @@ async function main() {
     logger.info(`${signal}: finishing requests in flight, then closing`);
     // Stop accepting, let in-flight requests finish, then close the database.
     server.close(async () => {
+      await orderExpiry.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
       await database.close().catch(() => {});
       logger.info("closed");

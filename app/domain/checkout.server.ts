@@ -26,6 +26,7 @@ import { type CartLine, type CartView, cartView, isBuyable } from "./cart.server
 import { catalogChanged } from "./catalog.server";
 import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "./mail-outbox.server";
+import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, secondsUntilExpiry } from "./order-expiry.server";
 import { orderConfirmationEmail } from "./order-mail.server";
 import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, type PlacedOrder } from "./orders.server";
 import type { SessionUser } from "./sessions.server";
@@ -125,6 +126,8 @@ export type CheckoutProblem =
   | { problem: "changed" }
   | { problem: "soldOut"; productName?: string }
   | { problem: "unknownAddress" }
+  /** the account has MAX_OPEN_CHECKOUT_ORDERS unpaid orders already; one expires in retryAfter seconds */
+  | { problem: "tooManyOpen"; count: number; retryAfter: number }
   | { problem: "invalidAddress"; errors: Partial<Record<keyof AddressSnapshot, string>> }
   /** no delivery to that address (outside Nigeria, no such state) or pick-up not offered */
   | { problem: "delivery"; reason: QuoteProblem }
@@ -160,12 +163,20 @@ export interface ConfirmationMail {
   user: Pick<SessionUser, "email" | "firstName">;
 }
 
+export interface CheckoutOptions {
+  /** queue the confirmation e-mail with the order */
+  mail?: ConfirmationMail;
+  /** ORDER_HOLD_HOURS, for the Retry-After of a refusal over the open-order cap */
+  holdHours?: number;
+}
+
 export async function placeCheckoutOrder(
   db: Db,
   user: Pick<SessionUser, "id">,
   input: CheckoutInput,
-  confirmation?: ConfirmationMail,
+  options: CheckoutOptions = {},
 ): Promise<CheckoutResult> {
+  const confirmation = options.mail;
   if (!KEY_PATTERN.test(input.checkoutKey)) return { ok: false, problem: "changed" };
   // A resent form: the order it already placed.
   const earlier = await orderWithKey(db, user.id, input.checkoutKey);
@@ -218,6 +229,11 @@ export async function placeCheckoutOrder(
       if (resent) return { ok: true, order: resent, reused: true, address: null };
       const checked = await cartProblem(trx, cartId, input.seen);
       if ("problem" in checked) return checked;
+      // Unpaid orders cannot pile up: the cart lock also serialises this account's checkouts.
+      const open = await openCheckoutOrders(trx, user.id);
+      if (open.count >= MAX_OPEN_CHECKOUT_ORDERS) {
+        return { ok: false, problem: "tooManyOpen", count: open.count, retryAfter: secondsUntilExpiry(open.oldest!, options.holdHours ?? 48) };
+      }
 
       let linkTo = addressId;
       if (linkTo === null && input.saveAddress && address) {

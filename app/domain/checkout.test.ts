@@ -217,15 +217,15 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     const mail = (email: string) => ({ t: translatorFor("en"), config: testContext(t).config, user: { email, firstName: "Ada" } });
     const [view1, view2] = [await checkoutView(t.db, first.userId, PAYMENT), await checkoutView(t.db, second.userId, PAYMENT)];
     const input1 = { checkoutKey: view1.checkoutKey, seen: view1.seen, addressId: null, address: lagos, saveAddress: false, ...choices(2_500_000) };
-    const placed = await placeCheckoutOrder(t.db, { id: first.userId }, input1, mail("first@example.com"));
+    const placed = await placeCheckoutOrder(t.db, { id: first.userId }, input1, { mail: mail("first@example.com") });
     if (!placed.ok) throw new Error(placed.problem);
-    const again = await placeCheckoutOrder(t.db, { id: first.userId }, input1, mail("first@example.com"));
+    const again = await placeCheckoutOrder(t.db, { id: first.userId }, input1, { mail: mail("first@example.com") });
     expect(again).toMatchObject({ ok: true, reused: true });
     const soldOut = await placeCheckoutOrder(
       t.db,
       { id: second.userId },
       { checkoutKey: view2.checkoutKey, seen: view2.seen, addressId: null, address: lagos, saveAddress: false, ...choices(2_500_000) },
-      mail("second@example.com"),
+      { mail: mail("second@example.com") },
     );
     expect(soldOut.ok).toBe(false);
     const queued = await t.db

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
-import { type Db, now } from "~/db/client.server";
+import { type Db, isPostgres, now } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import type { DeliveryMethod, OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 import type { DeliveryQuote } from "~/lib/delivery";
@@ -8,6 +8,7 @@ import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { type CartLine, cartView, isBuyable } from "./cart.server";
 import { catalogChanged } from "./catalog.server";
+import { MAX_OPEN_WHATSAPP_ORDERS_PER_CART, openWhatsAppOrders, secondsUntilExpiry } from "./order-expiry.server";
 
 /**
  * Orders are written once, in one transaction: the order, its items (names and unit prices copied from
@@ -98,7 +99,9 @@ export type OrderProblem =
   | "unavailable"
   | "outOfStock"
   /** asks for more than the stock */
-  | "notEnoughStock";
+  | "notEnoughStock"
+  /** the cart has MAX_OPEN_WHATSAPP_ORDERS_PER_CART open WhatsApp orders already */
+  | "tooManyOpen";
 
 export class OrderError extends Error {
   constructor(
@@ -106,6 +109,8 @@ export class OrderError extends Error {
     readonly productName?: string,
     /** the stock, for notEnoughStock */
     readonly available?: number,
+    /** for tooManyOpen: seconds until one of the open orders expires */
+    readonly retryAfter?: number,
   ) {
     super(`Order refused: ${problem}${productName ? ` (${productName})` : ""}`);
     this.name = "OrderError";
@@ -316,22 +321,35 @@ async function pendingOrderWithFingerprint(db: Db, fingerprint: string) {
 export async function placeWhatsAppOrder(
   db: Db,
   cart: { cartId: string | null; userId: number | null },
+  options: WhatsAppOrderOptions = {},
 ): Promise<PlacedOrder & { reused: boolean }> {
   if (!cart.cartId) throw new OrderError("empty");
-  const view = await cartView(db, cart.cartId);
+  const cartId = cart.cartId;
+  const view = await cartView(db, cartId);
   const lines = view.lines.filter(isBuyable);
   if (lines.length === 0) throw new OrderError("empty");
-  const fingerprint = cartFingerprint(cart.cartId, lines);
+  const fingerprint = cartFingerprint(cartId, lines);
 
   const existing = await pendingOrderWithFingerprint(db, fingerprint);
   if (existing) return { ...existing, reused: true };
+  // Only a new order counts against the shopper's address (throws TooManyAttempts).
+  await options.countNewOrder?.();
   try {
-    const placed = await createOrderFromLines(db, {
-      channel: "whatsapp",
-      userId: cart.userId,
-      lines: lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
-      cartId: cart.cartId,
-      cartFingerprint: fingerprint,
+    const placed = await db.transaction().execute(async (trx) => {
+      // The cart's row is locked first (as at checkout), so the cap below holds for presses at once.
+      if (isPostgres(trx)) await trx.selectFrom("carts").select("id").where("id", "=", cartId).forUpdate().execute();
+      else await trx.updateTable("carts").set({ updated_at: now() }).where("id", "=", cartId).execute();
+      const open = await openWhatsAppOrders(trx, cartId);
+      if (open.count >= MAX_OPEN_WHATSAPP_ORDERS_PER_CART) {
+        throw new OrderError("tooManyOpen", undefined, undefined, secondsUntilExpiry(open.oldest!, options.holdHours ?? 48));
+      }
+      return insertOrder(trx, {
+        channel: "whatsapp",
+        userId: cart.userId,
+        lines: lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+        cartId,
+        cartFingerprint: fingerprint,
+      });
     });
     return { ...placed, reused: false };
   } catch (error) {
@@ -340,6 +358,13 @@ export async function placeWhatsAppOrder(
     if (raced) return { ...raced, reused: true };
     throw error;
   }
+}
+
+export interface WhatsAppOrderOptions {
+  /** counts a new order against the shopper's IP address; throws TooManyAttempts over the limit */
+  countNewOrder?: () => Promise<void>;
+  /** ORDER_HOLD_HOURS, for the Retry-After of a refusal over the per-cart cap */
+  holdHours?: number;
 }
 
 /** The chat message: a greeting, one line per item (name, quantity, line price), the delivery note, the total and the reference. */

@@ -21,6 +21,8 @@ export const LIMITS = {
   resetIp: { points: 10, duration: 60 * 60 },
   /** registrations per IP address */
   registerIp: { points: 20, duration: 60 * 60 },
+  /** new WhatsApp orders per IP address (docs/decisions/062) */
+  whatsappIp: { points: 10, duration: 60 * 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -60,6 +60,12 @@ const envSchema = z.object({
     .refine((u) => /^https?:\/\//.test(u), "must start with http:// or https://")
     .transform((u) => u.replace(/\/+$/, ""))
     .default("https://api.paystack.co"),
+  ORDER_HOLD_HOURS: z.coerce
+    .number({ message: "must be a whole number of hours" })
+    .int("must be a whole number of hours")
+    .min(1, "must be between 1 and 720 hours")
+    .max(720, "must be between 1 and 720 hours")
+    .default(48),
   SEED_DEMO: booleanFlag.default(true),
   PAGE_CACHE: booleanFlag.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
@@ -106,6 +112,8 @@ export interface Config {
   payOnDelivery: boolean;
   /** paying online; null when PAYSTACK_SECRET_KEY is not set */
   paystack: { secretKey: string; publicKey: string | null; apiUrl: string } | null;
+  /** unpaid (pending) orders older than this are cancelled and their stock returned */
+  orderHoldHours: number;
   seedDemo: boolean;
   /** cache anonymous storefront pages in memory (production only) */
   pageCache: boolean;
@@ -190,6 +198,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     payOnDelivery: env.PAY_ON_DELIVERY,
     paystack: env.PAYSTACK_SECRET_KEY ? { secretKey: env.PAYSTACK_SECRET_KEY, publicKey: env.PAYSTACK_PUBLIC_KEY ?? null, apiUrl: env.PAYSTACK_API_URL } : null,
+    orderHoldHours: env.ORDER_HOLD_HOURS,
     seedDemo: env.SEED_DEMO,
     pageCache: env.PAGE_CACHE,
     smtpUrl: env.SMTP_URL ?? null,

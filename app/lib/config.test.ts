@@ -96,6 +96,15 @@ describe("configuration", () => {
     expect(loadConfig({ DATA_DIR: tempDir(), PAYSTACK_SECRET_KEY: "sk_test_abcdef123456", PAYSTACK_API_URL: "http://127.0.0.1:3251/" }).paystack?.apiUrl).toBe("http://127.0.0.1:3251");
   });
 
+  it("holds unpaid orders 48 hours unless ORDER_HOLD_HOURS says otherwise, and refuses nonsense", () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).orderHoldHours).toBe(48);
+    expect(loadConfig({ DATA_DIR: dataDir, ORDER_HOLD_HOURS: "6" }).orderHoldHours).toBe(6);
+    for (const bad of ["0", "-1", "1.5", "721", "two days"]) {
+      expect(() => parseEnv({ ORDER_HOLD_HOURS: bad })).toThrow(/^Invalid configuration: ORDER_HOLD_HOURS /);
+    }
+  });
+
   it("stops on a data folder it cannot write to", () => {
     // Even root cannot create a folder below a regular file.
     const file = path.join(tempDir(), "a-file");

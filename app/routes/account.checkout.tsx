@@ -17,11 +17,6 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.checkout";
 
-// Someone's orders and addresses: never kept by a shared cache or shown again from the back button.
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const t = requestTranslator(request);
@@ -34,12 +29,20 @@ export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
   return data;
 }
 
+/** Someone's orders and addresses: never kept by a shared cache or shown again from the back button. A refusal over the open-order cap says when to try again. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+}
+
 export function meta({ data }: Route.MetaArgs) {
   return [{ title: data ? `${data.title} | Unboxed` : "Unboxed" }, { name: "robots", content: "noindex" }];
 }
 
 // "confirm" is the normal second step without JavaScript (the page shows the fee and the total first).
-const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, confirm: 200 } as const;
+const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, confirm: 200, tooManyOpen: 429 } as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
@@ -63,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         expectedTotal: text("expectedTotal"),
         payment: paymentOptions(context.config),
       },
-      { t: requestTranslator(request), config: context.config, user },
+      { mail: { t: requestTranslator(request), config: context.config, user }, holdHours: context.config.orderHoldHours },
     );
     if (!result.ok) {
       const { problem } = result;
@@ -71,13 +74,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         {
           problem,
           productName: problem === "soldOut" ? (result.productName ?? null) : null,
+          count: problem === "tooManyOpen" ? result.count : 0,
           errors: problem === "invalidAddress" ? result.errors : {},
           reason: problem === "delivery" ? result.reason : null,
           confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
           values: address,
           ...choices,
         },
-        { status: PROBLEM_STATUS[problem] },
+        { status: PROBLEM_STATUS[problem], headers: problem === "tooManyOpen" ? { "Retry-After": String(result.retryAfter) } : undefined },
       );
     }
     if (result.order.paymentMethod === "paystack" && result.order.paymentStatus === "unpaid") {
@@ -93,7 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   } catch (error) {
     console.error("checkout failed:", error);
-    return data({ problem: "failed" as const, productName: null, errors: {}, reason: null, confirm: null, values: address, ...choices }, { status: 500 });
+    return data({ problem: "failed" as const, productName: null, count: 0, errors: {}, reason: null, confirm: null, values: address, ...choices }, { status: 500 });
   }
 }
 
@@ -144,7 +148,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <h1 className="font-serif text-2xl font-semibold">{t("account.checkout.title")}</h1>
       {actionData?.problem && actionData.problem !== "invalidAddress" && actionData.problem !== "confirm" && (
         <p role="alert" className="mt-4 rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-900">
-          {t(`account.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "" })}
+          {t(`account.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "", count: actionData.count })}
         </p>
       )}
       {confirm && (

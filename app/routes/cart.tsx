@@ -19,6 +19,7 @@ import {
   setLineQuantity,
 } from "~/domain/cart.server";
 import { OrderError, placeWhatsAppOrder } from "~/domain/orders.server";
+import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
 import { getSessionUser } from "~/domain/sessions.server";
 import { isBuyable, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { applyCartActions } from "~/lib/cart-optimistic";
@@ -51,7 +52,11 @@ export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
 }
 
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  return { "Cache-Control": actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? PRIVATE["Cache-Control"] };
+  const retryAfter = actionHeaders.get("Retry-After");
+  return {
+    "Cache-Control": actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? PRIVATE["Cache-Control"],
+    ...(retryAfter ? { "Retry-After": retryAfter } : {}),
+  };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -59,9 +64,10 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 /** A refusal, with its message already in the shopper's language (the cart's texts are not loaded on every page). */
-function problem(t: Translate, status: number, key: string, values?: Record<string, string | number>, setCookie?: string | null) {
+function problem(t: Translate, status: number, key: string, values?: Record<string, string | number>, setCookie?: string | null, retryAfter?: number) {
   const headers = new Headers(PRIVATE);
   if (setCookie) headers.append("Set-Cookie", setCookie);
+  if (retryAfter) headers.set("Retry-After", String(retryAfter));
   return data<CartActionError>({ error: { message: t(key, values) } }, { status, headers });
 }
 
@@ -96,10 +102,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (input.intent === "whatsapp") {
     const [user, cartId] = await Promise.all([getSessionUser(request, db), findCartId(request, context)]);
     try {
-      const order = await placeWhatsAppOrder(db, { cartId, userId: user?.id ?? null });
+      const order = await placeWhatsAppOrder(
+        db,
+        { cartId, userId: user?.id ?? null },
+        { countNewOrder: () => consumeAttempt(context, "whatsappIp", context.clientIp), holdHours: context.config.orderHoldHours },
+      );
       return redirect(`/cart/whatsapp/${order.number}`, { status: 303, headers: PRIVATE });
     } catch (error) {
+      if (error instanceof TooManyAttempts) return problem(t, 429, "cart.errors.tooManyOrders", undefined, null, error.retryAfterSeconds);
       if (!(error instanceof OrderError)) throw error;
+      if (error.problem === "tooManyOpen") return problem(t, 429, "cart.errors.tooManyOrders", undefined, null, error.retryAfter);
       return error.problem === "empty" ? problem(t, 400, "cart.errors.empty") : problem(t, 409, "cart.errors.orderFailed");
     }
   }

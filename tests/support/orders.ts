@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import type { OrderChannel, OrderStatus, PaymentStatus } from "~/db/schema";
+import type { OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 import { holdsStock } from "~/lib/admin";
 import { orderNumber } from "~/domain/orders.server";
 
@@ -27,6 +27,7 @@ export async function insertOrder(
     /** paid at this time (payment status 'paid'), or the payment status to record */
     paidAt?: string | null;
     paymentStatus?: PaymentStatus;
+    paymentMethod?: PaymentMethod | null;
   },
 ): Promise<{ id: number; number: string; total: number }> {
   return db.transaction().execute(async (trx) => {
@@ -66,6 +67,7 @@ export async function insertOrder(
         total: subtotal,
         payment_status: input.paymentStatus ?? (input.paidAt ? "paid" : "unpaid"),
         paid_at: input.paidAt ?? null,
+        payment_method: input.paymentMethod ?? null,
         created_at: at,
         updated_at: at,
       })

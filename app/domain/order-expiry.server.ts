@@ -1,0 +1,227 @@
+import type { ExpressionBuilder, Transaction } from "kysely";
+import { type Db, isPostgres } from "~/db/client.server";
+import type { Database } from "~/db/schema";
+import type { Config } from "~/lib/config.server";
+import { holdsStock } from "~/lib/admin";
+import { translatorFor } from "~/lib/i18n.server";
+import { formatNaira } from "~/lib/money";
+import { catalogChanged } from "./catalog.server";
+import { queueMail } from "./mail-outbox.server";
+
+/**
+ * Unpaid orders cannot hoard stock (docs/decisions/062). A pending order is one nobody has paid for
+ * or confirmed yet: a checkout order (which took its stock when placed) or a WhatsApp hand-off the
+ * owner has not confirmed (the shopper may never have sent the message). Pending orders older than
+ * ORDER_HOLD_HOURS are cancelled by a job in the server: the stock a checkout order held goes back,
+ * the history says why, and a customer with an account is told by e-mail through the outbox. Caps
+ * keep anyone from piling up open orders in the meantime.
+ */
+
+/** open (pending) checkout orders one account may have at a time */
+export const MAX_OPEN_CHECKOUT_ORDERS = 3;
+/** open (pending) WhatsApp orders one cart may have at a time */
+export const MAX_OPEN_WHATSAPP_ORDERS_PER_CART = 3;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Which pending orders expire: unpaid ones the shopper was to pay before delivery (online or by
+ * transfer; orders from before payments have no method) and WhatsApp hand-offs. A pay-on-delivery
+ * order is unpaid until the parcel arrives by design: it waits for the owner, who confirms or cancels it.
+ */
+const expirable = (eb: ExpressionBuilder<Database, "orders">) =>
+  eb.and([
+    eb("payment_status", "=", "unpaid"),
+    eb.or([eb("channel", "=", "whatsapp"), eb("payment_method", "is", null), eb("payment_method", "!=", "on_delivery")]),
+  ]);
+const BATCH = 50;
+
+export function holdCutoff(holdHours: number, now: Date = new Date()): string {
+  return new Date(now.getTime() - holdHours * HOUR_MS).toISOString();
+}
+
+/** Seconds until the oldest of these open orders expires (at least 1): a Retry-After for a refused order. */
+export function secondsUntilExpiry(oldestCreatedAt: string, holdHours: number, now: Date = new Date()): number {
+  return Math.max(1, Math.ceil((Date.parse(oldestCreatedAt) + holdHours * HOUR_MS - now.getTime()) / 1000));
+}
+
+/**
+ * Cancels every pending order placed before the hold ran out, each in its own transaction, and
+ * returns their numbers. Safe to run on several instances at once: an order is taken with a
+ * conditional update from pending (and on PostgreSQL rows another instance holds are skipped).
+ */
+export async function expireUnpaidOrders(
+  db: Db,
+  config: Pick<Config, "orderHoldHours" | "publicUrl">,
+  now: Date = new Date(),
+): Promise<string[]> {
+  const cutoff = holdCutoff(config.orderHoldHours, now);
+  const expired: string[] = [];
+  let restocked = false;
+  let afterId = 0;
+  for (;;) {
+    const due = await db
+      .selectFrom("orders")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("created_at", "<", cutoff)
+      .where(expirable)
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(BATCH)
+      .execute();
+    if (due.length === 0) break;
+    for (const { id } of due) {
+      afterId = id;
+      const result = await db.transaction().execute((trx) => expireOne(trx, id, cutoff, config));
+      if (result) {
+        expired.push(result.number);
+        restocked ||= result.restocked;
+      }
+    }
+  }
+  if (restocked) catalogChanged();
+  return expired;
+}
+
+async function expireOne(
+  trx: Transaction<Database>,
+  id: number,
+  cutoff: string,
+  config: Pick<Config, "orderHoldHours" | "publicUrl">,
+): Promise<{ number: string; restocked: boolean } | null> {
+  const order = await trx
+    .selectFrom("orders")
+    .select(["id", "number", "channel", "status", "user_id", "total", "created_at"])
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .where("created_at", "<", cutoff)
+    .where(expirable)
+    .$if(isPostgres(trx), (qb) => qb.forUpdate().skipLocked())
+    .executeTakeFirst();
+  if (!order) return null;
+  const at = new Date().toISOString();
+  // Conditional: an owner confirming it at this moment, or another instance, wins or loses cleanly.
+  const moved = await trx
+    .updateTable("orders")
+    .set({ status: "cancelled", updated_at: at })
+    .where("id", "=", order.id)
+    .where("status", "=", "pending")
+    .where("payment_status", "=", "unpaid")
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return null;
+  const t = translatorFor("en");
+  await trx
+    .insertInto("order_events")
+    .values({ order_id: order.id, status: "cancelled", actor_user_id: null, note: t("account.expiry.note", { hours: config.orderHoldHours }), created_at: at })
+    .execute();
+
+  const restocked = holdsStock(order.channel, "pending");
+  if (restocked) {
+    const items = await trx.selectFrom("order_items").select(["product_id", "quantity"]).where("order_id", "=", order.id).where("product_id", "is not", null).orderBy("product_id").execute();
+    for (const item of items) {
+      await trx
+        .updateTable("products")
+        .set((eb) => ({ stock: eb("stock", "+", item.quantity), updated_at: at }))
+        .where("id", "=", item.product_id!)
+        .execute();
+    }
+  }
+
+  if (order.user_id !== null) {
+    const user = await trx.selectFrom("users").select(["email", "first_name"]).where("id", "=", order.user_id).executeTakeFirst();
+    if (user) {
+      // The account keeps no language yet, so order e-mails are in English (the shop's default).
+      const text = [
+        t("account.expiry.greeting", { name: user.first_name }),
+        "",
+        t(order.channel === "whatsapp" ? "account.expiry.bodyWhatsapp" : "account.expiry.body", { number: order.number, hours: config.orderHoldHours }),
+        t("account.expiry.total", { total: formatNaira(order.total) }),
+        "",
+        t("account.expiry.again", { url: `${config.publicUrl}/shop` }),
+        "",
+        t("account.expiry.signature"),
+      ].join("\n");
+      await queueMail(trx, { to: user.email, subject: t("account.expiry.subject", { number: order.number }), text, kind: "order-expired" });
+    }
+  }
+  return { number: order.number, restocked };
+}
+
+export interface ExpiryJob {
+  /** runs once now (for tests) */
+  run(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+export interface ExpiryLogger {
+  info(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/** The job in the server: once shortly after start, then every `intervalMs` (default 5 minutes). */
+export function startOrderExpiryJob(options: {
+  db: Db;
+  config: Pick<Config, "orderHoldHours" | "publicUrl">;
+  logger?: ExpiryLogger;
+  intervalMs?: number;
+}): ExpiryJob {
+  const { db, config, logger } = options;
+  const intervalMs = options.intervalMs ?? 5 * 60_000;
+  let running: Promise<string[]> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  const run = (): Promise<string[]> => {
+    running ??= expireUnpaidOrders(db, config)
+      .then((numbers) => {
+        if (numbers.length) logger?.info({ event: "orders_expired", count: numbers.length, orders: numbers.slice(0, 20) }, "unpaid orders cancelled");
+        return numbers;
+      })
+      .catch((error: unknown) => {
+        logger?.error({ event: "order_expiry_failed", err: String((error as Error).message ?? error) }, "expiring unpaid orders failed");
+        return [];
+      })
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => void run().finally(() => schedule(intervalMs)), delay);
+    timer.unref();
+  };
+  schedule(5_000);
+  return {
+    run,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** The account's open checkout orders: how many, and when the oldest was placed. */
+export async function openCheckoutOrders(db: Db, userId: number): Promise<{ count: number; oldest: string | null }> {
+  const row = await db
+    .selectFrom("orders")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("created_at").as("oldest")])
+    .where("user_id", "=", userId)
+    .where("channel", "=", "checkout")
+    .where("status", "=", "pending")
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), oldest: (row.oldest as string | null) ?? null };
+}
+
+/** The cart's open WhatsApp orders: how many, and when the oldest was placed. */
+export async function openWhatsAppOrders(db: Db, cartId: string): Promise<{ count: number; oldest: string | null }> {
+  const row = await db
+    .selectFrom("orders")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("created_at").as("oldest")])
+    .where("cart_id", "=", cartId)
+    .where("channel", "=", "whatsapp")
+    .where("status", "=", "pending")
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), oldest: (row.oldest as string | null) ?? null };
+}
