@@ -17,6 +17,8 @@ import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
 import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
+import { createTranslator } from "./app/lib/i18n";
+import enAccount from "./app/locales/en/account.json";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
@@ -76,7 +78,8 @@ async function main() {
   // E-mails are queued in the database with what they report; this sends them (docs/decisions/060).
   const mailWorker = startMailWorker({ db: database.db, config, logger });
   // Unpaid orders older than ORDER_HOLD_HOURS are cancelled and their stock returned (docs/decisions/062).
-  const orderExpiry = startOrderExpiryJob({ db: database.db, config, logger });
+  // Its e-mails are in English, the shop's default (accounts keep no language yet).
+  const orderExpiry = startOrderExpiryJob({ db: database.db, config, logger, t: createTranslator("en", { account: enAccount }) });
 
   const app = express();
   app.disable("x-powered-by");

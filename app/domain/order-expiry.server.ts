@@ -3,7 +3,7 @@ import { type Db, isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import type { Config } from "~/lib/config.server";
 import { holdsStock } from "~/lib/admin";
-import { translatorFor } from "~/lib/i18n.server";
+import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { catalogChanged } from "./catalog.server";
 import { queueMail } from "./mail-outbox.server";
@@ -52,6 +52,8 @@ export function secondsUntilExpiry(oldestCreatedAt: string, holdHours: number, n
 export async function expireUnpaidOrders(
   db: Db,
   config: Pick<Config, "orderHoldHours" | "publicUrl">,
+  /** English (the account keeps no language yet): the history note and the e-mail */
+  t: Translate,
   now: Date = new Date(),
 ): Promise<string[]> {
   const cutoff = holdCutoff(config.orderHoldHours, now);
@@ -72,7 +74,7 @@ export async function expireUnpaidOrders(
     if (due.length === 0) break;
     for (const { id } of due) {
       afterId = id;
-      const result = await db.transaction().execute((trx) => expireOne(trx, id, cutoff, config));
+      const result = await db.transaction().execute((trx) => expireOne(trx, id, cutoff, config, t));
       if (result) {
         expired.push(result.number);
         restocked ||= result.restocked;
@@ -88,6 +90,7 @@ async function expireOne(
   id: number,
   cutoff: string,
   config: Pick<Config, "orderHoldHours" | "publicUrl">,
+  t: Translate,
 ): Promise<{ number: string; restocked: boolean } | null> {
   const order = await trx
     .selectFrom("orders")
@@ -109,7 +112,6 @@ async function expireOne(
     .where("payment_status", "=", "unpaid")
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return null;
-  const t = translatorFor("en");
   await trx
     .insertInto("order_events")
     .values({ order_id: order.id, status: "cancelled", actor_user_id: null, note: t("account.expiry.note", { hours: config.orderHoldHours }), created_at: at })
@@ -130,7 +132,6 @@ async function expireOne(
   if (order.user_id !== null) {
     const user = await trx.selectFrom("users").select(["email", "first_name"]).where("id", "=", order.user_id).executeTakeFirst();
     if (user) {
-      // The account keeps no language yet, so order e-mails are in English (the shop's default).
       const text = [
         t("account.expiry.greeting", { name: user.first_name }),
         "",
@@ -162,6 +163,8 @@ export interface ExpiryLogger {
 export function startOrderExpiryJob(options: {
   db: Db;
   config: Pick<Config, "orderHoldHours" | "publicUrl">;
+  /** English texts (server.ts has no translation loader: it builds this from the locale file) */
+  t: Translate;
   logger?: ExpiryLogger;
   intervalMs?: number;
 }): ExpiryJob {
@@ -172,7 +175,7 @@ export function startOrderExpiryJob(options: {
   let stopped = false;
 
   const run = (): Promise<string[]> => {
-    running ??= expireUnpaidOrders(db, config)
+    running ??= expireUnpaidOrders(db, config, options.t)
       .then((numbers) => {
         if (numbers.length) logger?.info({ event: "orders_expired", count: numbers.length, orders: numbers.slice(0, 20) }, "unpaid orders cancelled");
         return numbers;

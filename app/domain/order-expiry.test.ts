@@ -7,8 +7,10 @@ import { checkoutView, placeCheckoutOrder } from "./checkout.server";
 import { expireUnpaidOrders, MAX_OPEN_CHECKOUT_ORDERS, MAX_OPEN_WHATSAPP_ORDERS_PER_CART } from "./order-expiry.server";
 import { OrderError, placeWhatsAppOrder } from "./orders.server";
 import { consumeAttempt, LIMITS, TooManyAttempts } from "./rate-limits.server";
+import { translatorFor } from "~/lib/i18n.server";
 
 const HOUR = 3_600_000;
+const en = translatorFor("en");
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
 const PAYMENT = { paystack: false, bankTransfer: true, payOnDelivery: true };
 const config = { orderHoldHours: 48, publicUrl: "http://shop.test" };
@@ -50,7 +52,7 @@ describe.each(ENGINES)("unpaid orders on %s", (engine) => {
     const transfer = await insertOrder(t.db, { userId, paymentMethod: "bank_transfer", createdAt: hoursAgo(60), items: [{ productId: rose, quantity: 1 }] });
     expect(await stockOf(rose)).toBe(10 - 3 - 2 - 1 - 3);
 
-    const expired = await expireUnpaidOrders(t.db, config);
+    const expired = await expireUnpaidOrders(t.db, config, en);
     expect(expired.sort()).toEqual([stale.number, handOff.number, transfer.number].sort());
     expect(await statusOf(paidOnline.number)).toBe("pending");
     expect(await statusOf(onDelivery.number)).toBe("pending");
@@ -72,7 +74,7 @@ describe.each(ENGINES)("unpaid orders on %s", (engine) => {
     expect(staleMail.text_body).toContain("₦45,000.00");
 
     // Nothing twice.
-    expect(await expireUnpaidOrders(t.db, config)).toEqual([]);
+    expect(await expireUnpaidOrders(t.db, config, en)).toEqual([]);
     expect(await stockOf(rose)).toBe(5);
   });
 
@@ -82,7 +84,7 @@ describe.each(ENGINES)("unpaid orders on %s", (engine) => {
     const numbers: string[] = [];
     for (let i = 0; i < 12; i++) numbers.push((await insertOrder(t.db, { userId, createdAt: hoursAgo(60), items: [{ productId: musk, quantity: 2 }] })).number);
     expect(await stockOf(musk)).toBe(100 - 24);
-    const runs = await Promise.all([expireUnpaidOrders(t.db, config), expireUnpaidOrders(t.db, config), expireUnpaidOrders(t.db, config)]);
+    const runs = await Promise.all([expireUnpaidOrders(t.db, config, en), expireUnpaidOrders(t.db, config, en), expireUnpaidOrders(t.db, config, en)]);
     expect(runs.flat().filter((n) => numbers.includes(n)).sort()).toEqual([...numbers].sort());
     expect(await stockOf(musk)).toBe(100);
     const cancelEvents = await t.db
@@ -118,7 +120,7 @@ describe.each(ENGINES)("unpaid orders on %s", (engine) => {
     // Once one has expired, the shopper may order again.
     const [oldest] = await t.db.selectFrom("orders").select("id").where("user_id", "=", userId).orderBy("id").limit(1).execute();
     await t.db.updateTable("orders").set({ created_at: hoursAgo(49) }).where("id", "=", oldest.id).execute();
-    await expireUnpaidOrders(t.db, config);
+    await expireUnpaidOrders(t.db, config, en);
     expect((await checkout()).ok).toBe(true);
   });
 
