@@ -10,7 +10,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { passwordResetEmail } from "./account-mail.server";
 import { queueMail } from "./mail-outbox.server";
 import { mergeCartOnSignIn } from "./cart.server";
-import { clearAttempts, consumeAttempt, refundAttempt } from "./rate-limits.server";
+import { clearAttempts, consumeAttempt, countAttempt, refundAttempt, signInDelayMs, withinLimit } from "./rate-limits.server";
 import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
 
 /**
@@ -131,16 +131,27 @@ function hashForUnknownAddress(): Promise<string> {
 
 export type AuthenticateResult = { ok: true; userId: number; firstName: string } | { ok: false };
 
+/** The counter key of one account at one IP address. */
+const accountAtIp = (address: string, ip: string) => `${address}\n${ip}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Checks an e-mail and password. Every attempt counts against the account (5 per 15 minutes) and the
- * IP address (20 per 15 minutes) before the password is checked, so parallel guesses cannot slip
- * past the limit; a successful sign-in clears the account's count and gives the IP its attempt back.
- * Throws TooManyAttempts when a limit is used up.
+ * Checks an e-mail and password (docs/decisions/080). Every attempt counts against the IP address (20
+ * failures per 15 minutes) and the account at that IP address (5 per 15 minutes) before the password
+ * is checked, so parallel guesses cannot slip past the limits; over either it throws TooManyAttempts.
+ * The account's attempts from everywhere are never refused, only slowed down: past 5 in 15 minutes
+ * each attempt waits a little longer (at most 5 s) before its password is checked, so guesses spread
+ * over many addresses cannot lock the owner out. A successful sign-in clears the account's count at
+ * its IP address and gives its attempts back.
  */
 export async function authenticate(context: AccountContext, input: { email: string; password: string }): Promise<AuthenticateResult> {
   const address = normaliseEmail(input.email);
+  const here = accountAtIp(address, context.clientIp);
   await consumeAttempt(context, "signInIp", context.clientIp);
-  await consumeAttempt(context, "signInAccount", address);
+  await consumeAttempt(context, "signInAccountIp", here);
+  const delay = signInDelayMs(await countAttempt(context, "signInAccount", address));
+  if (delay > 0) await sleep(delay);
   const user = await context.db
     .selectFrom("users")
     .select(["id", "password_hash", "first_name"])
@@ -148,7 +159,11 @@ export async function authenticate(context: AccountContext, input: { email: stri
     .executeTakeFirst();
   const valid = await verifyPassword(user?.password_hash ?? (await hashForUnknownAddress()), input.password);
   if (!user || !valid) return { ok: false };
-  await Promise.all([clearAttempts(context, "signInAccount", address), refundAttempt(context, "signInIp", context.clientIp)]);
+  await Promise.all([
+    clearAttempts(context, "signInAccountIp", here),
+    refundAttempt(context, "signInIp", context.clientIp),
+    refundAttempt(context, "signInAccount", address),
+  ]);
   return { ok: true, userId: user.id, firstName: user.first_name };
 }
 
@@ -184,8 +199,9 @@ function hashToken(token: string): string {
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Starts a password reset. Counts against the per-IP and per-address limits (throws TooManyAttempts)
- * whether or not the address has an account, and answers the same either way. When it has one, a
+ * Starts a password reset. Counts against the per-IP limit (throws TooManyAttempts) and the per-address
+ * limit (never refused: past it no new link is sent) whether or not the address has an account, and
+ * answers the same either way. When it has one, a
  * single-use link valid for one hour is e-mailed in the shopper's language (`t`); only the token's hash is
  * stored. The link and its e-mail are written in one transaction; the mail outbox sends it, so the
  * answer never waits for a mail server and takes as long for unknown addresses as for known ones.
@@ -193,9 +209,10 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export async function requestPasswordReset(context: AccountContext, input: { email: string; t: Translate }): Promise<void> {
   const address = normaliseEmail(input.email);
   await consumeAttempt(context, "resetIp", context.clientIp);
-  await consumeAttempt(context, "resetAddress", address);
+  // Past the address's limit the answer is the same but no new link is sent: the ones already sent work.
+  const mayMail = await withinLimit(context, "resetAddress", address);
   const user = await context.db.selectFrom("users").select(["id", "email", "first_name"]).where("email", "=", address).executeTakeFirst();
-  if (!user) return;
+  if (!user || !mayMail) return;
 
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
@@ -271,7 +288,10 @@ export async function resetPassword(context: AccountContext, input: { token: str
     const now = await resetTokenState(context.db, input.token);
     return { ok: false, reason: now === "valid" ? "used" : now };
   }
-  await clearAttempts(context, "signInAccount", account.email);
+  await Promise.all([
+    clearAttempts(context, "signInAccount", account.email),
+    clearAttempts(context, "signInAccountIp", accountAtIp(account.email, context.clientIp)),
+  ]);
   return { ok: true };
 }
 

@@ -17,7 +17,7 @@ import {
   signIn,
 } from "./accounts.server";
 import { drainMailOutbox } from "./mail-outbox.server";
-import { LIMITS, TooManyAttempts } from "./rate-limits.server";
+import { LIMITS, SIGN_IN_SLOW_DOWN, signInDelayMs, TooManyAttempts } from "./rate-limits.server";
 import { createSession, getSessionUser } from "./sessions.server";
 
 const en = translatorFor("en");
@@ -177,23 +177,52 @@ describe.each(ENGINES)("customer accounts on %s", (engine) => {
   });
 
   describe("abuse limits", () => {
-    it("allows 5 failed sign-ins per account in 15 minutes, then refuses even the right password until the window ends", async () => {
-      expect(LIMITS.signInAccount).toEqual({ points: 5, duration: 900 });
+    it("allows 5 sign-in attempts per account from one IP address in 15 minutes, then refuses that address until the window ends", async () => {
+      expect(LIMITS.signInAccountIp).toEqual({ points: 5, duration: 900 });
       await register({ email: "locked@example.com", password: "the right one" });
+      const ip = freshIp();
       for (let i = 0; i < 5; i++) {
-        // From different addresses: the account's own count is what stops this.
-        expect(await authenticate(ctx(), { email: "locked@example.com", password: `guess ${i}` })).toEqual({ ok: false });
+        expect(await authenticate(ctx(ip), { email: "locked@example.com", password: `guess ${i}` })).toEqual({ ok: false });
       }
-      const refused = await refusal(authenticate(ctx(), { email: "LOCKED@example.com", password: "the right one" }));
+      const refused = await refusal(authenticate(ctx(ip), { email: "LOCKED@example.com", password: "the right one" }));
       expect(refused.retryAfterSeconds).toBeGreaterThan(14 * 60);
       expect(refused.retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
 
-      // Never for good: once the window has passed, the owner signs in.
+      // Never for good: once the window has passed, the owner signs in from that address too.
       travel(15 * MINUTE + 1000);
-      expect(await authenticate(ctx(), { email: "locked@example.com", password: "the right one" })).toMatchObject({ ok: true });
+      expect(await authenticate(ctx(ip), { email: "locked@example.com", password: "the right one" })).toMatchObject({ ok: true });
     });
 
-    it("clears the account's count when its owner signs in", async () => {
+    it("lets the owner sign in from their own address while guesses pour in from many others: slowed down, never refused", async () => {
+      await register({ email: "targeted@example.com", password: "the owner's own" });
+      const ownerIp = freshIp();
+      // 12 attackers, 6 guesses each, in parallel: each gets 5 answers, then is refused.
+      const attackers = Array.from({ length: 12 }, () => freshIp());
+      const outcomes = await Promise.allSettled(
+        attackers.flatMap((ip) => Array.from({ length: 6 }, (_, i) => authenticate(ctx(ip), { email: "targeted@example.com", password: `guess ${i}` }))),
+      );
+      const refusedCount = outcomes.filter((o) => o.status === "rejected" && o.reason instanceof TooManyAttempts).length;
+      const answered = outcomes.filter((o) => o.status === "fulfilled");
+      expect(refusedCount).toBe(12);
+      expect(answered).toHaveLength(60);
+      for (const o of answered) expect(o.status === "fulfilled" && o.value).toEqual({ ok: false });
+
+      // The owner is not refused: the answer is slowed (at most SIGN_IN_SLOW_DOWN.maxMs), and right.
+      const started = Date.now();
+      expect(await authenticate(ctx(ownerIp), { email: "targeted@example.com", password: "the owner's own" })).toMatchObject({ ok: true });
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(SIGN_IN_SLOW_DOWN.maxMs - 50);
+      expect(took).toBeLessThan(SIGN_IN_SLOW_DOWN.maxMs + 10_000);
+      // And the attackers' addresses stay refused.
+      await refusal(authenticate(ctx(attackers[0]), { email: "targeted@example.com", password: "the owner's own" }));
+    }, 30_000);
+
+    it("slows a targeted account down step by step", () => {
+      expect(SIGN_IN_SLOW_DOWN).toEqual({ afterAttempts: 5, stepMs: 500, maxMs: 5_000 });
+      expect([1, 5, 6, 7, 10, 15, 16, 1000].map(signInDelayMs)).toEqual([0, 0, 500, 1000, 2500, 5000, 5000, 5000]);
+    });
+
+    it("clears the account's count at that address when its owner signs in", async () => {
       await register({ email: "forgetful@example.com", password: "the right one" });
       const ip = freshIp();
       for (let i = 0; i < 4; i++) await authenticate(ctx(ip), { email: "forgetful@example.com", password: "nope" });
@@ -203,7 +232,7 @@ describe.each(ENGINES)("customer accounts on %s", (engine) => {
         expect(await authenticate(ctx(ip), { email: "forgetful@example.com", password: "nope" })).toEqual({ ok: false });
       }
       await refusal(authenticate(ctx(ip), { email: "forgetful@example.com", password: "the right one" }));
-    });
+    }, 15_000);
 
     it("allows 20 failed sign-ins per IP address in 15 minutes, across accounts; other addresses are unaffected", async () => {
       const ip = freshIp();
@@ -215,18 +244,37 @@ describe.each(ENGINES)("customer accounts on %s", (engine) => {
       expect(await authenticate(ctx(), { email: "neighbour@example.com", password: "the right one" })).toMatchObject({ ok: true });
     });
 
-    it("limits reset requests to 3 per address and 10 per IP address in an hour, whether or not the address has an account", async () => {
-      const ip = freshIp();
-      for (let i = 0; i < 3; i++) await requestPasswordReset(ctx(ip), { email: "ghost@example.com", t: en });
-      await refusal(requestPasswordReset(ctx(), { email: "Ghost@example.com", t: en }));
-
+    it("limits reset requests to 10 per IP address in an hour; requests for one address from elsewhere never use up its owner's resets", async () => {
       const other = freshIp();
       for (let i = 0; i < 10; i++) await requestPasswordReset(ctx(other), { email: `someone${i}@example.com`, t: en });
       const refused = await refusal(requestPasswordReset(ctx(other), { email: "someone-else@example.com", t: en }));
       expect(refused.retryAfterSeconds).toBeGreaterThan(59 * 60);
-
       travel(60 * MINUTE + 1000);
       await requestPasswordReset(ctx(other), { email: "someone-else@example.com", t: en });
+      vi.useRealTimers();
+
+      // Ten requests for the owner's address from ten places: none refused, at most 3 links in 15 minutes.
+      await register({ email: "popular@example.com", password: "the right one" });
+      for (let i = 0; i < 10; i++) await requestPasswordReset(ctx(), { email: "Popular@example.com", t: en });
+      // The owner's own request is answered as usual, and a link sent a moment ago works.
+      await requestPasswordReset(ctx(), { email: "popular@example.com", t: en });
+      const links = await t.db
+        .selectFrom("password_resets as r")
+        .innerJoin("users as u", "u.id", "r.user_id")
+        .select("r.token_hash")
+        .where("u.email", "=", "popular@example.com")
+        .execute();
+      expect(links).toHaveLength(LIMITS.resetAddress.points);
+      // Later the address gets links again.
+      travel(15 * MINUTE + 1000);
+      await requestPasswordReset(ctx(), { email: "popular@example.com", t: en });
+      const after = await t.db
+        .selectFrom("password_resets as r")
+        .innerJoin("users as u", "u.id", "r.user_id")
+        .select("r.token_hash")
+        .where("u.email", "=", "popular@example.com")
+        .execute();
+      expect(after).toHaveLength(LIMITS.resetAddress.points + 1);
     });
 
     it("limits registrations to 20 per IP address in an hour", async () => {
@@ -359,13 +407,14 @@ describe.each(ENGINES)("customer accounts on %s", (engine) => {
 
     it("lets a locked-out owner back in: a reset clears the account's sign-in count", async () => {
       await register({ email: "besieged@example.com", password: "old password" });
-      for (let i = 0; i < 5; i++) await authenticate(ctx(), { email: "besieged@example.com", password: `guess ${i}` });
-      await refusal(authenticate(ctx(), { email: "besieged@example.com", password: "old password" }));
-      await requestPasswordReset(ctx(), { email: "besieged@example.com", t: en });
+      const home = freshIp();
+      for (let i = 0; i < 5; i++) await authenticate(ctx(home), { email: "besieged@example.com", password: `guess ${i}` });
+      await refusal(authenticate(ctx(home), { email: "besieged@example.com", password: "old password" }));
+      await requestPasswordReset(ctx(home), { email: "besieged@example.com", t: en });
       await drain();
       const token = tokenOf(await lastLink("besieged@example.com"));
-      expect(await resetPassword(ctx(), { token, password: "fresh password" })).toEqual({ ok: true });
-      expect(await authenticate(ctx(), { email: "besieged@example.com", password: "fresh password" })).toMatchObject({ ok: true });
+      expect(await resetPassword(ctx(home), { token, password: "fresh password" })).toEqual({ ok: true });
+      expect(await authenticate(ctx(home), { email: "besieged@example.com", password: "fresh password" })).toMatchObject({ ok: true });
     });
   });
 });

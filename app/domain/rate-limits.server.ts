@@ -11,12 +11,20 @@ import type { Db } from "~/db/client.server";
  */
 
 export const LIMITS = {
-  /** failed sign-ins per account (a successful sign-in or password reset clears it) */
-  signInAccount: { points: 5, duration: 15 * 60 },
+  /** sign-in attempts per account from one IP address (a successful sign-in or password reset clears it) */
+  signInAccountIp: { points: 5, duration: 15 * 60 },
+  /**
+   * sign-in attempts per account from anywhere: never refused, only slowed down (SIGN_IN_SLOW_DOWN),
+   * so guesses from many addresses cannot lock the owner out
+   */
+  signInAccount: { points: 1_000_000, duration: 15 * 60 },
   /** failed sign-ins per IP address */
   signInIp: { points: 20, duration: 15 * 60 },
-  /** password-reset requests per e-mail address */
-  resetAddress: { points: 3, duration: 60 * 60 },
+  /**
+   * reset e-mails per address: past it the request is answered as usual but sends no new link (the
+   * links already sent still work), so requests from elsewhere cannot use up the owner's resets
+   */
+  resetAddress: { points: 3, duration: 15 * 60 },
   /** password-reset requests per IP address */
   resetIp: { points: 10, duration: 60 * 60 },
   /** registrations per IP address */
@@ -24,6 +32,19 @@ export const LIMITS = {
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
+
+/**
+ * A targeted account is slowed down, not refused: once it has had `afterAttempts` sign-in attempts in
+ * the window from anywhere, each further attempt waits `stepMs` more before its password is checked,
+ * up to `maxMs`.
+ */
+export const SIGN_IN_SLOW_DOWN = { afterAttempts: 5, stepMs: 500, maxMs: 5_000 };
+
+/** How long a sign-in attempt waits, given the account's attempts in the window (this one included). */
+export function signInDelayMs(attempts: number): number {
+  const over = attempts - SIGN_IN_SLOW_DOWN.afterAttempts;
+  return over <= 0 ? 0 : Math.min(SIGN_IN_SLOW_DOWN.maxMs, over * SIGN_IN_SLOW_DOWN.stepMs);
+}
 
 /** The request went over a limit; it may try again after `retryAfterSeconds`. */
 export class TooManyAttempts extends Error {
@@ -88,6 +109,23 @@ export async function consumeAttempt(context: Pick<AppLoadContext, "db" | "engin
     await limitersFor(context)[name].consume(keyOf(subject));
   } catch (error) {
     if (error instanceof RateLimiterRes) throw refusal(error);
+    throw error;
+  }
+}
+
+/** Counts one attempt that is never refused; answers how many the subject has made in the window. */
+export async function countAttempt(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<number> {
+  const res = await limitersFor(context)[name].penalty(keyOf(subject), 1);
+  return res.consumedPoints;
+}
+
+/** Counts one attempt; answers false, without throwing, when the subject is over its limit. */
+export async function withinLimit(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<boolean> {
+  try {
+    await limitersFor(context)[name].consume(keyOf(subject));
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return false;
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, SubmitButton, TextField } from "~/components/auth-form";
 import { forgotPasswordSchema, requestPasswordReset } from "~/domain/accounts.server";
 import { TooManyAttempts } from "~/domain/rate-limits.server";
-import { fieldErrors, formFailure, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -36,6 +36,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw error;
   }
   throw redirect("/auth/forgot-password?sent=1", 303);
+}
+
+/** A 429 carries its Retry-After. */
+export function headers(args: Route.HeadersArgs) {
+  return passOnRetryAfter(args);
 }
 
 export function meta({ data }: Route.MetaArgs) {

@@ -229,10 +229,25 @@ test("too many failed sign-ins get HTTP 429 with a clear message", async ({ brow
   }
   const refused = page.waitForResponse((r) => r.request().method() === "POST");
   await signInThroughForm(page, email, "the real password");
-  expect((await refused).status()).toBe(429);
+  const answer = await refused;
+  expect(answer.status()).toBe(429);
+  expect(Number(answer.headers()["retry-after"])).toBeGreaterThan(800);
   await expect(page.getByRole("alert")).toHaveText("Too many attempts. Please wait 15 minutes and try again.");
   await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+
+  // The same refusal without JavaScript carries its Retry-After too.
+  const plain = await context.request.post("/auth", { headers: { Origin: baseURL! }, form: { email, password: "the real password" }, maxRedirects: 0 });
+  expect(plain.status()).toBe(429);
+  expect(Number(plain.headers()["retry-after"])).toBeGreaterThan(800);
   await context.close();
+
+  // Guesses from that address do not lock the owner out: from their own address they sign in.
+  const owner = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.98" } });
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto("/auth");
+  await signInThroughForm(ownerPage, email, "the real password");
+  await expect(ownerPage.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await owner.close();
 });
 
 test("a form on another site cannot sign the shopper out (403)", async ({ page, request, baseURL }) => {
