@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import type { Translate } from "~/lib/i18n";
+import { logSecurityEvent } from "~/lib/security-log.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import type { ToastInput } from "~/lib/toast";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -151,14 +152,20 @@ export async function authenticate(context: AccountContext, input: { email: stri
   await consumeAttempt(context, "signInIp", context.clientIp);
   await consumeAttempt(context, "signInAccountIp", here);
   const delay = signInDelayMs(await countAttempt(context, "signInAccount", address));
-  if (delay > 0) await sleep(delay);
+  if (delay > 0) {
+    logSecurityEvent("sign_in_slowed", { email: address, ip: context.clientIp, delayMs: delay });
+    await sleep(delay);
+  }
   const user = await context.db
     .selectFrom("users")
     .select(["id", "password_hash", "first_name"])
     .where("email", "=", address)
     .executeTakeFirst();
   const valid = await verifyPassword(user?.password_hash ?? (await hashForUnknownAddress()), input.password);
-  if (!user || !valid) return { ok: false };
+  if (!user || !valid) {
+    logSecurityEvent("sign_in_failed", { email: address, ip: context.clientIp });
+    return { ok: false };
+  }
   await Promise.all([
     clearAttempts(context, "signInAccountIp", here),
     refundAttempt(context, "signInIp", context.clientIp),
@@ -212,6 +219,7 @@ export async function requestPasswordReset(context: AccountContext, input: { ema
   // Past the address's limit the answer is the same but no new link is sent: the ones already sent work.
   const mayMail = await withinLimit(context, "resetAddress", address);
   const user = await context.db.selectFrom("users").select(["id", "email", "first_name"]).where("email", "=", address).executeTakeFirst();
+  logSecurityEvent("password_reset_requested", { email: address, ip: context.clientIp, sent: Boolean(user && mayMail) });
   if (!user || !mayMail) return;
 
   const token = randomBytes(32).toString("base64url");
@@ -292,6 +300,7 @@ export async function resetPassword(context: AccountContext, input: { token: str
     clearAttempts(context, "signInAccount", account.email),
     clearAttempts(context, "signInAccountIp", accountAtIp(account.email, context.clientIp)),
   ]);
+  logSecurityEvent("password_reset_done", { userId: account.id, ip: context.clientIp });
   return { ok: true };
 }
 

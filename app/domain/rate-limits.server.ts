@@ -3,6 +3,7 @@ import { CompiledQuery } from "kysely";
 import { type AppLoadContext } from "react-router";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Db } from "~/db/client.server";
+import { logSecurityEvent } from "~/lib/security-log.server";
 
 /**
  * Abuse limits for the account forms (rate-limiter-flexible). One machine on SQLite counts in memory;
@@ -103,13 +104,19 @@ function refusal(res: RateLimiterRes): TooManyAttempts {
   return new TooManyAttempts(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
 }
 
-/** Counts one attempt and refuses (TooManyAttempts) when it is over the limit. */
-export async function consumeAttempt(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<void> {
+/** Counts one attempt and refuses (TooManyAttempts) when it is over the limit; a refusal is logged. */
+export async function consumeAttempt(
+  context: Pick<AppLoadContext, "db" | "engine"> & { clientIp?: string },
+  name: LimitName,
+  subject: string,
+): Promise<void> {
   try {
     await limitersFor(context)[name].consume(keyOf(subject));
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw refusal(error);
-    throw error;
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const refused = refusal(error);
+    logSecurityEvent("throttled", { limit: name, ip: context.clientIp, retryAfterSeconds: refused.retryAfterSeconds });
+    throw refused;
   }
 }
 

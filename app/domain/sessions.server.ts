@@ -3,6 +3,7 @@ import { type AppLoadContext, data, redirect } from "react-router";
 import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import { readCookie, serializeCookie } from "~/lib/cookies.server";
+import { logSecurityEvent } from "~/lib/security-log.server";
 
 /**
  * Server-side sessions: the cookie holds a random 256-bit token, the database holds only its hash,
@@ -127,8 +128,12 @@ export async function requireUser(request: Request, context: Pick<AppLoadContext
 }
 
 /** First line of every admin loader and action: signed-out visitors sign in, customers get 403. */
-export async function requireAdmin(request: Request, context: Pick<AppLoadContext, "db">): Promise<SessionUser> {
+export async function requireAdmin(request: Request, context: Pick<AppLoadContext, "db"> & { clientIp?: string }): Promise<SessionUser> {
   const user = await requireUser(request, context);
-  if (user.role !== "admin") throw data("Forbidden", { status: 403 });
+  if (user.role !== "admin") {
+    const url = new URL(request.url);
+    logSecurityEvent("admin_forbidden", { userId: user.id, method: request.method, path: url.pathname, ip: context.clientIp });
+    throw data("Forbidden", { status: 403 });
+  }
   return user;
 }
