@@ -15,6 +15,7 @@ export default [
     route("auth/register", "routes/auth.register.tsx"),
     route("auth/forgot-password", "routes/auth.forgot-password.tsx"),
     route("auth/reset-password", "routes/auth.reset-password.tsx"),
+    route("auth/change-password", "routes/auth.change-password.tsx"),
     route("profile", "routes/account.profile.tsx"),
     route("wishlist", "routes/account.wishlist.tsx"),
     route("orders/:number", "routes/account.order.tsx"),

@@ -59,6 +59,8 @@ export interface UserTable {
   last_name: string;
   role: ColumnType<Role, Role | undefined, Role>;
   created_at: Timestamp;
+  /** 1: the owner must choose a new password before using the admin area (the demo admin) */
+  must_change_password: ColumnType<number, number | undefined, number>;
 }
 
 export interface SessionTable {

@@ -10,6 +10,7 @@ import type { ToastInput } from "~/lib/toast";
 import { redirectWithToast } from "~/lib/toast.server";
 import { passwordResetEmail } from "./account-mail.server";
 import { queueMail } from "./mail-outbox.server";
+import { passwordWeakness } from "./password-strength.server";
 import { mergeCartOnSignIn } from "./cart.server";
 import { clearAttempts, consumeAttempt, countAttempt, refundAttempt, signInDelayMs, withinLimit } from "./rate-limits.server";
 import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
@@ -59,18 +60,27 @@ const newPassword = (required: string) =>
     .min(MIN_PASSWORD_LENGTH, "auth.errors.passwordTooShort")
     .max(MAX_PASSWORD_LENGTH, "auth.errors.passwordTooLong");
 
+/** Refuses a new password that is easy to guess (docs/decisions/082), saying why, next to the field. */
+function strongEnough(password: string, personal: string[], ctx: z.RefinementCtx): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) return;
+  const reason = passwordWeakness(password, personal);
+  if (reason) ctx.addIssue({ code: "custom", path: ["password"], message: reason });
+}
+
 export const loginSchema = z.object({
   email,
   // Any stored password is at least 8 characters; the sign-in form only asks for one.
   password: z.string().min(1, "auth.errors.passwordRequired").max(MAX_PASSWORD_LENGTH, "auth.errors.passwordTooLong"),
 });
 
-export const registerSchema = z.object({
-  firstName: name("auth.errors.firstNameRequired", "auth.errors.firstNameTooLong"),
-  lastName: name("auth.errors.lastNameRequired", "auth.errors.lastNameTooLong"),
-  email,
-  password: newPassword("auth.errors.passwordRequired"),
-});
+export const registerSchema = z
+  .object({
+    firstName: name("auth.errors.firstNameRequired", "auth.errors.firstNameTooLong"),
+    lastName: name("auth.errors.lastNameRequired", "auth.errors.lastNameTooLong"),
+    email,
+    password: newPassword("auth.errors.passwordRequired"),
+  })
+  .superRefine((v, ctx) => strongEnough(v.password, [v.email, v.firstName, v.lastName], ctx));
 
 export const forgotPasswordSchema = z.object({ email });
 
@@ -80,7 +90,18 @@ export const resetPasswordSchema = z
     password: newPassword("auth.errors.passwordTooShort"),
     confirmPassword: z.string().max(MAX_PASSWORD_LENGTH, "auth.errors.passwordsDontMatch"),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "auth.errors.passwordsDontMatch" });
+  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "auth.errors.passwordsDontMatch" })
+  .superRefine((v, ctx) => strongEnough(v.password, [], ctx));
+
+/** The password a signed-in account must choose (the demo admin at first sign-in); `personal`: its e-mail and names. */
+export const changePasswordSchema = (personal: string[]) =>
+  z
+    .object({
+      password: newPassword("auth.errors.passwordRequired"),
+      confirmPassword: z.string().max(MAX_PASSWORD_LENGTH, "auth.errors.passwordsDontMatch"),
+    })
+    .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "auth.errors.passwordsDontMatch" })
+    .superRefine((v, ctx) => strongEnough(v.password, personal, ctx));
 
 // ---------------------------------------------------------------------------------------------
 // Registration and sign-in
@@ -192,7 +213,33 @@ export async function signIn(
   // What the shopper put in the cart before signing in joins the account's cart.
   const clearGuestCart = await mergeCartOnSignIn(request, context, userId);
   if (clearGuestCart) headers.append("Set-Cookie", clearGuestCart);
-  return redirectWithToast(context, safeRedirectPath(redirectTo), toast, { headers });
+  const target = safeRedirectPath(redirectTo);
+  const account = await context.db.selectFrom("users").select("must_change_password").where("id", "=", userId).executeTakeFirst();
+  if (account?.must_change_password) {
+    // A password the owner did not choose (the demo admin's): a new one comes first.
+    const choose = `/auth/change-password?redirectTo=${encodeURIComponent(target)}`;
+    return redirectWithToast(context, choose, { type: "info", key: "auth.toast.choosePassword" }, { headers });
+  }
+  return redirectWithToast(context, target, toast, { headers });
+}
+
+export type ChangePasswordResult = { ok: true } | { ok: false; reason: "unchanged" };
+
+/**
+ * A signed-in account sets a new password (the demo admin at first sign-in): the new one must differ
+ * from the current one. Every session of the account ends; the caller signs this browser in again.
+ */
+export async function changePassword(context: Pick<AccountContext, "db" | "clientIp">, userId: number, password: string): Promise<ChangePasswordResult> {
+  const current = await context.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirstOrThrow();
+  if (await verifyPassword(current.password_hash, password)) return { ok: false, reason: "unchanged" };
+  const passwordHash = await hashPassword(password);
+  await context.db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ password_hash: passwordHash, must_change_password: 0 }).where("id", "=", userId).execute();
+    await trx.updateTable("password_resets").set({ used_at: new Date().toISOString() }).where("user_id", "=", userId).where("used_at", "is", null).execute();
+    await destroyAllSessions(trx, userId);
+  });
+  logSecurityEvent("password_changed", { userId, ip: context.clientIp });
+  return { ok: true };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -99,6 +99,10 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
         [newcomer({ email: `${"a".repeat(250)}@example.com` }), { email: "auth.errors.emailInvalid" }],
         [newcomer({ password: "short" }), { password: "auth.errors.passwordTooShort" }],
         [newcomer({ password: "p".repeat(1000) }), { password: "auth.errors.passwordTooLong" }],
+        [newcomer({ password: "password" }), { password: "auth.errors.passwordCommon" }],
+        [newcomer({ password: "12345678" }), { password: "auth.errors.passwordCommon" }],
+        [newcomer({ password: "aaaaaaaaaaaa" }), { password: "auth.errors.passwordPattern" }],
+        [newcomer({ firstName: "Chukwuemeka", lastName: "Okonkwo", password: "chukwuemeka" }), { password: "auth.errors.passwordPersonal" }],
       ];
       for (const [fields, errors] of cases) {
         const out = await run(register.action, post("/auth/register", fields), ctx());
@@ -222,7 +226,7 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
     });
 
     it("resets with the e-mailed link, signs every device out and says so; the link then shows a clear message", async () => {
-      await run(register.action, post("/auth/register", newcomer({ email: "resetter@example.com", password: "old password" })), ctx());
+      await run(register.action, post("/auth/register", newcomer({ email: "resetter@example.com", password: "my old passphrase" })), ctx());
       const user = await t.db.selectFrom("users").select("id").where("email", "=", "resetter@example.com").executeTakeFirstOrThrow();
       const here = await createSession(base, user.id);
       const elsewhere = await createSession(base, user.id);
@@ -238,20 +242,23 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
       expect(page).toMatchObject({ status: 200, data: { state: "valid", token } });
       expect(reset.headers()).toMatchObject({ "Referrer-Policy": "no-referrer" });
 
-      const mismatch = await run(reset.action, post(url.pathname + url.search, { token, password: "new password", confirmPassword: "new passw0rd" }), ctx());
+      const mismatch = await run(reset.action, post(url.pathname + url.search, { token, password: "my new passphrase", confirmPassword: "my new passphrasE" }), ctx());
       expect(mismatch.status).toBe(400);
       expect(mismatch.data?.errors).toEqual({ confirmPassword: "auth.errors.passwordsDontMatch" });
       const short = await run(reset.action, post(url.pathname + url.search, { token, password: "short", confirmPassword: "short" }), ctx());
       expect(short.data?.errors).toEqual({ password: "auth.errors.passwordTooShort" });
+      const common = await run(reset.action, post(url.pathname + url.search, { token, password: "password1", confirmPassword: "password1" }), ctx());
+      expect(common.status).toBe(400);
+      expect(common.data?.errors).toEqual({ password: "auth.errors.passwordCommon" });
 
-      const done = await run(reset.action, post(url.pathname + url.search, { token, password: "new password", confirmPassword: "new password" }, [here]), ctx());
+      const done = await run(reset.action, post(url.pathname + url.search, { token, password: "my new passphrase", confirmPassword: "my new passphrase" }, [here]), ctx());
       expect(done.status).toBe(303);
       expect(done.headers.get("Location")).toBe("/auth");
       expect(sessionOf(done)).toMatch(/Max-Age=0/);
       expect(done.headers.getSetCookie().some((c) => c.startsWith("ub_toast="))).toBe(true);
       for (const cookie of [here, elsewhere]) expect(await getSessionUser(browserRequest("/", { cookies: [cookie] }), t.db)).toBeNull();
 
-      const again = await run(reset.action, post(url.pathname + url.search, { token, password: "evil password", confirmPassword: "evil password" }), ctx());
+      const again = await run(reset.action, post(url.pathname + url.search, { token, password: "an evil passphrase", confirmPassword: "an evil passphrase" }), ctx());
       expect(again.status).toBe(410);
       expect(again.data?.state).toBe("used");
       const usedPage = await run(reset.loader, browserRequest(url.pathname + url.search), ctx());
@@ -259,7 +266,7 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
       const madeUp = await run(reset.loader, browserRequest("/auth/reset-password?token=made-up"), ctx());
       expect(madeUp).toMatchObject({ status: 400, data: { state: "invalid" } });
 
-      const signIn = await run(login.action, post("/auth", { email: "resetter@example.com", password: "new password" }), ctx());
+      const signIn = await run(login.action, post("/auth", { email: "resetter@example.com", password: "my new passphrase" }), ctx());
       expect(signIn.status).toBe(303);
     });
   });
