@@ -13,6 +13,7 @@ export default [
     route("cart/whatsapp/:reference", "routes/cart.whatsapp.tsx"),
     route("auth", "routes/auth.tsx"),
     route("auth/register", "routes/auth.register.tsx"),
+    route("auth/register/confirm", "routes/auth.register-confirm.tsx"),
     route("auth/forgot-password", "routes/auth.forgot-password.tsx"),
     route("auth/reset-password", "routes/auth.reset-password.tsx"),
     route("auth/change-password", "routes/auth.change-password.tsx"),

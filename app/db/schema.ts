@@ -79,6 +79,18 @@ export interface PasswordResetTable {
   created_at: Timestamp;
 }
 
+/** A registration waiting for its address to be confirmed (docs/decisions/083). */
+export interface PendingRegistrationTable {
+  token_hash: string;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  redirect_to: ColumnType<string, string | undefined, string>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
 export interface AddressTable {
   id: Id;
   user_id: number;
@@ -274,6 +286,7 @@ export interface Database {
   users: UserTable;
   sessions: SessionTable;
   password_resets: PasswordResetTable;
+  pending_registrations: PendingRegistrationTable;
   addresses: AddressTable;
   carts: CartTable;
   cart_lines: CartLineTable;

@@ -30,6 +30,11 @@ export const LIMITS = {
   resetIp: { points: 10, duration: 60 * 60 },
   /** registrations per IP address */
   registerIp: { points: 20, duration: 60 * 60 },
+  /**
+   * registration e-mails per address: past it the form answers as usual but sends nothing, so the form
+   * cannot be used to flood someone's mailbox
+   */
+  registerAddress: { points: 3, duration: 15 * 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

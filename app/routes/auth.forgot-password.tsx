@@ -30,7 +30,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     // The e-mail is queued, not sent here: the answer does not wait for the mail server, and is the
     // same whether or not the address has an account.
-    await requestPasswordReset(context, { email: parsed.data.email, t: requestTranslator(request) });
+    const { written } = await requestPasswordReset(context, { email: parsed.data.email, t: requestTranslator(request) });
+    // The answer does not wait for the link to be written: it is the same, and as quick, for every address.
+    written.catch((error: unknown) => console.error("password-reset link not written:", error));
   } catch (error) {
     if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
     throw error;

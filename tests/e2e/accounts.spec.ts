@@ -3,6 +3,7 @@ import { readOutbox } from "../../app/lib/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { createAdmin, openShopDatabase } from "../support/e2e-shop";
 import { resetLinks } from "../support/mail";
+import { confirmFromEmail, confirmLinkFor } from "./support";
 
 // Customer accounts in a real Chromium against the built server. The server's outbox is
 // E2E_DATA_DIR/mail: the reset link is read from the e-mail the shop wrote there.
@@ -35,6 +36,10 @@ async function registerAccount(request: APIRequestContext, baseURL: string, emai
     maxRedirects: 0,
   });
   expect(response.status()).toBe(303);
+  expect(response.headers()["location"]).toBe("/auth/register?sent=1");
+  const token = new URL(await confirmLinkFor(email)).searchParams.get("token")!;
+  const confirmed = await request.post("/auth/register/confirm", { headers: { Origin: baseURL }, form: { token }, maxRedirects: 0 });
+  expect(confirmed.status()).toBe(303);
 }
 
 async function signInThroughForm(page: Page, email: string, password: string) {
@@ -58,6 +63,7 @@ test("register, sign out, sign in, forget the password, reset it from the e-mail
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("first password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmFromEmail(page, email);
   await expect(page).toHaveURL(`${baseURL}/`);
   await expect(page.getByText("Welcome to Unboxed, Ada! Your account is ready.")).toBeVisible();
 
@@ -150,9 +156,11 @@ test("comes back to the page it was sent from after signing in or registering", 
   await expect(page).toHaveURL(/\/auth\/register\?redirectTo=%2F%3Flng%3Den$/);
   await page.getByLabel("First Name").fill("Bola");
   await page.getByLabel("Last Name").fill("Ade");
-  await page.getByLabel("Email").fill(uniqueEmail("roundtrip-new"));
+  const newcomer = uniqueEmail("roundtrip-new");
+  await page.getByLabel("Email").fill(newcomer);
   await page.getByLabel("Password", { exact: true }).fill("another password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmFromEmail(page, newcomer);
   await expect(page).toHaveURL(`${baseURL}/?lng=en`);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 });
@@ -223,9 +231,11 @@ test("shows the spec's messages next to the fields, in English and Spanish, with
   await page.goto("/auth/register?lng=en");
   await page.getByLabel("First Name").fill("Kemi");
   await page.getByLabel("Last Name").fill("Bello");
-  await page.getByLabel("Email").fill(uniqueEmail("nojs"));
+  const nojs = uniqueEmail("nojs");
+  await page.getByLabel("Email").fill(nojs);
   await page.getByLabel("Password").fill("no script password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmFromEmail(page, nojs);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   await expect(page.getByText("Welcome to Unboxed, Kemi! Your account is ready.")).toBeVisible();
   await context.close();
@@ -322,4 +332,23 @@ test("an admin whose password was printed on the console chooses a new one at fi
   await expect(page.getByRole("heading", { level: 1, name: "Products" })).toBeVisible();
   await expect(page.getByText("Your new password is saved.")).toBeVisible();
   await context.close();
+});
+
+test("registering with an address that has an account looks the same, and its owner is told by e-mail", async ({ page, request, baseURL }) => {
+  const email = uniqueEmail("owner");
+  await registerAccount(request, baseURL!, email, "the owner's passphrase");
+  await page.goto("/auth/register");
+  await page.getByLabel("First Name").fill("Someone");
+  await page.getByLabel("Last Name").fill("Else");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("a different passphrase");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await expect
+    .poll(async () => (await readOutbox(E2E_DATA_DIR, email)).some((m) => m.raw.includes("Someone tried to create an Unboxed account")), { timeout: 20_000 })
+    .toBe(true);
+  // The owner's password still works.
+  await page.goto("/auth");
+  await signInThroughForm(page, email, "the owner's passphrase");
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 });
