@@ -11,9 +11,11 @@ import type { Route } from "./+types/auth.register-confirm";
 // The e-mailed link that finishes a registration (docs/decisions/083). Opening it only shows a button:
 // mail scanners that open links create nothing; the shopper's press creates the account and signs in.
 
-// The token is in the address: it must not travel on to any other site, nor be kept by a cache.
+// The token is in the address: it must not travel on to any other site, nor be kept by a cache. Our
+// own pages still see where the button's post came from (with no-referrer the browser would send
+// Origin: null, and the cross-site check would refuse it).
 export function headers() {
-  return { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" };
+  return { "Referrer-Policy": "same-origin", "Cache-Control": "no-store" };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -94,7 +94,7 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
       // Opening the link (as a mail scanner would) creates nothing; it shows a button.
       const page = await run(confirm.loader, browserRequest(url.pathname + url.search), ctx());
       expect(page).toMatchObject({ status: 200, data: { state: "valid", firstName: "Ada", token } });
-      expect(confirm.headers()).toMatchObject({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
+      expect(confirm.headers()).toMatchObject({ "Referrer-Policy": "same-origin", "Cache-Control": "no-store" });
       expect(await t.db.selectFrom("users").select("id").where("email", "=", "role@example.com").executeTakeFirst()).toBeUndefined();
 
       const done = await run(confirm.action, post(url.pathname + url.search, { token }), ctx());

@@ -329,7 +329,7 @@ test("an admin whose password was printed on the console chooses a new one at fi
   await page.getByLabel("Confirm Password").fill("ogogoro by the lagoon");
   await page.getByRole("button", { name: "Save password" }).click();
   await expect(page).toHaveURL(/\/admin\/products$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Products" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Product List" })).toBeVisible();
   await expect(page.getByText("Your new password is saved.")).toBeVisible();
   await context.close();
 });
