@@ -40,7 +40,7 @@ async function prepareDatabase(config: Config, logger: Logger): Promise<Database
     logger.info(`demo catalogue ready: ${seeded.products} perfumes, ${seeded.brands} brands`);
     if (seeded.admin) {
       // Shown once, never stored in clear: the owner should change it or create their own admin.
-      console.log(`\n  Demo admin: ${seeded.admin.email}  password: ${seeded.admin.password}\n`);
+      console.log(`\n  Demo admin: ${seeded.admin.email}  password: ${seeded.admin.password}  (you choose your own at the first sign-in)\n`);
     }
   }
   return database;

@@ -88,4 +88,11 @@ describe.each(ENGINES)("npm run admin:create on %s", (engine) => {
     expect(silent.out).toContain("nothing was created");
     expect((await t.db.selectFrom("users").select("id").execute()).length).toBe(before);
   }, 120_000); // three child processes, each compiling the script: slow on a loaded machine
+
+  it("refuses a password that is easy to guess, saying why", async () => {
+    const common = await adminCreate(env, ["--email", "common@example.com", "--password", "password123"]);
+    expect(common.code).toBe(1);
+    expect(common.out).toContain("common");
+    expect(await user("common@example.com")).toBeUndefined();
+  }, 60_000);
 });

@@ -7,6 +7,8 @@ import { z } from "zod";
 import { openDatabase } from "../app/db/client.server";
 import { migrateToLatest } from "../app/db/migrate.server";
 import { createOrPromoteAdmin, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../app/domain/accounts.server";
+import { passwordWeakness } from "../app/domain/password-strength.server";
+import enAuth from "../app/locales/en/auth.json";
 import { loadConfig } from "../app/lib/config.server";
 
 const { values } = parseArgs({
@@ -26,7 +28,13 @@ const emailSchema = z
 const passwordSchema = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`)
-  .max(MAX_PASSWORD_LENGTH, `The password can have at most ${MAX_PASSWORD_LENGTH} characters.`);
+  .max(MAX_PASSWORD_LENGTH, `The password can have at most ${MAX_PASSWORD_LENGTH} characters.`)
+  // The same rule as the shop's forms (docs/decisions/082), said in English.
+  .superRefine((password, ctx) => {
+    const reason = passwordWeakness(password);
+    const key = reason?.replace("auth.errors.", "") as keyof typeof enAuth.errors | undefined;
+    if (key) ctx.addIssue({ code: "custom", message: enAuth.errors[key] });
+  });
 
 /**
  * Questions at a prompt. One reader for all of them, so answers piped in (one a line) are not lost

@@ -13,7 +13,7 @@ async function main() {
     await migrateToLatest(database.db);
     const result = await seedDemoCatalogue(database.db, { imagesDir: imagesDir(config.dataDir), replace: true });
     console.log(`Demo catalogue rebuilt in ${database.location}: ${result.products} perfumes, ${result.brands} brands, ${result.categories} categories.`);
-    if (result.admin) console.log(`Demo admin: ${result.admin.email}  password: ${result.admin.password}`);
+    if (result.admin) console.log(`Demo admin: ${result.admin.email}  password: ${result.admin.password}  (you choose your own at the first sign-in)`);
   } finally {
     await database.close();
   }

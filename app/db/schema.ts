@@ -59,6 +59,8 @@ export interface UserTable {
   last_name: string;
   role: ColumnType<Role, Role | undefined, Role>;
   created_at: Timestamp;
+  /** 1: the owner must choose a new password before using the admin area (the demo admin) */
+  must_change_password: ColumnType<number, number | undefined, number>;
 }
 
 export interface SessionTable {
@@ -74,6 +76,18 @@ export interface PasswordResetTable {
   user_id: number;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** A registration waiting for its address to be confirmed (docs/decisions/083). */
+export interface PendingRegistrationTable {
+  token_hash: string;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  redirect_to: ColumnType<string, string | undefined, string>;
+  expires_at: Timestamp;
   created_at: Timestamp;
 }
 
@@ -285,6 +299,7 @@ export interface Database {
   users: UserTable;
   sessions: SessionTable;
   password_resets: PasswordResetTable;
+  pending_registrations: PendingRegistrationTable;
   addresses: AddressTable;
   carts: CartTable;
   cart_lines: CartLineTable;

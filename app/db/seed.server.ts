@@ -71,6 +71,8 @@ async function ensureDemoAdmin(db: Db): Promise<SeedResult["admin"]> {
       last_name: "Admin",
       role: "admin",
       created_at: new Date().toISOString(),
+      // Its password was printed on the console: the owner chooses their own at first sign-in.
+      must_change_password: 1,
     })
     .execute();
   return { email: DEMO_ADMIN_EMAIL, password };

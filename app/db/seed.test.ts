@@ -59,10 +59,11 @@ describe.each(ENGINES)("demo catalogue on %s", (engine) => {
     }
   });
 
-  it("adds one demo admin with a random password that works", async () => {
+  it("adds one demo admin with a random password that works, and that must be changed at first sign-in", async () => {
     expect(admin?.email).toBe(DEMO_ADMIN_EMAIL);
     const user = await t.db.selectFrom("users").selectAll().where("email", "=", DEMO_ADMIN_EMAIL).executeTakeFirstOrThrow();
     expect(user.role).toBe("admin");
+    expect(user.must_change_password).toBe(1);
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(user.password_hash, admin!.password)).toBe(true);
     expect(await verifyPassword(user.password_hash, "not-the-password")).toBe(false);

@@ -22,3 +22,49 @@ export function passwordResetEmail(t: Translate, input: { firstName: string; lin
   ].join("\n");
   return { subject: t("auth.email.resetSubject"), text, html };
 }
+
+type Email = { subject: string; text: string; html: string };
+
+/** One greeting, paragraphs before and after a button link, and the signature. */
+function withButton(t: Translate, input: { subject: string; firstName: string; before: string[]; button: string; link: string; after: string[] }): Email {
+  const greeting = t("auth.email.greeting", { name: input.firstName });
+  const text = [greeting, "", ...input.before.flatMap((line) => [line, ""]), input.link, "", ...input.after, "", t("auth.email.signature"), ""].join("\n");
+  const p = 'style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1c1917"';
+  const html = [
+    "<!doctype html>",
+    `<html><body style="margin:0;padding:24px;background:#fbf7f1">`,
+    `<div style="max-width:520px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px">`,
+    `<p ${p}>${escapeHtml(greeting)}</p>`,
+    ...input.before.map((line) => `<p ${p}>${escapeHtml(line)}</p>`),
+    `<p style="margin:0 0 16px"><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:12px 20px;background:#1c1917;color:#ffffff;border-radius:999px;text-decoration:none;font:16px Arial,Helvetica,sans-serif">${escapeHtml(input.button)}</a></p>`,
+    `<p ${p}>${escapeHtml(t("auth.email.linkFallback"))}<br><a href="${escapeHtml(input.link)}" style="color:#7a5b31;word-break:break-all">${escapeHtml(input.link)}</a></p>`,
+    ...input.after.map((line) => `<p ${p}>${escapeHtml(line)}</p>`),
+    `<p ${p}>${escapeHtml(t("auth.email.signature"))}</p>`,
+    "</div></body></html>",
+  ].join("\n");
+  return { subject: input.subject, text, html };
+}
+
+/** The link that finishes a registration. */
+export function confirmRegistrationEmail(t: Translate, input: { firstName: string; link: string }): Email {
+  return withButton(t, {
+    subject: t("auth.email.confirmSubject"),
+    firstName: input.firstName,
+    before: [t("auth.email.confirmBody")],
+    button: t("auth.email.confirmButton"),
+    link: input.link,
+    after: [t("auth.email.confirmExpiry"), t("auth.email.confirmIgnore")],
+  });
+}
+
+/** To an address that already has an account, when someone registers with it. */
+export function accountExistsEmail(t: Translate, input: { firstName: string; signInLink: string; resetLink: string }): Email {
+  return withButton(t, {
+    subject: t("auth.email.existsSubject"),
+    firstName: input.firstName,
+    before: [t("auth.email.existsBody"), t("auth.email.existsSignIn")],
+    button: t("auth.email.existsButton"),
+    link: input.signInLink,
+    after: [t("auth.email.existsReset", { link: input.resetLink }), t("auth.email.existsIgnore")],
+  });
+}

@@ -4,13 +4,15 @@ import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import type { Translate } from "~/lib/i18n";
+import { logSecurityEvent } from "~/lib/security-log.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import type { ToastInput } from "~/lib/toast";
 import { redirectWithToast } from "~/lib/toast.server";
-import { passwordResetEmail } from "./account-mail.server";
+import { accountExistsEmail, confirmRegistrationEmail, passwordResetEmail } from "./account-mail.server";
 import { queueMail } from "./mail-outbox.server";
+import { passwordWeakness } from "./password-strength.server";
 import { mergeCartOnSignIn } from "./cart.server";
-import { clearAttempts, consumeAttempt, refundAttempt } from "./rate-limits.server";
+import { clearAttempts, consumeAttempt, countAttempt, refundAttempt, signInDelayMs, withinLimit } from "./rate-limits.server";
 import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
 
 /**
@@ -58,18 +60,27 @@ const newPassword = (required: string) =>
     .min(MIN_PASSWORD_LENGTH, "auth.errors.passwordTooShort")
     .max(MAX_PASSWORD_LENGTH, "auth.errors.passwordTooLong");
 
+/** Refuses a new password that is easy to guess (docs/decisions/082), saying why, next to the field. */
+function strongEnough(password: string, personal: string[], ctx: z.RefinementCtx): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) return;
+  const reason = passwordWeakness(password, personal);
+  if (reason) ctx.addIssue({ code: "custom", path: ["password"], message: reason });
+}
+
 export const loginSchema = z.object({
   email,
   // Any stored password is at least 8 characters; the sign-in form only asks for one.
   password: z.string().min(1, "auth.errors.passwordRequired").max(MAX_PASSWORD_LENGTH, "auth.errors.passwordTooLong"),
 });
 
-export const registerSchema = z.object({
-  firstName: name("auth.errors.firstNameRequired", "auth.errors.firstNameTooLong"),
-  lastName: name("auth.errors.lastNameRequired", "auth.errors.lastNameTooLong"),
-  email,
-  password: newPassword("auth.errors.passwordRequired"),
-});
+export const registerSchema = z
+  .object({
+    firstName: name("auth.errors.firstNameRequired", "auth.errors.firstNameTooLong"),
+    lastName: name("auth.errors.lastNameRequired", "auth.errors.lastNameTooLong"),
+    email,
+    password: newPassword("auth.errors.passwordRequired"),
+  })
+  .superRefine((v, ctx) => strongEnough(v.password, [v.email, v.firstName, v.lastName], ctx));
 
 export const forgotPasswordSchema = z.object({ email });
 
@@ -79,7 +90,18 @@ export const resetPasswordSchema = z
     password: newPassword("auth.errors.passwordTooShort"),
     confirmPassword: z.string().max(MAX_PASSWORD_LENGTH, "auth.errors.passwordsDontMatch"),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "auth.errors.passwordsDontMatch" });
+  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "auth.errors.passwordsDontMatch" })
+  .superRefine((v, ctx) => strongEnough(v.password, [], ctx));
+
+/** The password a signed-in account must choose (the demo admin at first sign-in); `personal`: its e-mail and names. */
+export const changePasswordSchema = (personal: string[]) =>
+  z
+    .object({
+      password: newPassword("auth.errors.passwordRequired"),
+      confirmPassword: z.string().max(MAX_PASSWORD_LENGTH, "auth.errors.passwordsDontMatch"),
+    })
+    .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "auth.errors.passwordsDontMatch" })
+    .superRefine((v, ctx) => strongEnough(v.password, personal, ctx));
 
 // ---------------------------------------------------------------------------------------------
 // Registration and sign-in
@@ -89,25 +111,23 @@ type AccountContext = Pick<AppLoadContext, "db" | "engine" | "config" | "clientI
 export type RegisterResult = { ok: true; userId: number; firstName: string } | { ok: false; reason: "emailTaken" };
 
 /**
- * Creates a customer account. The role is always `customer`: there is no input that could set it.
- * Counts against the per-IP registration limit (throws TooManyAttempts).
+ * Creates a customer account from a password hash. The role is always `customer`: there is no input
+ * that could set it. Two creations of one address at the same moment: the unique index decides.
  */
-export async function registerCustomer(
-  context: AccountContext,
-  input: { firstName: string; lastName: string; email: string; password: string },
+async function createCustomer(
+  db: Db,
+  input: { email: string; passwordHash: string; firstName: string; lastName: string },
 ): Promise<RegisterResult> {
-  await consumeAttempt(context, "registerIp", context.clientIp);
   const address = normaliseEmail(input.email);
-  const taken = () => context.db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
+  const taken = () => db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
   if (await taken()) return { ok: false, reason: "emailTaken" };
-  const passwordHash = await hashPassword(input.password);
   const role: Role = "customer";
   try {
-    const row = await context.db
+    const row = await db
       .insertInto("users")
       .values({
         email: address,
-        password_hash: passwordHash,
+        password_hash: input.passwordHash,
         first_name: input.firstName.trim(),
         last_name: input.lastName.trim(),
         role,
@@ -117,10 +137,112 @@ export async function registerCustomer(
       .executeTakeFirstOrThrow();
     return { ok: true, userId: row.id, firstName: input.firstName.trim() };
   } catch (error) {
-    // Two registrations of one address at the same moment: the unique index decides.
     if (await taken()) return { ok: false, reason: "emailTaken" };
     throw error;
   }
+}
+
+/** Creates a customer account at once (tests and tools; shoppers register with startRegistration). */
+export async function registerCustomer(
+  context: Pick<AccountContext, "db">,
+  input: { firstName: string; lastName: string; email: string; password: string },
+): Promise<RegisterResult> {
+  return createCustomer(context.db, { ...input, passwordHash: await hashPassword(input.password) });
+}
+
+export const REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Starts a registration (docs/decisions/083). The answer is the same whether or not the address has an
+ * account, and costs the same (a password hash and one e-mail queued either way): a new address gets
+ * a link that creates the account when opened, valid for 24 hours; an address that has an account
+ * gets an e-mail saying so, with links to sign in and to reset the password. Counts against the
+ * per-IP registration limit (throws TooManyAttempts); past the per-address limit nothing is sent.
+ */
+export async function startRegistration(
+  context: AccountContext,
+  input: { firstName: string; lastName: string; email: string; password: string; redirectTo?: string | null; t: Translate },
+): Promise<void> {
+  await consumeAttempt(context, "registerIp", context.clientIp);
+  const address = normaliseEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const mayMail = await withinLimit(context, "registerAddress", address);
+  const existing = await context.db.selectFrom("users").select(["first_name"]).where("email", "=", address).executeTakeFirst();
+  logSecurityEvent("registration_started", { email: address, ip: context.clientIp, existingAccount: Boolean(existing), sent: mayMail });
+  if (!mayMail) return;
+  const publicUrl = context.config.publicUrl;
+  if (existing) {
+    const message = accountExistsEmail(input.t, {
+      firstName: existing.first_name,
+      signInLink: `${publicUrl}/auth`,
+      resetLink: `${publicUrl}/auth/forgot-password`,
+    });
+    await queueMail(context.db, { to: address, ...message, kind: "registration-existing-account" });
+    return;
+  }
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const nowIso = new Date(now).toISOString();
+  const message = confirmRegistrationEmail(input.t, { firstName: input.firstName.trim(), link: `${publicUrl}/auth/register/confirm?token=${token}` });
+  await context.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("pending_registrations").where("expires_at", "<=", nowIso).execute();
+    await trx
+      .insertInto("pending_registrations")
+      .values({
+        token_hash: hashToken(token),
+        email: address,
+        password_hash: passwordHash,
+        first_name: input.firstName.trim(),
+        last_name: input.lastName.trim(),
+        redirect_to: safeRedirectPath(input.redirectTo),
+        expires_at: new Date(now + REGISTRATION_TTL_MS).toISOString(),
+        created_at: nowIso,
+      })
+      .execute();
+    await queueMail(trx, { to: address, ...message, kind: "registration-confirm" });
+  });
+}
+
+export type ConfirmationState = { state: "valid"; firstName: string } | { state: "expired" | "invalid" };
+
+/** What a registration link is worth now. */
+export async function registrationState(db: Db, token: string | null | undefined): Promise<ConfirmationState> {
+  if (!token || !TOKEN_PATTERN.test(token)) return { state: "invalid" };
+  const row = await db.selectFrom("pending_registrations").select(["first_name", "expires_at"]).where("token_hash", "=", hashToken(token)).executeTakeFirst();
+  if (!row) return { state: "invalid" };
+  if (row.expires_at <= new Date().toISOString()) return { state: "expired" };
+  return { state: "valid", firstName: row.first_name };
+}
+
+export type ConfirmResult =
+  | { ok: true; userId: number; firstName: string; redirectTo: string }
+  | { ok: false; reason: "expired" | "invalid" | "emailTaken" };
+
+/**
+ * Creates the account a registration link stands for. The pending row is claimed (deleted) in the
+ * statement that checks it, so the link works once even when opened twice at the same moment; the
+ * address's other pending registrations go with it.
+ */
+export async function confirmRegistration(context: Pick<AccountContext, "db">, token: string): Promise<ConfirmResult> {
+  const state = await registrationState(context.db, token);
+  if (state.state !== "valid") return { ok: false, reason: state.state };
+  const nowIso = new Date().toISOString();
+  const claimed = await context.db
+    .deleteFrom("pending_registrations")
+    .where("token_hash", "=", hashToken(token))
+    .where("expires_at", ">", nowIso)
+    .returning(["email", "password_hash", "first_name", "last_name", "redirect_to"])
+    .executeTakeFirst();
+  if (!claimed) return { ok: false, reason: "invalid" };
+  const made = await createCustomer(context.db, {
+    email: claimed.email,
+    passwordHash: claimed.password_hash,
+    firstName: claimed.first_name,
+    lastName: claimed.last_name,
+  });
+  await context.db.deleteFrom("pending_registrations").where("email", "=", claimed.email).execute();
+  if (!made.ok) return { ok: false, reason: "emailTaken" };
+  return { ok: true, userId: made.userId, firstName: made.firstName, redirectTo: claimed.redirect_to };
 }
 
 let dummyHash: Promise<string> | null = null;
@@ -131,24 +253,45 @@ function hashForUnknownAddress(): Promise<string> {
 
 export type AuthenticateResult = { ok: true; userId: number; firstName: string } | { ok: false };
 
+/** The counter key of one account at one IP address. */
+const accountAtIp = (address: string, ip: string) => `${address}\n${ip}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Checks an e-mail and password. Every attempt counts against the account (5 per 15 minutes) and the
- * IP address (20 per 15 minutes) before the password is checked, so parallel guesses cannot slip
- * past the limit; a successful sign-in clears the account's count and gives the IP its attempt back.
- * Throws TooManyAttempts when a limit is used up.
+ * Checks an e-mail and password (docs/decisions/080). Every attempt counts against the IP address (20
+ * failures per 15 minutes) and the account at that IP address (5 per 15 minutes) before the password
+ * is checked, so parallel guesses cannot slip past the limits; over either it throws TooManyAttempts.
+ * The account's attempts from everywhere are never refused, only slowed down: past 5 in 15 minutes
+ * each attempt waits a little longer (at most 5 s) before its password is checked, so guesses spread
+ * over many addresses cannot lock the owner out. A successful sign-in clears the account's count at
+ * its IP address and gives its attempts back.
  */
 export async function authenticate(context: AccountContext, input: { email: string; password: string }): Promise<AuthenticateResult> {
   const address = normaliseEmail(input.email);
+  const here = accountAtIp(address, context.clientIp);
   await consumeAttempt(context, "signInIp", context.clientIp);
-  await consumeAttempt(context, "signInAccount", address);
+  await consumeAttempt(context, "signInAccountIp", here);
+  const delay = signInDelayMs(await countAttempt(context, "signInAccount", address));
+  if (delay > 0) {
+    logSecurityEvent("sign_in_slowed", { email: address, ip: context.clientIp, delayMs: delay });
+    await sleep(delay);
+  }
   const user = await context.db
     .selectFrom("users")
     .select(["id", "password_hash", "first_name"])
     .where("email", "=", address)
     .executeTakeFirst();
   const valid = await verifyPassword(user?.password_hash ?? (await hashForUnknownAddress()), input.password);
-  if (!user || !valid) return { ok: false };
-  await Promise.all([clearAttempts(context, "signInAccount", address), refundAttempt(context, "signInIp", context.clientIp)]);
+  if (!user || !valid) {
+    logSecurityEvent("sign_in_failed", { email: address, ip: context.clientIp });
+    return { ok: false };
+  }
+  await Promise.all([
+    clearAttempts(context, "signInAccountIp", here),
+    refundAttempt(context, "signInIp", context.clientIp),
+    refundAttempt(context, "signInAccount", address),
+  ]);
   return { ok: true, userId: user.id, firstName: user.first_name };
 }
 
@@ -170,7 +313,33 @@ export async function signIn(
   // What the shopper put in the cart before signing in joins the account's cart.
   const clearGuestCart = await mergeCartOnSignIn(request, context, userId);
   if (clearGuestCart) headers.append("Set-Cookie", clearGuestCart);
-  return redirectWithToast(context, safeRedirectPath(redirectTo), toast, { headers });
+  const target = safeRedirectPath(redirectTo);
+  const account = await context.db.selectFrom("users").select("must_change_password").where("id", "=", userId).executeTakeFirst();
+  if (account?.must_change_password) {
+    // A password the owner did not choose (the demo admin's): a new one comes first.
+    const choose = `/auth/change-password?redirectTo=${encodeURIComponent(target)}`;
+    return redirectWithToast(context, choose, { type: "info", key: "auth.toast.choosePassword" }, { headers });
+  }
+  return redirectWithToast(context, target, toast, { headers });
+}
+
+export type ChangePasswordResult = { ok: true } | { ok: false; reason: "unchanged" };
+
+/**
+ * A signed-in account sets a new password (the demo admin at first sign-in): the new one must differ
+ * from the current one. Every session of the account ends; the caller signs this browser in again.
+ */
+export async function changePassword(context: Pick<AccountContext, "db" | "clientIp">, userId: number, password: string): Promise<ChangePasswordResult> {
+  const current = await context.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirstOrThrow();
+  if (await verifyPassword(current.password_hash, password)) return { ok: false, reason: "unchanged" };
+  const passwordHash = await hashPassword(password);
+  await context.db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ password_hash: passwordHash, must_change_password: 0 }).where("id", "=", userId).execute();
+    await trx.updateTable("password_resets").set({ used_at: new Date().toISOString() }).where("user_id", "=", userId).where("used_at", "is", null).execute();
+    await destroyAllSessions(trx, userId);
+  });
+  logSecurityEvent("password_changed", { userId, ip: context.clientIp });
+  return { ok: true };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,25 +353,31 @@ function hashToken(token: string): string {
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Starts a password reset. Counts against the per-IP and per-address limits (throws TooManyAttempts)
- * whether or not the address has an account, and answers the same either way. When it has one, a
+ * Starts a password reset. Counts against the per-IP limit (throws TooManyAttempts) and the per-address
+ * limit (never refused: past it no new link is sent) whether or not the address has an account, and
+ * answers the same either way. When it has one, a
  * single-use link valid for one hour is e-mailed in the shopper's language (`t`); only the token's hash is
- * stored. The link and its e-mail are written in one transaction; the mail outbox sends it, so the
- * answer never waits for a mail server and takes as long for unknown addresses as for known ones.
+ * stored. The link and its e-mail are written in one transaction after the answer (`written` settles
+ * when they are); the mail outbox sends it. So the answer never waits for a mail server or a write,
+ * and takes as long for unknown addresses as for known ones.
  */
-export async function requestPasswordReset(context: AccountContext, input: { email: string; t: Translate }): Promise<void> {
+export async function requestPasswordReset(context: AccountContext, input: { email: string; t: Translate }): Promise<{ written: Promise<void> }> {
   const address = normaliseEmail(input.email);
   await consumeAttempt(context, "resetIp", context.clientIp);
-  await consumeAttempt(context, "resetAddress", address);
+  // Past the address's limit the answer is the same but no new link is sent: the ones already sent work.
+  const mayMail = await withinLimit(context, "resetAddress", address);
   const user = await context.db.selectFrom("users").select(["id", "email", "first_name"]).where("email", "=", address).executeTakeFirst();
-  if (!user) return;
+  logSecurityEvent("password_reset_requested", { email: address, ip: context.clientIp, sent: Boolean(user && mayMail) });
+  if (!user || !mayMail) return { written: Promise.resolve() };
 
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
   const nowIso = new Date(now).toISOString();
   const link = `${context.config.publicUrl}/auth/reset-password?token=${token}`;
   const message = passwordResetEmail(input.t, { firstName: user.first_name, link });
-  await context.db.transaction().execute(async (trx) => {
+  // The link and its e-mail are written after the answer (`written`), so the shopper waits as long
+  // for an address with an account as for one without (docs/decisions/083).
+  const written = context.db.transaction().execute(async (trx) => {
     // Tidy this account's spent links; links still valid keep working until one is used.
     await trx
       .deleteFrom("password_resets")
@@ -221,6 +396,7 @@ export async function requestPasswordReset(context: AccountContext, input: { ema
       .execute();
     await queueMail(trx, { to: user.email, ...message, kind: "password-reset" });
   });
+  return { written };
 }
 
 export type ResetTokenState = "valid" | "expired" | "used" | "invalid";
@@ -271,7 +447,11 @@ export async function resetPassword(context: AccountContext, input: { token: str
     const now = await resetTokenState(context.db, input.token);
     return { ok: false, reason: now === "valid" ? "used" : now };
   }
-  await clearAttempts(context, "signInAccount", account.email);
+  await Promise.all([
+    clearAttempts(context, "signInAccount", account.email),
+    clearAttempts(context, "signInAccountIp", accountAtIp(account.email, context.clientIp)),
+  ]);
+  logSecurityEvent("password_reset_done", { userId: account.id, ip: context.clientIp });
   return { ok: true };
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from "~/db/client.server";
 import type { AuditAction, AuditEntity } from "~/db/schema";
+import { logSecurityEvent } from "~/lib/security-log.server";
 
 /**
  * The admin audit log: every create, update, delete and archive made in the admin area, with who did
@@ -32,6 +33,13 @@ export async function recordAudit(db: Db, input: AuditInput): Promise<void> {
       created_at: new Date().toISOString(),
     })
     .execute();
+  logSecurityEvent("admin_change", {
+    actorId: input.actorId,
+    action: input.action,
+    entity: input.entity,
+    entityId: input.entityId,
+    summary: input.summary.slice(0, 300),
+  });
 }
 
 export const AUDIT_PAGE_SIZE = 25;

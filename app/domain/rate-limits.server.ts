@@ -3,6 +3,7 @@ import { CompiledQuery } from "kysely";
 import { type AppLoadContext } from "react-router";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Db } from "~/db/client.server";
+import { logSecurityEvent } from "~/lib/security-log.server";
 
 /**
  * Abuse limits for the account forms (rate-limiter-flexible). One machine on SQLite counts in memory;
@@ -11,21 +12,47 @@ import type { Db } from "~/db/client.server";
  */
 
 export const LIMITS = {
-  /** failed sign-ins per account (a successful sign-in or password reset clears it) */
-  signInAccount: { points: 5, duration: 15 * 60 },
+  /** sign-in attempts per account from one IP address (a successful sign-in or password reset clears it) */
+  signInAccountIp: { points: 5, duration: 15 * 60 },
+  /**
+   * sign-in attempts per account from anywhere: never refused, only slowed down (SIGN_IN_SLOW_DOWN),
+   * so guesses from many addresses cannot lock the owner out
+   */
+  signInAccount: { points: 1_000_000, duration: 15 * 60 },
   /** failed sign-ins per IP address */
   signInIp: { points: 20, duration: 15 * 60 },
-  /** password-reset requests per e-mail address */
-  resetAddress: { points: 3, duration: 60 * 60 },
+  /**
+   * reset e-mails per address: past it the request is answered as usual but sends no new link (the
+   * links already sent still work), so requests from elsewhere cannot use up the owner's resets
+   */
+  resetAddress: { points: 3, duration: 15 * 60 },
   /** password-reset requests per IP address */
   resetIp: { points: 10, duration: 60 * 60 },
   /** registrations per IP address */
   registerIp: { points: 20, duration: 60 * 60 },
   /** new WhatsApp orders per IP address (docs/decisions/062) */
   whatsappIp: { points: 10, duration: 60 * 60 },
+  /**
+   * registration e-mails per address: past it the form answers as usual but sends nothing, so the form
+   * cannot be used to flood someone's mailbox
+   */
+  registerAddress: { points: 3, duration: 15 * 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
+
+/**
+ * A targeted account is slowed down, not refused: once it has had `afterAttempts` sign-in attempts in
+ * the window from anywhere, each further attempt waits `stepMs` more before its password is checked,
+ * up to `maxMs`.
+ */
+export const SIGN_IN_SLOW_DOWN = { afterAttempts: 5, stepMs: 500, maxMs: 5_000 };
+
+/** How long a sign-in attempt waits, given the account's attempts in the window (this one included). */
+export function signInDelayMs(attempts: number): number {
+  const over = attempts - SIGN_IN_SLOW_DOWN.afterAttempts;
+  return over <= 0 ? 0 : Math.min(SIGN_IN_SLOW_DOWN.maxMs, over * SIGN_IN_SLOW_DOWN.stepMs);
+}
 
 /** The request went over a limit; it may try again after `retryAfterSeconds`. */
 export class TooManyAttempts extends Error {
@@ -84,12 +111,35 @@ function refusal(res: RateLimiterRes): TooManyAttempts {
   return new TooManyAttempts(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
 }
 
-/** Counts one attempt and refuses (TooManyAttempts) when it is over the limit. */
-export async function consumeAttempt(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<void> {
+/** Counts one attempt and refuses (TooManyAttempts) when it is over the limit; a refusal is logged. */
+export async function consumeAttempt(
+  context: Pick<AppLoadContext, "db" | "engine"> & { clientIp?: string },
+  name: LimitName,
+  subject: string,
+): Promise<void> {
   try {
     await limitersFor(context)[name].consume(keyOf(subject));
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw refusal(error);
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const refused = refusal(error);
+    logSecurityEvent("throttled", { limit: name, ip: context.clientIp, retryAfterSeconds: refused.retryAfterSeconds });
+    throw refused;
+  }
+}
+
+/** Counts one attempt that is never refused; answers how many the subject has made in the window. */
+export async function countAttempt(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<number> {
+  const res = await limitersFor(context)[name].penalty(keyOf(subject), 1);
+  return res.consumedPoints;
+}
+
+/** Counts one attempt; answers false, without throwing, when the subject is over its limit. */
+export async function withinLimit(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<boolean> {
+  try {
+    await limitersFor(context)[name].consume(keyOf(subject));
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return false;
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import { readCookie, serializeCookie } from "~/lib/cookies.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
+import { logSecurityEvent } from "~/lib/security-log.server";
 
 /**
  * Server-side sessions: the cookie holds a random 256-bit token, the database holds only its hash,
@@ -23,6 +24,8 @@ export interface SessionUser {
   lastName: string;
   role: Role;
   sessionId: string;
+  /** must choose a new password before anything else in the admin area (docs/decisions/082) */
+  mustChangePassword: boolean;
 }
 
 function hashToken(token: string): string {
@@ -73,7 +76,7 @@ async function lookUpSession(request: Request, db: Db): Promise<SessionUser | nu
   const row = await db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.user_id")
-    .select(["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role"])
+    .select(["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role", "u.must_change_password"])
     .where("s.id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -90,7 +93,7 @@ async function lookUpSession(request: Request, db: Db): Promise<SessionUser | nu
       .where("id", "=", id)
       .execute();
   }
-  return { id: row.userId, email: row.email, firstName: row.first_name, lastName: row.last_name, role: row.role, sessionId: id };
+  return { id: row.userId, email: row.email, firstName: row.first_name, lastName: row.last_name, role: row.role, sessionId: id, mustChangePassword: row.must_change_password === 1 };
 }
 
 /** Ends this browser's session (if any) and returns the Set-Cookie header value that clears the cookie. */
@@ -107,6 +110,16 @@ export async function destroyAllSessions(db: Db, userId: number): Promise<void> 
 
 export { safeRedirectPath };
 
+/** The page where an account chooses a new password, coming back to this request's page after. */
+export function changePasswordPath(request: Request): string {
+  const url = new URL(request.url);
+  // A client-side navigation asks for /admin.data?_routes=…; the page is /admin.
+  url.searchParams.delete("_routes");
+  const path = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/");
+  const back = safeRedirectPath(path + url.search);
+  return `/auth/change-password?redirectTo=${encodeURIComponent(back)}`;
+}
+
 function signInRedirect(request: Request): never {
   const url = new URL(request.url);
   const back = safeRedirectPath(url.pathname + url.search);
@@ -121,8 +134,13 @@ export async function requireUser(request: Request, context: Pick<AppLoadContext
 }
 
 /** First line of every admin loader and action: signed-out visitors sign in, customers get 403. */
-export async function requireAdmin(request: Request, context: Pick<AppLoadContext, "db">): Promise<SessionUser> {
+export async function requireAdmin(request: Request, context: Pick<AppLoadContext, "db"> & { clientIp?: string }): Promise<SessionUser> {
   const user = await requireUser(request, context);
-  if (user.role !== "admin") throw data("Forbidden", { status: 403 });
+  if (user.role !== "admin") {
+    const url = new URL(request.url);
+    logSecurityEvent("admin_forbidden", { userId: user.id, method: request.method, path: url.pathname, ip: context.clientIp });
+    throw data("Forbidden", { status: 403 });
+  }
+  if (user.mustChangePassword) throw redirect(changePasswordPath(request));
   return user;
 }

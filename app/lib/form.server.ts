@@ -142,3 +142,13 @@ export function tooManyAttempts(retryAfterSeconds: number, values: Record<string
     { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
   );
 }
+
+/**
+ * A route's `headers` for forms that can answer 429: React Router sends only the headers a route passes
+ * on, so without this the action's Retry-After would be dropped. Every route whose action can call
+ * tooManyAttempts exports it (app/lib/retry-after.test.ts checks).
+ */
+export function passOnRetryAfter({ actionHeaders }: { actionHeaders: Headers }): Record<string, string> {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : {};
+}

@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { logSecurityEvent } from "./security-log.server";
 
 /**
  * Cross-site request check for every request that can change something: the browser's Origin header
@@ -37,6 +38,17 @@ export function isWebhook(method: string, path: string): boolean {
   return method.toUpperCase() === "POST" && path === "/webhooks/paystack";
 }
 
+/** The page a refused request came from, without its query (which could carry a token). */
+function refererWithoutQuery(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return `${url.origin}${url.pathname}`.slice(0, 200);
+  } catch {
+    return "(not a URL)";
+  }
+}
+
 /**
  * Express middleware for the whole app: a request that can change something and does not come from
  * our own pages gets 403 before any route sees it.
@@ -54,6 +66,13 @@ export function refuseCrossSiteRequests(publicUrl: string): RequestHandler {
       publicUrl,
     });
     if (allowed) return next();
+    logSecurityEvent("cross_site_refused", {
+      method: req.method,
+      path: req.path,
+      origin: req.get("origin")?.slice(0, 200),
+      referer: refererWithoutQuery(req.get("referer")),
+      ip: req.ip,
+    });
     res.status(403).type("text/plain").send("Cross-site request refused.");
   };
 }

@@ -2,7 +2,7 @@ import { Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, SubmitButton, TextField } from "~/components/auth-form";
 import { forgotPasswordSchema, requestPasswordReset } from "~/domain/accounts.server";
 import { TooManyAttempts } from "~/domain/rate-limits.server";
-import { fieldErrors, formFailure, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -30,12 +30,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     // The e-mail is queued, not sent here: the answer does not wait for the mail server, and is the
     // same whether or not the address has an account.
-    await requestPasswordReset(context, { email: parsed.data.email, t: requestTranslator(request) });
+    const { written } = await requestPasswordReset(context, { email: parsed.data.email, t: requestTranslator(request) });
+    // The answer does not wait for the link to be written: it is the same, and as quick, for every address.
+    written.catch((error: unknown) => console.error("password-reset link not written:", error));
   } catch (error) {
     if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
     throw error;
   }
   throw redirect("/auth/forgot-password?sent=1", 303);
+}
+
+/** A 429 carries its Retry-After. */
+export function headers(args: Route.HeadersArgs) {
+  return passOnRetryAfter(args);
 }
 
 export function meta({ data }: Route.MetaArgs) {

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
-import { registerCustomer, registerSchema, signIn } from "~/domain/accounts.server";
+import { registerSchema, startRegistration } from "~/domain/accounts.server";
 import { TooManyAttempts } from "~/domain/rate-limits.server";
 import { getSessionUser, safeRedirectPath } from "~/domain/sessions.server";
-import { fieldErrors, formFailure, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -14,6 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getSessionUser(request, context.db)) throw redirect("/");
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   return {
+    sent: new URL(request.url).searchParams.get("sent") === "1",
     redirectTo: safeRedirectPath(redirectTo, ""),
     title: requestTranslator(request)("auth.meta.register"),
   };
@@ -33,17 +34,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = registerSchema.safeParse(fields);
   if (!parsed.success) return formFailure(400, fieldErrors(parsed.error), values);
   try {
-    const result = await registerCustomer(context, parsed.data);
-    if (!result.ok) return formFailure(409, { email: "auth.errors.emailTaken" }, values);
-    return signIn(request, context, result.userId, fields.redirectTo, {
-      type: "success",
-      key: "auth.toast.registered",
-      values: { name: result.firstName },
-    });
+    // The same answer whether or not the address has an account (docs/decisions/083): the e-mail says which.
+    await startRegistration(context, { ...parsed.data, redirectTo: fields.redirectTo, t: requestTranslator(request) });
   } catch (error) {
     if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
     throw error;
   }
+  throw redirect("/auth/register?sent=1", 303);
+}
+
+/** A 429 carries its Retry-After. */
+export function headers(args: Route.HeadersArgs) {
+  return passOnRetryAfter(args);
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -56,6 +58,14 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const errors = actionData?.errors ?? {};
   const values = actionData?.values ?? {};
   const loginHref = loaderData.redirectTo ? `/auth?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "/auth";
+  if (loaderData.sent) {
+    return (
+      <AuthCard title={t("auth.register.sentTitle")}>
+        <FormAlert tone="success" message={t("auth.register.sent")} />
+        <p className="text-stone-600">{t("auth.register.sentHint")}</p>
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title={t("auth.register.title")} intro={t("auth.register.intro")}>
       <FormAlert message={errors.form && t(errors.form, actionData?.retryAfterMinutes ? { count: actionData.retryAfterMinutes } : undefined)} />

@@ -4,7 +4,7 @@ import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/c
 import { authenticate, loginSchema, signIn } from "~/domain/accounts.server";
 import { TooManyAttempts } from "~/domain/rate-limits.server";
 import { getSessionUser, safeRedirectPath } from "~/domain/sessions.server";
-import { fieldErrors, formFailure, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -45,6 +45,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
     throw error;
   }
+}
+
+/** A 429 carries its Retry-After. */
+export function headers(args: Route.HeadersArgs) {
+  return passOnRetryAfter(args);
 }
 
 export function meta({ data }: Route.MetaArgs) {

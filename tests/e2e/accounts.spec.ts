@@ -1,7 +1,9 @@
 import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
 import { readOutbox } from "../../app/lib/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
+import { createAdmin, openShopDatabase } from "../support/e2e-shop";
 import { resetLinks } from "../support/mail";
+import { confirmFromEmail, confirmLinkFor } from "./support";
 
 // Customer accounts in a real Chromium against the built server. The server's outbox is
 // E2E_DATA_DIR/mail: the reset link is read from the e-mail the shop wrote there.
@@ -34,6 +36,10 @@ async function registerAccount(request: APIRequestContext, baseURL: string, emai
     maxRedirects: 0,
   });
   expect(response.status()).toBe(303);
+  expect(response.headers()["location"]).toBe("/auth/register?sent=1");
+  const token = new URL(await confirmLinkFor(email)).searchParams.get("token")!;
+  const confirmed = await request.post("/auth/register/confirm", { headers: { Origin: baseURL }, form: { token }, maxRedirects: 0 });
+  expect(confirmed.status()).toBe(303);
 }
 
 async function signInThroughForm(page: Page, email: string, password: string) {
@@ -57,6 +63,7 @@ test("register, sign out, sign in, forget the password, reset it from the e-mail
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("first password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmFromEmail(page, email);
   await expect(page).toHaveURL(`${baseURL}/`);
   await expect(page.getByText("Welcome to Unboxed, Ada! Your account is ready.")).toBeVisible();
 
@@ -149,9 +156,11 @@ test("comes back to the page it was sent from after signing in or registering", 
   await expect(page).toHaveURL(/\/auth\/register\?redirectTo=%2F%3Flng%3Den$/);
   await page.getByLabel("First Name").fill("Bola");
   await page.getByLabel("Last Name").fill("Ade");
-  await page.getByLabel("Email").fill(uniqueEmail("roundtrip-new"));
+  const newcomer = uniqueEmail("roundtrip-new");
+  await page.getByLabel("Email").fill(newcomer);
   await page.getByLabel("Password", { exact: true }).fill("another password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmFromEmail(page, newcomer);
   await expect(page).toHaveURL(`${baseURL}/?lng=en`);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 });
@@ -202,13 +211,31 @@ test("shows the spec's messages next to the fields, in English and Spanish, with
   await expect(page.getByLabel("Correo electrónico")).toHaveAccessibleDescription("introduce tu correo electrónico");
   await expect(page.getByLabel("Contraseña")).toHaveAccessibleDescription("introduce tu contraseña");
 
+  // A common password is refused, and the form says why, in the shopper's language.
+  for (const [lng, labels, submit, weak, reason] of [
+    ["en", ["First Name", "Last Name", "Email", "Password"], "Sign up", "password", "This password is one of the most common ones. Please choose another."],
+    ["es", ["Nombre", "Apellido", "Correo electrónico", "Contraseña"], "Registrarse", "12345678", "Esta contraseña es una de las más comunes. Elige otra, por favor."],
+  ] as const) {
+    await page.goto(`/auth/register?lng=${lng}`);
+    await page.getByLabel(labels[0]).fill("Ada");
+    await page.getByLabel(labels[1]).fill("Obi");
+    await page.getByLabel(labels[2]).fill(uniqueEmail("weak"));
+    await page.getByLabel(labels[3]).fill(weak);
+    const refused = page.waitForResponse((r) => r.request().method() === "POST");
+    await page.getByRole("button", { name: submit }).click();
+    expect((await refused).status()).toBe(400);
+    await expect(page.getByLabel(labels[3])).toHaveAccessibleDescription(reason);
+  }
+
   // Without JavaScript the whole registration still works.
   await page.goto("/auth/register?lng=en");
   await page.getByLabel("First Name").fill("Kemi");
   await page.getByLabel("Last Name").fill("Bello");
-  await page.getByLabel("Email").fill(uniqueEmail("nojs"));
+  const nojs = uniqueEmail("nojs");
+  await page.getByLabel("Email").fill(nojs);
   await page.getByLabel("Password").fill("no script password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmFromEmail(page, nojs);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   await expect(page.getByText("Welcome to Unboxed, Kemi! Your account is ready.")).toBeVisible();
   await context.close();
@@ -229,17 +256,32 @@ test("too many failed sign-ins get HTTP 429 with a clear message", async ({ brow
   }
   const refused = page.waitForResponse((r) => r.request().method() === "POST");
   await signInThroughForm(page, email, "the real password");
-  expect((await refused).status()).toBe(429);
+  const answer = await refused;
+  expect(answer.status()).toBe(429);
+  expect(Number(answer.headers()["retry-after"])).toBeGreaterThan(800);
   await expect(page.getByRole("alert")).toHaveText("Too many attempts. Please wait 15 minutes and try again.");
   await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+
+  // The same refusal without JavaScript carries its Retry-After too.
+  const plain = await context.request.post("/auth", { headers: { Origin: baseURL! }, form: { email, password: "the real password" }, maxRedirects: 0 });
+  expect(plain.status()).toBe(429);
+  expect(Number(plain.headers()["retry-after"])).toBeGreaterThan(800);
   await context.close();
+
+  // Guesses from that address do not lock the owner out: from their own address they sign in.
+  const owner = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.98" } });
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto("/auth");
+  await signInThroughForm(ownerPage, email, "the real password");
+  await expect(ownerPage.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await owner.close();
 });
 
 test("a form on another site cannot sign the shopper out (403)", async ({ page, request, baseURL }) => {
   const email = uniqueEmail("csrf");
-  await registerAccount(request, baseURL!, email, "csrf password");
+  await registerAccount(request, baseURL!, email, "csrf passphrase");
   await page.goto("/auth");
-  await signInThroughForm(page, email, "csrf password");
+  await signInThroughForm(page, email, "csrf passphrase");
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 
   await page.route("http://evil.test/**", (route) =>
@@ -254,5 +296,59 @@ test("a form on another site cannot sign the shopper out (403)", async ({ page, 
   expect((await refused).status()).toBe(403);
 
   await page.goto("/");
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+});
+
+test("an admin whose password was printed on the console chooses a new one at first sign-in", async ({ browser }) => {
+  // As the demo admin is made at the first start: a password the owner did not choose, to be changed.
+  const shop = await openShopDatabase();
+  const email = uniqueEmail("first-admin");
+  try {
+    await createAdmin(shop, email, "Demo", "Admin");
+    await shop.db.updateTable("users").set({ must_change_password: 1 }).where("email", "=", email).execute();
+  } finally {
+    await shop.close();
+  }
+  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.97" } });
+  const page = await context.newPage();
+  await page.goto("/admin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("a long test passphrase");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/auth\/change-password\?redirectTo=%2Fadmin$/);
+  await expect(page.getByText("Please choose your own password before you continue.")).toBeVisible();
+  // The admin area stays closed until then.
+  await page.goto("/admin/products");
+  await expect(page).toHaveURL(/\/auth\/change-password\?redirectTo=%2Fadmin%2Fproducts$/);
+
+  await page.getByLabel("Password", { exact: true }).fill("12345678");
+  await page.getByLabel("Confirm Password").fill("12345678");
+  await page.getByRole("button", { name: "Save password" }).click();
+  await expect(page.getByLabel("Password", { exact: true })).toHaveAccessibleDescription("This password is one of the most common ones. Please choose another.");
+  await page.getByLabel("Password", { exact: true }).fill("ogogoro by the lagoon");
+  await page.getByLabel("Confirm Password").fill("ogogoro by the lagoon");
+  await page.getByRole("button", { name: "Save password" }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Product List" })).toBeVisible();
+  await expect(page.getByText("Your new password is saved.")).toBeVisible();
+  await context.close();
+});
+
+test("registering with an address that has an account looks the same, and its owner is told by e-mail", async ({ page, request, baseURL }) => {
+  const email = uniqueEmail("owner");
+  await registerAccount(request, baseURL!, email, "the owner's passphrase");
+  await page.goto("/auth/register");
+  await page.getByLabel("First Name").fill("Someone");
+  await page.getByLabel("Last Name").fill("Else");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("a different passphrase");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await expect
+    .poll(async () => (await readOutbox(E2E_DATA_DIR, email)).some((m) => m.raw.includes("Someone tried to create an Unboxed account")), { timeout: 20_000 })
+    .toBe(true);
+  // The owner's password still works.
+  await page.goto("/auth");
+  await signInThroughForm(page, email, "the owner's passphrase");
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
-import { hydrated } from "./support";
+import { confirmFromEmail, hydrated } from "./support";
 
 // Its own shopper address: the server trusts the local proxy's X-Forwarded-For, and the per-IP
 // registration limit is then this file's own.
@@ -19,6 +19,7 @@ async function register(page: Page, email: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("a long enough password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmFromEmail(page, email);
   await expect(page).toHaveURL(/\/$/);
 }
 
@@ -188,8 +189,10 @@ test("an anonymous shopper's wishlist heart leads to sign in, and back to the pa
   await page.getByRole("link", { name: "Create Account" }).click();
   await page.getByLabel("First Name").fill("Ngozi");
   await page.getByLabel("Last Name").fill("Okafor");
-  await page.getByLabel("Email").fill(uniqueEmail("heart"));
+  const email = uniqueEmail("heart");
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("a long enough password");
   await page.getByRole("button", { name: "Sign up" }).click();
+  await confirmFromEmail(page, email);
   await expect(page).toHaveURL(/\/shop$/);
 });

@@ -1,4 +1,7 @@
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { readOutbox } from "../../app/lib/mail.server";
+import { E2E_DATA_DIR } from "../../playwright.config";
+import { confirmLinks } from "../support/mail";
 
 /** Waits until React has hydrated the page, so clicks go to its handlers rather than plain forms. */
 export async function hydrated(page: Page) {
@@ -6,4 +9,27 @@ export async function hydrated(page: Page) {
     const button = document.querySelector("main button, main form");
     return !!button && Object.keys(button).some((k) => k.startsWith("__reactProps"));
   });
+}
+
+/** The link in the newest registration e-mail to the address, once the shop's outbox has sent it. */
+export async function confirmLinkFor(email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const messages = await readOutbox(E2E_DATA_DIR, email);
+        link = confirmLinks(messages.at(-1)?.raw ?? "")[0];
+        return link;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
+/** After 'Sign up': the shopper is asked to check their e-mail, opens the link and creates the account. */
+export async function confirmFromEmail(page: Page, email: string) {
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await page.goto(await confirmLinkFor(email));
+  await page.getByRole("button", { name: "Create my account" }).click();
 }

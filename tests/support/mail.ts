@@ -20,3 +20,8 @@ export function decodeQuotedPrintable(raw: string): string {
 export function resetLinks(raw: string): string[] {
   return decodeQuotedPrintable(raw).match(/https?:\/\/[^\s"<>]+\/auth\/reset-password\?token=[A-Za-z0-9_-]+/g) ?? [];
 }
+
+/** The registration links in a message (plain-text and HTML parts both carry one). */
+export function confirmLinks(raw: string): string[] {
+  return decodeQuotedPrintable(raw).match(/https?:\/\/[^\s"<>]+\/auth\/register\/confirm\?token=[A-Za-z0-9_-]+/g) ?? [];
+}

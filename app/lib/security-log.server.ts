@@ -1,0 +1,78 @@
+import { Writable } from "node:stream";
+import pino from "pino";
+
+/**
+ * The security log (docs/decisions/081): one structured pino line per event, with an `event` field, on
+ * the server's standard output next to its other logs. Never a password, a token or a link that carries
+ * one: callers pass only the fields listed with each event.
+ *
+ * The module makes its own logger (at LOG_LEVEL, like the server's) because the Express server and the
+ * React Router build are bundled apart and do not share module instances.
+ */
+
+export type SecurityEvent =
+  /** a wrong e-mail or password: { email, ip } */
+  | "sign_in_failed"
+  /** a sign-in that waited because its account is being guessed at: { email, ip, delayMs } */
+  | "sign_in_slowed"
+  /** a request over an abuse limit, answered 429: { limit, ip, retryAfterSeconds } */
+  | "throttled"
+  /** a signed-in customer on an admin page or action, answered 403: { userId, method, path, ip } */
+  | "admin_forbidden"
+  /** a request that can change something, from another site, answered 403: { method, path, origin, referer, ip } */
+  | "cross_site_refused"
+  /** a change made in the admin area: { actorId, action, entity, entityId, summary } */
+  | "admin_change"
+  /** the registration form sent: { email, ip, existingAccount, sent } */
+  | "registration_started"
+  /** a password-reset link asked for: { email, ip, sent } */
+  | "password_reset_requested"
+  /** a password set with a reset link: { userId, ip } */
+  | "password_reset_done"
+  /** a password changed by its signed-in owner: { userId, ip } */
+  | "password_changed";
+
+type Fields = Record<string, string | number | boolean | null | undefined>;
+
+function makeLogger(destination?: pino.DestinationStream): pino.Logger {
+  const options: pino.LoggerOptions = {
+    // Unit tests read the lines through captureSecurityLog; the rest of their output stays quiet.
+    level: process.env.LOG_LEVEL ?? (process.env.VITEST ? "silent" : "info"),
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // Belt and braces: should a caller ever pass one, it is not written.
+    redact: { paths: ["password", "token", "link", "*.password", "*.token"], censor: "[redacted]" },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+let logger = makeLogger();
+
+/** Writes one security event (at warn level, so it shows with LOG_LEVEL=warn too). */
+export function logSecurityEvent(event: SecurityEvent, fields: Fields = {}): void {
+  logger.warn({ event, ...fields }, `security: ${event}`);
+}
+
+/** For tests: the lines written from now on, parsed; `stop()` puts the standard logger back. */
+export function captureSecurityLog(): { lines: Array<Record<string, unknown>>; text: () => string; stop: () => void } {
+  const raw: string[] = [];
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const text = chunk.toString("utf8");
+      raw.push(text);
+      for (const line of text.split("\n")) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const previous = logger;
+  logger = makeLogger(sink);
+  logger.level = "info";
+  return {
+    lines,
+    text: () => raw.join(""),
+    stop: () => {
+      logger = previous;
+    },
+  };
+}
