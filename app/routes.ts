@@ -40,6 +40,9 @@ export default [
     route("delivery", "routes/admin.delivery.tsx"),
     route("audit", "routes/admin.audit.tsx"),
   ]),
+  // Printable documents: outside the shop's and the admin area's frames.
+  route("admin/orders/:number/print", "routes/admin.invoice.tsx"),
+  route("orders/:number/invoice", "routes/account.invoice.tsx"),
   route("auth/logout", "routes/auth.logout.tsx"),
   route("payments/paystack/callback", "routes/payments.paystack.callback.tsx"),
   route("webhooks/paystack", "routes/webhooks.paystack.ts"),

@@ -222,7 +222,7 @@ export interface OrderEventTable {
   created_at: Timestamp;
 }
 
-export type AuditAction = "create" | "update" | "delete" | "archive";
+export type AuditAction = "create" | "update" | "delete" | "archive" | "restore";
 export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery";
 
 export interface AuditLogTable {

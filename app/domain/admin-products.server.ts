@@ -171,6 +171,8 @@ const IMAGE_ERRORS: Record<ImageProblem, string> = {
 
 export interface AdminProductRow {
   id: number;
+  /** set for a product taken out of the shop */
+  archivedAt: string | null;
   name: string;
   description: string;
   price: number;
@@ -185,8 +187,8 @@ export interface AdminProductRow {
   family: string | null;
 }
 
-function adminProductQuery(db: Db) {
-  return db
+function adminProductQuery(db: Db, archived: boolean | "any" = false) {
+  const query = db
     .selectFrom("products as p")
     .innerJoin("categories as c", "c.id", "p.category_id")
     .innerJoin("brands as b", "b.id", "p.brand_id")
@@ -204,23 +206,26 @@ function adminProductQuery(db: Db) {
       "b.name as brandName",
       "p.concentration",
       "p.family",
-    ])
-    .where("p.archived_at", "is", null);
+      "p.archived_at as archivedAt",
+    ]);
+  if (archived === "any") return query;
+  return query.where("p.archived_at", archived ? "is not" : "is", null);
 }
 
-/** Products in the shop, newest first, 7 a page, searched by name. */
+/** Products in the shop (or the archived ones), newest first, 7 a page, searched by name. */
 export async function listAdminProducts(
   db: Db,
-  options: { q?: string; page?: number } = {},
-): Promise<{ products: AdminProductRow[]; total: number; page: number; pages: number }> {
+  options: { q?: string; page?: number; archived?: boolean } = {},
+): Promise<{ products: AdminProductRow[]; total: number; page: number; pages: number; archivedCount: number }> {
   const q = options.q?.trim();
-  let count = db.selectFrom("products as p").where("p.archived_at", "is", null);
+  const archived = options.archived ?? false;
+  let count = db.selectFrom("products as p").where("p.archived_at", archived ? "is not" : "is", null);
   if (q) count = count.where(containsText(sql.ref<string>("p.name"), q));
   const { n } = await count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const total = Number(n);
   const pages = Math.max(1, Math.ceil(total / ADMIN_PRODUCTS_PAGE_SIZE));
   const page = Math.min(Math.max(1, options.page ?? 1), pages);
-  let query = adminProductQuery(db);
+  let query = adminProductQuery(db, archived);
   if (q) query = query.where(containsText(sql.ref<string>("p.name"), q));
   const products = await query
     .orderBy("p.created_at", "desc")
@@ -228,11 +233,32 @@ export async function listAdminProducts(
     .limit(ADMIN_PRODUCTS_PAGE_SIZE)
     .offset((page - 1) * ADMIN_PRODUCTS_PAGE_SIZE)
     .execute();
-  return { products, total, page, pages };
+  const archivedCount = archived
+    ? total
+    : Number((await db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).where("archived_at", "is not", null).executeTakeFirstOrThrow()).n);
+  return { products, total, page, pages, archivedCount };
 }
 
-export async function getAdminProduct(db: Db, id: number): Promise<AdminProductRow | undefined> {
-  return adminProductQuery(db).where("p.id", "=", id).executeTakeFirst();
+/** A product in the shop; with includeArchived, an archived one too (it can be edited and brought back). */
+export async function getAdminProduct(db: Db, id: number, options: { includeArchived?: boolean } = {}): Promise<AdminProductRow | undefined> {
+  return adminProductQuery(db, options.includeArchived ? "any" : false).where("p.id", "=", id).executeTakeFirst();
+}
+
+export type RestoreProductResult = { ok: true; name: string } | { ok: false; error: "notFound" };
+
+/** Brings an archived product back into the shop, as it was. */
+export async function restoreProduct(db: Db, id: number, actorId: number): Promise<RestoreProductResult> {
+  const result = await db.transaction().execute(async (trx): Promise<RestoreProductResult> => {
+    const product = await trx.selectFrom("products").select(["id", "name"]).where("id", "=", id).where("archived_at", "is not", null).executeTakeFirst();
+    if (!product) return { ok: false, error: "notFound" };
+    const at = new Date().toISOString();
+    const updated = await trx.updateTable("products").set({ archived_at: null, updated_at: at }).where("id", "=", id).where("archived_at", "is not", null).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return { ok: false, error: "notFound" };
+    await recordAudit(trx, { actorId, action: "restore", entity: "product", entityId: id, summary: product.name });
+    return { ok: true, name: product.name };
+  });
+  if (result.ok) catalogChanged();
+  return result;
 }
 
 async function freeProductSlug(db: Db, name: string): Promise<string> {
@@ -337,7 +363,8 @@ export async function updateProduct(
   image: Uint8Array | null,
   actorId: number,
 ): Promise<UpdateProductResult> {
-  const current = await getAdminProduct(ctx.db, id);
+  // Archived products can be edited too (they stay archived).
+  const current = await getAdminProduct(ctx.db, id, { includeArchived: true });
   if (!current) return { ok: false, notFound: true };
   const errors: ProductErrors = { ...parsed.errors };
   const input = parsed.input;
@@ -418,7 +445,6 @@ export async function updateProduct(
       .updateTable("products")
       .set({ ...set, updated_at: new Date().toISOString() })
       .where("id", "=", id)
-      .where("archived_at", "is", null)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
     await recordAudit(trx, { actorId, action: "update", entity: "product", entityId: id, summary: name, changes });

@@ -13,6 +13,7 @@ const PAGE_AREAS: Record<string, string[]> = {
   cart: ["/cart"],
   // Texts only e-mails use, written on the server: never sent to a browser.
   mail: [],
+  invoice: ["/orders", "/admin/orders"],
 };
 
 const areaOf = (file: string) => file.match(/([\w-]+)\.json$/)![1];

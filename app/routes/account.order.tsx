@@ -50,9 +50,12 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
             {t("account.order.placed", { date: formatLagosTime(order.createdAt, locale) })} · {t(`account.order.channel.${order.channel}`)}
           </p>
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-3">
           <OrderStatusBadge status={order.status} />
           <PaymentStatusBadge status={order.paymentStatus} />
+          <Link to={`/orders/${encodeURIComponent(order.number)}/invoice`} className="inline-flex min-h-11 items-center rounded-full border border-stone-300 px-4 text-sm hover:bg-stone-100">
+            {t("account.order.invoice")}
+          </Link>
         </div>
       </header>
 

@@ -6,6 +6,10 @@ import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/d
 import { createSession } from "~/domain/sessions.server";
 import { CATALOGUE_COLUMNS } from "~/domain/catalogue-csv.server";
 import { bodyLimitFor, FORM_BODY_LIMIT, IMPORT_BODY_LIMIT } from "~/lib/body-limit.server";
+import { insertOrder } from "../../tests/support/orders";
+import { addProduct } from "../../tests/support/catalogue";
+import * as customerInvoice from "./account.invoice";
+import * as adminInvoice from "./admin.invoice";
 import * as ordersExport from "./admin.orders.export";
 import * as productsExport from "./admin.products.export";
 import * as productsImport from "./admin.products.import";
@@ -18,10 +22,10 @@ interface Outcome {
   response: Response | null;
 }
 
-async function run(handler: Handler, request: Request, context: AppLoadContext): Promise<Outcome> {
+async function run(handler: Handler, request: Request, context: AppLoadContext, params: Record<string, string> = {}): Promise<Outcome> {
   let value: unknown;
   try {
-    value = await handler({ request, context, params: {} } as never);
+    value = await handler({ request, context, params } as never);
   } catch (thrown) {
     value = thrown;
   }
@@ -129,6 +133,26 @@ describe.each(ENGINES)("back-office routes on %s", (engine) => {
     expect(bodyLimitFor("/admin/products/import", "application/x-www-form-urlencoded")).toBe(FORM_BODY_LIMIT);
     expect(bodyLimitFor("/admin/products/import/x", "multipart/form-data; boundary=x")).toBe(FORM_BODY_LIMIT);
     expect(IMPORT_BODY_LIMIT).toBeGreaterThan(20 * 1024 * 1024);
+  });
+
+  it("prints an order's invoice for the admin and for its own customer only", async () => {
+    const owner = await addUser(t.db, "customer");
+    const ownerCookie = await createSession(context, owner.id);
+    const brand = await addBrand(t.db);
+    const category = await addCategory(t.db);
+    const product = await addProduct(t.db, { brandId: brand.id, categoryId: category.id, name: "Invoice Oud" });
+    const { number } = await insertOrder(t.db, { userId: owner.id, items: [{ productId: product.id, quantity: 2 }] });
+    const adminUrl = `/admin/orders/${number}/print?doc=slip`;
+    expect((await run(adminInvoice.loader, browserRequest(adminUrl), context, { number })).status).toBe(302);
+    expect((await run(adminInvoice.loader, browserRequest(adminUrl, { cookies: [ownerCookie] }), context, { number })).status).toBe(403);
+    const asAdmin = await run(adminInvoice.loader, browserRequest(adminUrl, { cookies: [adminCookie] }), context, { number });
+    expect(asAdmin).toMatchObject({ status: 200, body: { kind: "slip", paper: "a4", invoice: { number, items: [{ name: "Invoice Oud", quantity: 2 }] } } });
+    expect((await run(adminInvoice.loader, browserRequest("/admin/orders/UB-0/print", { cookies: [adminCookie] }), context, { number: "UB-0" })).status).toBe(404);
+
+    const url = `/orders/${number}/invoice?paper=receipt`;
+    expect((await run(customerInvoice.loader, browserRequest(url, { cookies: [ownerCookie] }), context, { number }))).toMatchObject({ status: 200, body: { paper: "receipt", invoice: { number } } });
+    expect((await run(customerInvoice.loader, browserRequest(url, { cookies: [customerCookie] }), context, { number })).status).toBe(404);
+    expect((await run(customerInvoice.loader, browserRequest(url), context, { number })).status).toBe(302);
   });
 
   it("refuses a file above 20 MB by its declared length with 413", async () => {

@@ -103,6 +103,12 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
       </Link>
       <PageHeader title={t("admin.orders.orderTitle", { number: order.number })}>
         <StatusBadge status={order.status} />
+        <Link to={`/admin/orders/${encodeURIComponent(order.number)}/print`} className={secondaryButton}>
+          {t("admin.orders.printInvoice")}
+        </Link>
+        <Link to={`/admin/orders/${encodeURIComponent(order.number)}/print?doc=slip`} className={secondaryButton}>
+          {t("admin.orders.printSlip")}
+        </Link>
       </PageHeader>
 
       <div className="grid gap-4 lg:grid-cols-3">

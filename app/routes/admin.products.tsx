@@ -1,10 +1,11 @@
-import { Download, Plus, Upload } from "lucide-react";
+import { ArchiveRestore, Download, Pencil, Plus, Upload } from "lucide-react";
 import { useState } from "react";
-import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
+import { data, Form, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import {
   ConfirmDelete,
   Dialog,
   Field,
+  iconButton,
   inputClass,
   PageHeader,
   Pagination,
@@ -23,6 +24,7 @@ import {
   getAdminProduct,
   listAdminProducts,
   parseProductForm,
+  restoreProduct,
   updateProduct,
 } from "~/domain/admin-products.server";
 import { taxonomyOptions } from "~/domain/admin-taxonomy.server";
@@ -47,12 +49,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
-  const list = await listAdminProducts(context.db, { q, page: pageParam(url.searchParams.get("page")) });
+  const view = url.searchParams.get("view") === "archived" ? "archived" : null;
+  const list = await listAdminProducts(context.db, { q, page: pageParam(url.searchParams.get("page")), archived: view === "archived" });
   const editId = positiveInt(url.searchParams.get("edit"));
   const deleteId = positiveInt(url.searchParams.get("delete"));
   const creating = url.searchParams.has("new");
   const [editing, deleting] = await Promise.all([
-    editId ? getAdminProduct(context.db, editId) : null,
+    editId ? getAdminProduct(context.db, editId, { includeArchived: true }) : null,
     deleteId ? getAdminProduct(context.db, deleteId) : null,
   ]);
   const formOpen = creating || Boolean(editing);
@@ -63,6 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     ...list,
     q,
+    view,
     creating,
     editing: editing ?? null,
     deleting: deleting ? { id: deleting.id, name: deleting.name } : null,
@@ -85,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (read.problem === "tooLarge" && read.limit === UPLOAD_BODY_LIMIT) return data({ errors: { image: "admin.products.errors.imageSize" } as ProductErrors, values: {} }, { status: 413 });
   if (read.problem) throw bodyRefusal(request, read.problem);
   const { form } = read;
-  const back = screenHref(PATH, { q: searchParam(form.get("q")), page: pageParam(form.get("page")) });
+  const back = screenHref(PATH, { q: searchParam(form.get("q")), page: pageParam(form.get("page")), view: form.get("view") === "archived" ? "archived" : null });
   const write = { db: context.db, imagesDir: imagesDir(context.config.dataDir) };
   const intent = form.get("intent");
 
@@ -106,6 +110,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return data({ errors: result.errors, values: parsed.values }, { status: 400 });
     if (result.changed.length === 0) return redirectWithToast(context, back, { type: "info", key: "admin.products.toast.unchanged" });
     return redirectWithToast(context, back, { type: "success", key: "admin.products.toast.updated", values: { name: result.name } });
+  }
+
+  if (intent === "restore" && id) {
+    const result = await restoreProduct(context.db, id, admin.id);
+    if (!result.ok) return redirectWithToast(context, back, { type: "error", key: "admin.products.toast.notFound" });
+    return redirectWithToast(context, back, { type: "success", key: "admin.products.toast.restored", values: { name: result.name } });
   }
 
   if (intent === "delete" && id) {
@@ -192,6 +202,7 @@ function ProductForm({
       <input type="hidden" name="intent" value={mode} />
       {product && <input type="hidden" name="id" value={product.id} />}
       <input type="hidden" name="q" value={list.q} />
+      {list.view && <input type="hidden" name="view" value={list.view} />}
       <input type="hidden" name="page" value={list.page} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label={t("admin.products.fields.brand")} error={errors.brandId}>
@@ -296,7 +307,8 @@ const DELETE_FETCHER = "admin-product-delete";
 export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   const { t } = useT();
   const list = loaderData;
-  const listHref = (page = list.page) => screenHref(PATH, { q: list.q, page });
+  const listHref = (page = list.page) => screenHref(PATH, { q: list.q, page, view: list.view });
+  const archivedView = list.view === "archived";
   const closeHref = listHref();
   const remover = useFetcher<typeof action>({ key: DELETE_FETCHER });
   // The row goes at once; if the server refuses, the reloaded list brings it back with an error toast.
@@ -319,7 +331,15 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           {t("admin.products.add")}
         </Link>
       </PageHeader>
-      <SearchBox q={list.q} placeholder={t("admin.products.search")} label={t("admin.products.searchLabel")} />
+      <nav aria-label={t("admin.products.views")} className="mb-3 flex flex-wrap gap-2">
+        <Link to={screenHref(PATH, { q: list.q })} className={archivedView ? secondaryButton : primaryButton} aria-current={archivedView ? undefined : "page"}>
+          {t("admin.products.inShop")}
+        </Link>
+        <Link to={screenHref(PATH, { q: list.q, view: "archived" })} className={archivedView ? primaryButton : secondaryButton} aria-current={archivedView ? "page" : undefined}>
+          {t("admin.products.archivedView", { count: list.archivedCount })}
+        </Link>
+      </nav>
+      <SearchBox q={list.q} placeholder={t("admin.products.search")} label={t("admin.products.searchLabel")} hidden={{ view: list.view }} />
       <p role="status" aria-live="polite" className="mt-3 min-h-5 text-sm text-stone-600">
         {removingId ? t("admin.products.deleting") : list.missing ? t("admin.products.toast.notFound") : ""}
       </p>
@@ -338,7 +358,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
             {shown.length === 0 && (
               <tr>
                 <td colSpan={8} className="px-3 py-8 text-center text-stone-600">
-                  {list.q ? t("admin.products.noMatch", { q: list.q }) : t("admin.products.empty")}
+                  {list.q ? t("admin.products.noMatch", { q: list.q }) : archivedView ? t("admin.products.noArchived") : t("admin.products.empty")}
                 </td>
               </tr>
             )}
@@ -362,12 +382,31 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 <td className={`px-3 py-2 tabular-nums ${p.stock === 0 ? "font-semibold text-red-700" : p.stock <= 3 ? "text-amber-700" : ""}`}>
                   {p.stock}
                 </td>
-                <RowActions
-                  editHref={screenHref(PATH, { q: list.q, page: list.page, edit: p.id })}
-                  editLabel={t("admin.products.editLabel", { name: p.name })}
-                  deleteHref={screenHref(PATH, { q: list.q, page: list.page, delete: p.id })}
-                  deleteLabel={t("admin.products.deleteLabel", { name: p.name })}
-                />
+                {archivedView ? (
+                  <td className="whitespace-nowrap px-3 py-1 text-right">
+                    <Form method="post" className="inline-flex items-center gap-1">
+                      <input type="hidden" name="intent" value="restore" />
+                      <input type="hidden" name="id" value={p.id} />
+                      <input type="hidden" name="q" value={list.q} />
+                      <input type="hidden" name="page" value={list.page} />
+                      <input type="hidden" name="view" value="archived" />
+                      <Link to={screenHref(PATH, { q: list.q, page: list.page, view: list.view, edit: p.id })} className={iconButton} aria-label={t("admin.products.editLabel", { name: p.name })} preventScrollReset>
+                        <Pencil aria-hidden="true" size={18} />
+                      </Link>
+                      <button type="submit" className={secondaryButton} aria-label={t("admin.products.restoreLabel", { name: p.name })}>
+                        <ArchiveRestore aria-hidden="true" size={18} />
+                        {t("admin.products.restore")}
+                      </button>
+                    </Form>
+                  </td>
+                ) : (
+                  <RowActions
+                    editHref={screenHref(PATH, { q: list.q, page: list.page, edit: p.id })}
+                    editLabel={t("admin.products.editLabel", { name: p.name })}
+                    deleteHref={screenHref(PATH, { q: list.q, page: list.page, delete: p.id })}
+                    deleteLabel={t("admin.products.deleteLabel", { name: p.name })}
+                  />
+                )}
               </tr>
             ))}
           </tbody>

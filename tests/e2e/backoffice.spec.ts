@@ -1,7 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
 import fs from "node:fs";
 import type { DatabaseHandle } from "~/db/client.server";
-import { createAdmin, openShopDatabase } from "../support/e2e-shop";
+import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
+import { insertOrder } from "../support/orders";
 
 // The owner's back office: a catalogue loaded from a spreadsheet (checked first, corrected, then
 // imported) reaches the shop, and the catalogue comes back out as a CSV Excel can open.
@@ -87,4 +88,53 @@ test("the owner downloads the catalogue as a CSV that Excel opens in UTF-8", asy
   const text = bytes.subarray(3).toString("utf8");
   expect(text.startsWith(HEADER + "\r\n")).toBe(true);
   expect(text).toContain("Bleu de Chanel Eau de Parfum 100ml");
+});
+
+test("the owner prints an invoice and a packing slip; the customer prints their own invoice", async ({ page, context, baseURL, browser }) => {
+  test.setTimeout(90_000);
+  const customer = await createCustomer(shop, `buyer-${stamp}@example.com`, "Ngozi", "Adeyemi");
+  const product = await shop.db.selectFrom("products").select(["id", "name", "price"]).where("stock", ">", 5).where("archived_at", "is", null).orderBy("id").executeTakeFirstOrThrow();
+  const order = await insertOrder(shop.db, { userId: customer.userId, items: [{ productId: product.id, quantity: 2 }] });
+  await context.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
+
+  await page.goto(`/admin/orders/${order.number}`);
+  await page.getByRole("link", { name: "Print invoice" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/orders/${order.number}/print$`));
+  const doc = page.locator("[data-invoice=invoice]");
+  await expect(doc.getByRole("heading", { level: 1, name: "Invoice" })).toBeVisible();
+  await expect(doc.locator("[data-invoice-number]")).toHaveText(order.number);
+  await expect(doc.getByRole("img", { name: `QR code of order ${order.number}` })).toBeVisible();
+  await expect(doc.locator("[data-invoice-item]")).toContainText(product.name);
+  await expect(doc.locator("[data-invoice-total]")).toHaveText(new Intl.NumberFormat("en-NG", { style: "currency", currency: "NGN" }).format((product.price * 2) / 100));
+  await expect(doc.locator("[data-invoice-address]")).toContainText("Lekki");
+
+  // Printed: the toolbar stays on screen only, and Chromium makes an A4 PDF of it.
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByRole("button", { name: "Print" })).toBeHidden();
+  const a4 = await page.pdf({ preferCSSPageSize: true });
+  expect(a4.subarray(0, 4).toString()).toBe("%PDF");
+  expect(a4.toString("latin1")).toMatch(/\/MediaBox \[0 0 595\.\d* 841\.\d*\]/);
+  await page.emulateMedia({ media: "screen" });
+
+  // The packing slip on a receipt printer: no prices.
+  await page.getByRole("link", { name: "Packing slip" }).click();
+  await page.getByRole("link", { name: "80 mm receipt" }).click();
+  await expect(page).toHaveURL(/doc=slip&paper=receipt/);
+  const slip = page.locator("[data-invoice=slip]");
+  await expect(slip.getByRole("heading", { level: 1, name: "Packing slip" })).toBeVisible();
+  await expect(slip).not.toContainText("₦");
+  const roll = await page.pdf({ preferCSSPageSize: true });
+  expect(roll.toString("latin1")).toMatch(/\/MediaBox \[0 0 226\.\d* /);
+
+  // The customer, from their order page.
+  const theirs = await browser.newContext();
+  await theirs.addCookies([{ name: "ub_session", value: customer.token, url: baseURL! }]);
+  const customerPage = await theirs.newPage();
+  await customerPage.goto(`/orders/${order.number}`);
+  await customerPage.getByRole("link", { name: "Invoice" }).click();
+  await expect(customerPage.locator("[data-invoice=invoice] [data-invoice-number]")).toHaveText(order.number);
+  await expect(customerPage.getByRole("link", { name: "Packing slip" })).toHaveCount(0);
+  const other = await customerPage.goto(`/orders/UB-1/invoice`);
+  expect(other?.status()).toBe(404);
+  await theirs.close();
 });

@@ -1,0 +1,34 @@
+import { data } from "react-router";
+import { InvoiceDocument } from "~/components/invoice";
+import { invoiceForAdmin, invoiceOptions, type InvoiceKind, type InvoicePaper } from "~/domain/invoice.server";
+import { requireAdmin } from "~/domain/sessions.server";
+import { ensureMessages } from "~/lib/i18n.client";
+import { requestTranslator } from "~/lib/i18n.server";
+import type { Route } from "./+types/admin.invoice";
+
+/** The printable invoice or packing slip of any order, for the owner (outside the admin frame, to print). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const invoice = await invoiceForAdmin(context.db, context.config, params.number);
+  if (!invoice) throw data(null, { status: 404 });
+  const options = invoiceOptions(new URL(request.url));
+  const t = requestTranslator(request);
+  return { invoice, ...options, title: `${t(options.kind === "slip" ? "invoice.slip" : "invoice.invoice")} ${invoice.number}` };
+}
+
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [loaded] = await Promise.all([serverLoader(), ensureMessages("invoice"), ensureMessages("admin")]);
+  return loaded;
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+export default function AdminInvoice({ loaderData }: Route.ComponentProps) {
+  const { invoice, kind, paper } = loaderData;
+  const base = `/admin/orders/${encodeURIComponent(invoice.number)}`;
+  const href = (o: { kind: InvoiceKind; paper: InvoicePaper }) =>
+    `${base}/print${o.kind === "slip" || o.paper === "receipt" ? "?" : ""}${[o.kind === "slip" ? "doc=slip" : "", o.paper === "receipt" ? "paper=receipt" : ""].filter(Boolean).join("&")}`;
+  return <InvoiceDocument invoice={invoice} kind={kind} paper={paper} href={href} backHref={base} allowSlip />;
+}
