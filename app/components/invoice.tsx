@@ -165,12 +165,24 @@ export function InvoiceDocument({
         {slip ? (
           <p className={receipt ? "mt-3" : "mt-8"}>{t("invoice.slipNote", { count: invoice.items.reduce((n, i) => n + i.quantity, 0) })}</p>
         ) : (
-          <p className={receipt ? "mt-3" : "mt-8"}>
-            {t("invoice.payment", { bank: invoice.shop.bank.name, account: invoice.shop.bank.accountNumber, holder: invoice.shop.bank.accountName, number: invoice.number })}
+          <p className={receipt ? "mt-3" : "mt-8"} data-invoice-payment>
+            {paymentLine(invoice, t, locale)}
           </p>
         )}
         <p className={`${receipt ? "mt-2 text-center" : "mt-4"} text-stone-600`}>{t("invoice.thanks")}</p>
       </main>
     </div>
   );
+}
+
+/** How the invoice says the order is or will be paid, from its payment status and method. */
+function paymentLine(invoice: InvoiceView, t: ReturnType<typeof useT>["t"], locale: ReturnType<typeof useT>["locale"]): string {
+  const { status, method, paidAt } = invoice.payment;
+  if (status === "paid") return t("invoice.paid", { date: paidAt ? formatLagosTime(paidAt, locale) : "" });
+  if (status === "refunded") return t("invoice.refunded");
+  if (method === "on_delivery") return t("invoice.payOnDelivery");
+  if (method === "paystack") return t("invoice.payOnline");
+  const bank = invoice.shop.bank;
+  if (bank) return t("invoice.payByTransfer", { bank: bank.name, account: bank.accountNumber, holder: bank.accountName, number: invoice.number });
+  return t("invoice.payAsAgreed");
 }

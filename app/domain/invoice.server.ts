@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import type { OrderChannel, OrderStatus } from "~/db/schema";
+import type { OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 import type { Config } from "~/lib/config.server";
 import { qrPath } from "~/lib/qr.server";
 
@@ -20,6 +20,7 @@ export interface InvoiceView {
   subtotal: number;
   shipping: number;
   total: number;
+  payment: { status: PaymentStatus; method: PaymentMethod | null; paidAt: string | null };
   shop: { name: string; email: string; phone: string; whatsapp: string; address: string; bank: Config["shop"]["bank"] };
   qr: { size: number; d: string };
 }
@@ -39,6 +40,9 @@ async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: 
       "o.subtotal",
       "o.shipping",
       "o.total",
+      "o.payment_status",
+      "o.payment_method",
+      "o.paid_at",
       "o.ship_street",
       "o.ship_city",
       "o.ship_state",
@@ -66,6 +70,7 @@ async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: 
     subtotal: order.subtotal,
     shipping: order.shipping,
     total: order.total,
+    payment: { status: order.payment_status, method: order.payment_method, paidAt: order.paid_at },
     shop: {
       name: "Unboxed",
       email: config.shop.email,

@@ -26,6 +26,7 @@ describe.each(ENGINES)("invoices on %s", (engine) => {
   let owner: number;
   let stranger: number;
   let number: string;
+  let product: number;
   const config = () => testContext(t).config;
 
   beforeAll(async () => {
@@ -36,6 +37,7 @@ describe.each(ENGINES)("invoices on %s", (engine) => {
       { name: "Oud Wood 50ml", price: 2_900_050, stock: 10 },
       { name: "Rose Noir", price: 1_000_000, stock: 10 },
     ]);
+    product = oud;
     number = (await insertOrder(t.db, { userId: owner, items: [{ productId: oud, quantity: 2 }, { productId: rose, quantity: 1 }] })).number;
   });
   afterAll(async () => {
@@ -54,9 +56,16 @@ describe.each(ENGINES)("invoices on %s", (engine) => {
       ],
       subtotal: 6_800_100,
       total: 6_800_100,
+      payment: { status: "unpaid", method: null, paidAt: null },
       shop: { name: "Unboxed", email: "hello@unboxed.example", address: "shop.test" },
     });
     expect(invoice!.qr).toEqual(qrPath(number));
+  });
+
+  it("carries how the order was paid, for the line the invoice prints", async () => {
+    const paidAt = "2026-03-10T09:00:00.000Z";
+    const paid = await insertOrder(t.db, { userId: owner, paymentMethod: "paystack", paidAt, items: [{ productId: product, quantity: 1 }] });
+    expect((await invoiceForAdmin(t.db, config(), paid.number))?.payment).toEqual({ status: "paid", method: "paystack", paidAt });
   });
 
   it("gives a customer only their own orders", async () => {
