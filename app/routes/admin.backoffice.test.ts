@@ -155,6 +155,14 @@ describe.each(ENGINES)("back-office routes on %s", (engine) => {
     expect((await run(customerInvoice.loader, browserRequest(url), context, { number })).status).toBe(302);
   });
 
+  it("lets only a multipart post to the import carry a file of up to 20 MB", () => {
+    expect(bodyLimitFor("/admin/products/import", "multipart/form-data; boundary=x")).toBe(IMPORT_BODY_LIMIT);
+    expect(bodyLimitFor("/admin/products/import.data", "multipart/form-data; boundary=x")).toBe(IMPORT_BODY_LIMIT);
+    expect(bodyLimitFor("/admin/products/import", "application/x-www-form-urlencoded")).toBe(FORM_BODY_LIMIT);
+    expect(bodyLimitFor("/admin/products/import/x", "multipart/form-data; boundary=x")).toBe(FORM_BODY_LIMIT);
+    expect(IMPORT_BODY_LIMIT).toBeGreaterThan(20 * 1024 * 1024);
+  });
+
   it("refuses a file above 20 MB by its declared length with 413", async () => {
     const request = post("/admin/products/import", new Uint8Array(10), [adminCookie], {
       "Content-Type": "multipart/form-data; boundary=x",
