@@ -1,3 +1,4 @@
+import { ownerAlert } from "./order-alerts.server";
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { type Db, isPostgres, now } from "~/db/client.server";
@@ -262,6 +263,7 @@ export async function placeCheckoutOrder(
           used.quote = now.quote;
           return now.quote;
         },
+        ownerAlert: confirmation ? ownerAlert(confirmation.config) : null,
       });
       // Rolls everything back when the total moved or the way to pay is no longer offered there.
       const delivery = used.quote ?? quoted.quote;

@@ -1,3 +1,4 @@
+import { type OwnerAlert, queueNewOrderAlert } from "./order-alerts.server";
 import { createHash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { type Db, isPostgres, now } from "~/db/client.server";
@@ -63,6 +64,8 @@ export interface NewOrder {
    */
   delivery?: ((subtotal: number) => DeliveryQuote) | null;
   paymentMethod?: PaymentMethod | null;
+  /** who to tell of the new order (OWNER_EMAIL), queued with the order itself */
+  ownerAlert?: OwnerAlert | null;
 }
 
 export interface OrderItem {
@@ -236,7 +239,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
     .insertInto("order_events")
     .values({ order_id: inserted.id, status: "pending", actor_user_id: null, note: null, created_at: at })
     .execute();
-  return {
+  const placed = {
     id: inserted.id,
     number,
     channel: order.channel,
@@ -251,8 +254,11 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
     deliveryZone: delivery?.zone ?? null,
     deliveryEstimate: delivery?.estimate ?? null,
     paymentMethod: order.paymentMethod ?? null,
-    paymentStatus: "unpaid",
+    paymentStatus: "unpaid" as const,
   };
+  // The owner's alert exists exactly when the order does.
+  if (order.ownerAlert) await queueNewOrderAlert(trx, order.ownerAlert, placed, address);
+  return placed;
 }
 
 /** An order with its items, by its number; null when there is none. */
@@ -349,6 +355,7 @@ export async function placeWhatsAppOrder(
         lines: lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
         cartId,
         cartFingerprint: fingerprint,
+        ownerAlert: options.ownerAlert ?? null,
       });
     });
     return { ...placed, reused: false };
@@ -365,6 +372,8 @@ export interface WhatsAppOrderOptions {
   countNewOrder?: () => Promise<void>;
   /** ORDER_HOLD_HOURS, for the Retry-After of a refusal over the per-cart cap */
   holdHours?: number;
+  /** who to tell of the new order (OWNER_EMAIL), queued with the order itself */
+  ownerAlert?: OwnerAlert | null;
 }
 
 /** The chat message: a greeting, one line per item (name, quantity, line price), the delivery note, the total and the reference. */

@@ -41,6 +41,11 @@ const envSchema = z.object({
     .pipe(z.string().regex(/^\d{8,15}$/, "must be an international phone number of 8 to 15 digits, e.g. 2348012345678"))
     .default("2348012345678"),
   SHOP_EMAIL: z.email({ message: "must be an e-mail address" }).default("hello@unboxed.example"),
+  OWNER_EMAIL: z
+    .string()
+    .transform((v) => v.split(/[\s,;]+/).filter(Boolean))
+    .pipe(z.array(z.email({ message: "must be one or more e-mail addresses, separated by commas" })).min(1, "must name at least one e-mail address").max(10, "can name at most 10 addresses"))
+    .optional(),
   SOCIAL_INSTAGRAM: z.url({ message: "must be a URL" }).default("https://www.instagram.com/unboxed.ng"),
   SOCIAL_TIKTOK: z.url({ message: "must be a URL" }).default("https://www.tiktok.com/@unboxed.ng"),
   // Bank transfer is offered only when all three are set.
@@ -104,6 +109,8 @@ export interface Config {
     phone: string;
     whatsapp: string;
     email: string;
+    /** who is told of every new order (OWNER_EMAIL, else SHOP_EMAIL) */
+    ownerEmails: string[];
     socials: { instagram: string; tiktok: string };
     /** where customers may pay by bank transfer; null when bank transfer is not offered */
     bank: { name: string; accountName: string; accountNumber: string } | null;
@@ -190,6 +197,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       phone: env.SHOP_PHONE,
       whatsapp: env.SHOP_WHATSAPP,
       email: env.SHOP_EMAIL,
+      ownerEmails: env.OWNER_EMAIL ?? [env.SHOP_EMAIL],
       socials: { instagram: env.SOCIAL_INSTAGRAM, tiktok: env.SOCIAL_TIKTOK },
       bank:
         env.BANK_NAME && env.BANK_ACCOUNT_NAME && env.BANK_ACCOUNT_NUMBER

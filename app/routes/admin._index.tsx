@@ -3,6 +3,7 @@ import { RevenueChart } from "~/components/admin/revenue-chart";
 import { PageHeader, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { loadDashboard } from "~/domain/dashboard.server";
+import { countOrdersWaiting, ordersWaiting } from "~/domain/order-alerts.server";
 import { requireAdmin } from "~/domain/sessions.server";
 import { ORDER_STATUSES } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
@@ -14,7 +15,8 @@ import type { Route } from "./+types/admin._index";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const t = requestTranslator(request);
-  return { dashboard: await loadDashboard(context.db), title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
+  const [dashboard, waiting, waitingCount] = await Promise.all([loadDashboard(context.db), ordersWaiting(context.db), countOrdersWaiting(context.db)]);
+  return { dashboard, waiting, waitingCount, title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -41,6 +43,32 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={t("admin.dashboard.title")} />
+      <Card title={t("admin.dashboard.waiting.title")} className="mb-4 border-brand-500">
+        {loaderData.waiting.length === 0 ? (
+          <p className="text-stone-600">{t("admin.dashboard.waiting.none")}</p>
+        ) : (
+          <ul className="divide-y divide-stone-100" data-waiting-orders>
+            {loaderData.waiting.map((o) => (
+              <li key={o.number} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2 text-sm" data-waiting-order={o.number}>
+                <Link to={`/admin/orders/${o.number}`} className="inline-flex min-h-11 items-center font-medium text-brand-700 hover:underline">
+                  {o.number}
+                </Link>
+                <span className="font-medium">{t(o.status === "pending" ? "admin.dashboard.waiting.confirm" : "admin.dashboard.waiting.ship")}</span>
+                <StatusBadge status={o.status} />
+                <span>{formatLagosTime(o.createdAt, locale)}</span>
+                <span className="text-stone-600">{o.customer ?? t("admin.orders.guest")}</span>
+                <span className="text-stone-600">{t(`admin.orders.channel.${o.channel}`)}</span>
+                <span className="ml-auto tabular-nums">{formatNaira(o.total)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {loaderData.waitingCount > loaderData.waiting.length && (
+          <Link to="/admin/orders?status=pending" className="mt-2 inline-flex min-h-11 items-center text-sm text-brand-700 hover:underline">
+            {t("admin.dashboard.waiting.all", { count: loaderData.waitingCount })}
+          </Link>
+        )}
+      </Card>
       <div className="grid gap-4 sm:grid-cols-3">
         {periods.map(({ key, figure }) => (
           <Card key={key} title={t(`admin.dashboard.period.${key}`)}>

@@ -1,5 +1,6 @@
 import { Award, History, LayoutDashboard, LogOut, Package, ShoppingBag, Store, Tags, Truck } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import { countOrdersWaiting } from "~/domain/order-alerts.server";
 import { requireAdmin } from "~/domain/sessions.server";
 import { useT } from "~/lib/i18n";
 import { refusalMessage } from "~/lib/refusal";
@@ -8,7 +9,7 @@ import type { Route } from "./+types/admin";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context);
-  return { admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email } };
+  return { admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email }, waiting: await countOrdersWaiting(context.db) };
 }
 
 // Shoppers' pages do not carry the admin area's texts; arriving here from one, they are fetched
@@ -21,8 +22,9 @@ export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
 
 // The layout shows only who is signed in; each screen checks the role again in its own loader and
 // action, so moving between admin screens does not ask for the layout again.
-export function shouldRevalidate() {
-  return false;
+export function shouldRevalidate({ formMethod }: { formMethod?: string }) {
+  // After a change (an order confirmed, shipped, cancelled) the count of orders waiting is read again.
+  return formMethod !== undefined && formMethod.toUpperCase() !== "GET";
 }
 
 const NAV = [
@@ -35,7 +37,7 @@ const NAV = [
   { to: "/admin/audit", key: "audit", icon: History, end: false },
 ] as const;
 
-function Sidebar({ admin }: { admin?: { name: string; email: string } }) {
+function Sidebar({ admin, waiting = 0 }: { admin?: { name: string; email: string }; waiting?: number }) {
   const { t } = useT();
   return (
     <aside className="bg-ink text-stone-200 lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-60 lg:flex-col">
@@ -66,6 +68,12 @@ function Sidebar({ admin }: { admin?: { name: string; email: string } }) {
               >
                 <Icon aria-hidden="true" size={18} />
                 {t(`admin.nav.${key}`)}
+                {key === "orders" && waiting > 0 && (
+                  <span className="ml-auto rounded-full bg-brand-500 px-2 py-0.5 text-xs font-semibold text-ink" data-orders-waiting={waiting}>
+                    <span aria-hidden="true">{waiting}</span>
+                    <span className="sr-only">{t("admin.nav.waiting", { count: waiting })}</span>
+                  </span>
+                )}
               </NavLink>
             </li>
           ))}
@@ -97,7 +105,7 @@ export function meta() {
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen bg-stone-100">
-      <Sidebar admin={loaderData.admin} />
+      <Sidebar admin={loaderData.admin} waiting={loaderData.waiting} />
       <main id="main" className="min-w-0 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8">
         <Outlet />
       </main>
@@ -131,7 +139,7 @@ export function ErrorBoundary() {
   );
   return (
     <div className="min-h-screen bg-stone-100">
-      {layout && <Sidebar admin={layout.admin} />}
+      {layout && <Sidebar admin={layout.admin} waiting={layout.waiting} />}
       <main id="main" className={layout ? "min-w-0 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8" : "px-4"}>
         {message}
       </main>

@@ -18,6 +18,7 @@ import {
   removeLine,
   setLineQuantity,
 } from "~/domain/cart.server";
+import { ownerAlert } from "~/domain/order-alerts.server";
 import { OrderError, placeWhatsAppOrder } from "~/domain/orders.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
 import { getSessionUser } from "~/domain/sessions.server";
@@ -105,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const order = await placeWhatsAppOrder(
         db,
         { cartId, userId: user?.id ?? null },
-        { countNewOrder: () => consumeAttempt(context, "whatsappIp", context.clientIp), holdHours: context.config.orderHoldHours },
+        { countNewOrder: () => consumeAttempt(context, "whatsappIp", context.clientIp), holdHours: context.config.orderHoldHours, ownerAlert: ownerAlert(context.config) },
       );
       return redirect(`/cart/whatsapp/${order.number}`, { status: 303, headers: PRIVATE });
     } catch (error) {

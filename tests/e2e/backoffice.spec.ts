@@ -1,8 +1,11 @@
 import { expect, type Page, test } from "@playwright/test";
 import fs from "node:fs";
+import path from "node:path";
 import type { DatabaseHandle } from "~/db/client.server";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
+import { readOutbox } from "~/lib/mail.server";
+import { decodeQuotedPrintable } from "../support/mail";
 
 // The owner's back office: a catalogue loaded from a spreadsheet (checked first, corrected, then
 // imported) reaches the shop, and the catalogue comes back out as a CSV Excel can open.
@@ -137,4 +140,41 @@ test("the owner prints an invoice and a packing slip; the customer prints their 
   const other = await customerPage.goto(`/orders/UB-1/invoice`);
   expect(other?.status()).toBe(404);
   await theirs.close();
+});
+
+test("a WhatsApp order arrives: the owner's alert is in the outbox and the admin shows it waiting", async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const product = await shop.db.selectFrom("products").select(["id", "name", "price"]).where("stock", ">", 5).where("archived_at", "is", null).orderBy("id", "desc").executeTakeFirstOrThrow();
+  // A visitor's cart, then 'Checkout on WhatsApp' (the form the cart page posts).
+  const add = await page.request.post("/cart", { form: { intent: "add", productId: String(product.id) }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+  expect(add.status()).toBeLessThan(400);
+  const order = await page.request.post("/cart", { form: { intent: "whatsapp" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+  expect(order.status()).toBe(303);
+  const number = order.headers().location.split("/").pop()!;
+  expect(number).toMatch(/^UB-\d+$/);
+
+  // The outbox worker writes the owner's e-mail (OWNER_EMAIL, here SHOP_EMAIL) as a file.
+  await expect
+    .poll(async () => (await readOutbox(path.resolve("tests/e2e/.data"), "hello@unboxed.example")).filter((m) => m.raw.includes(number)).length, { timeout: 30_000 })
+    .toBe(1);
+  const [alert] = (await readOutbox(path.resolve("tests/e2e/.data"), "hello@unboxed.example")).filter((m) => m.raw.includes(number));
+  const body = decodeQuotedPrintable(alert.raw);
+  expect(body).toMatch(new RegExp(`^Subject: New order ${number}`, "m"));
+  expect(body).toContain(`1 x ${product.name}`);
+  expect(body).toContain(`/admin/orders/${number}`);
+
+  // The owner's admin area counts it among the orders waiting.
+  const waiting = Number(
+    (await shop.db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "in", ["pending", "confirmed"]).executeTakeFirstOrThrow()).n,
+  );
+  const owner = await browser.newContext();
+  await owner.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
+  const adminPage = await owner.newPage();
+  await adminPage.goto("/admin");
+  await expect(adminPage.locator("[data-orders-waiting]")).toHaveAttribute("data-orders-waiting", String(waiting));
+  await expect(adminPage.getByRole("heading", { name: "Waiting for you" })).toBeVisible();
+  await expect(adminPage.locator("[data-waiting-order]").first()).toBeVisible();
+  await adminPage.goto(`/admin/orders/${number}`);
+  await expect(adminPage.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+  await owner.close();
 });
