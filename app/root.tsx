@@ -17,7 +17,7 @@ import { useNonce } from "./lib/nonce";
 import { refusalMessage } from "./lib/refusal";
 import { readToast } from "./lib/toast.server";
 import { cartSummary } from "./domain/cart.server";
-import { getSessionUser } from "./domain/sessions.server";
+import { getSessionUser, rememberLocale } from "./domain/sessions.server";
 import { Toasts } from "./components/toasts";
 
 export const links: Route.LinksFunction = () => [
@@ -34,6 +34,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     getSessionUser(request, context.db),
     cartSummary(request, context),
   ]);
+  // E-mails sent to the account later (an order's status) are written in the language it last used.
+  if (user) await rememberLocale(context.db, user, locale);
   const headers = new Headers();
   // A language chosen with ?lng= is remembered for the next visits.
   if (fromQuery) headers.append("Set-Cookie", localeCookie(locale));

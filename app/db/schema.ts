@@ -61,6 +61,8 @@ export interface UserTable {
   created_at: Timestamp;
   /** 1: the owner must choose a new password before using the admin area (the demo admin) */
   must_change_password: ColumnType<number, number | undefined, number>;
+  /** the language the customer last used ("en", "es"); null until known */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {

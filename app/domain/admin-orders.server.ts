@@ -4,6 +4,7 @@ import { type Db } from "~/db/client.server";
 import { containsText } from "~/db/like";
 import type { Database, DeliveryMethod, OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 import type { Config } from "~/lib/config.server";
+import { DEFAULT_LOCALE, isLocale } from "~/lib/i18n";
 import { translatorFor } from "~/lib/i18n.server";
 import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
 import { formatNaira } from "~/lib/money";
@@ -348,10 +349,10 @@ export async function tellCustomer(
   total: number,
   note: string | null,
 ): Promise<boolean> {
-  const user = await trx.selectFrom("users").select(["email", "first_name"]).where("id", "=", userId).executeTakeFirst();
+  const user = await trx.selectFrom("users").select(["email", "first_name", "locale"]).where("id", "=", userId).executeTakeFirst();
   if (!user) return false;
-  // The account keeps no language yet, so order e-mails are in English (the shop's default).
-  const t = translatorFor("en");
+  // In the language the customer last used in the shop (English until known).
+  const t = translatorFor(isLocale(user.locale) ? user.locale : DEFAULT_LOCALE);
   const statusText = t(`admin.orders.status.${status}`);
   const lines = [
     t("admin.mail.greeting", { name: user.first_name }),

@@ -68,7 +68,8 @@ function sum(days: DayFigure[]): PeriodFigure {
   return days.reduce((acc, d) => ({ orders: acc.orders + d.orders, revenue: acc.revenue + d.revenue }), { orders: 0, revenue: 0 });
 }
 
-export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Dashboard> {
+/** lowStockAt: the LOW_STOCK_THRESHOLD setting (a product with 1 to this many left is low on stock) */
+export async function loadDashboard(db: Db, now: Date = new Date(), lowStockAt: number = LOW_STOCK_AT_MOST): Promise<Dashboard> {
   const nowMs = now.getTime();
   const from = new Date(startOfShopDay(nowMs, CHART_DAYS - 1)).toISOString();
   // Grouped by UTC hour in SQL (the same text prefix on both engines), then into the shop's days here:
@@ -109,7 +110,7 @@ export async function loadDashboard(db: Db, now: Date = new Date()): Promise<Das
       .where("status", "!=", "cancelled")
       .where((eb) => eb.or([eb("channel", "=", "checkout"), eb("status", "!=", "pending")]))
       .executeTakeFirstOrThrow(),
-    stockAlerts(db, 1, LOW_STOCK_AT_MOST),
+    stockAlerts(db, 1, lowStockAt),
     stockAlerts(db, 0, 0),
     db
       .selectFrom("orders as o")

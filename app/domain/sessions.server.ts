@@ -26,6 +26,8 @@ export interface SessionUser {
   sessionId: string;
   /** must choose a new password before anything else in the admin area (docs/decisions/082) */
   mustChangePassword: boolean;
+  /** the language the account last used, for the e-mails sent to it */
+  locale: string | null;
 }
 
 function hashToken(token: string): string {
@@ -76,7 +78,7 @@ async function lookUpSession(request: Request, db: Db): Promise<SessionUser | nu
   const row = await db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.user_id")
-    .select(["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role", "u.must_change_password"])
+    .select(["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role", "u.must_change_password", "u.locale"])
     .where("s.id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -93,7 +95,7 @@ async function lookUpSession(request: Request, db: Db): Promise<SessionUser | nu
       .where("id", "=", id)
       .execute();
   }
-  return { id: row.userId, email: row.email, firstName: row.first_name, lastName: row.last_name, role: row.role, sessionId: id, mustChangePassword: row.must_change_password === 1 };
+  return { id: row.userId, email: row.email, firstName: row.first_name, lastName: row.last_name, role: row.role, sessionId: id, mustChangePassword: row.must_change_password === 1, locale: row.locale };
 }
 
 /** Ends this browser's session (if any) and returns the Set-Cookie header value that clears the cookie. */
@@ -143,4 +145,10 @@ export async function requireAdmin(request: Request, context: Pick<AppLoadContex
   }
   if (user.mustChangePassword) throw redirect(changePasswordPath(request));
   return user;
+}
+
+/** Remembers the language a signed-in account is using, when it changed (one small write, then none). */
+export async function rememberLocale(db: Db, user: Pick<SessionUser, "id" | "locale">, locale: string): Promise<void> {
+  if (user.locale === locale) return;
+  await db.updateTable("users").set({ locale }).where("id", "=", user.id).execute();
 }

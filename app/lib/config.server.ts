@@ -75,6 +75,12 @@ const envSchema = z.object({
   PAGE_CACHE: booleanFlag.default(true),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  LOW_STOCK_THRESHOLD: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(100_000, "must be at most 100000")
+    .default(3),
   BACKUP_DIR: z.string().min(1, "must not be empty").default("backups"),
   BACKUP_KEEP: z.coerce
     .number({ message: "must be a whole number" })
@@ -127,6 +133,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
+  /** a product with this many or fewer left (and more than none) is low on stock */
+  lowStockThreshold: number;
   /** where npm run backup writes, and how many backups it keeps */
   backup: { dir: string; keep: number };
 }
@@ -212,6 +220,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,
+    lowStockThreshold: env.LOW_STOCK_THRESHOLD,
     backup: { dir: path.resolve(env.BACKUP_DIR), keep: env.BACKUP_KEEP },
   };
 }

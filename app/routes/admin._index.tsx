@@ -15,7 +15,7 @@ import type { Route } from "./+types/admin._index";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const t = requestTranslator(request);
-  const [dashboard, waiting, waitingCount] = await Promise.all([loadDashboard(context.db), ordersWaiting(context.db), countOrdersWaiting(context.db)]);
+  const [dashboard, waiting, waitingCount] = await Promise.all([loadDashboard(context.db, new Date(), context.config.lowStockThreshold), ordersWaiting(context.db), countOrdersWaiting(context.db)]);
   return { dashboard, waiting, waitingCount, title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
 }
 

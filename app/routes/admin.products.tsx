@@ -67,6 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...list,
     q,
     view,
+    lowStockAt: context.config.lowStockThreshold,
     creating,
     editing: editing ?? null,
     deleting: deleting ? { id: deleting.id, name: deleting.name } : null,
@@ -379,7 +380,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 </td>
                 <td className="px-3 py-2">{p.categoryName}</td>
                 <td className="px-3 py-2">{p.brandName}</td>
-                <td className={`px-3 py-2 tabular-nums ${p.stock === 0 ? "font-semibold text-red-700" : p.stock <= 3 ? "text-amber-700" : ""}`}>
+                <td className={`px-3 py-2 tabular-nums ${p.stock === 0 ? "font-semibold text-red-700" : p.stock <= list.lowStockAt ? "text-amber-700" : ""}`}>
                   {p.stock}
                 </td>
                 {archivedView ? (
