@@ -1,4 +1,4 @@
-import { type OwnerAlert, queueNewOrderAlert } from "./order-alerts.server";
+import { type OwnerAlert, queueNewOrderAlert } from "./new-order-alert.server";
 import { createHash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { type Db, isPostgres, now } from "~/db/client.server";

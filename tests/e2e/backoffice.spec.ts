@@ -130,6 +130,7 @@ test("the owner prints an invoice and a packing slip; the customer prints their 
 
   // The packing slip on a receipt printer: no prices.
   await page.getByRole("link", { name: "Packing slip" }).click();
+  await expect(page).toHaveURL(/\?doc=slip$/);
   await page.getByRole("link", { name: "80 mm receipt" }).click();
   await expect(page).toHaveURL(/doc=slip&paper=receipt/);
   const slip = page.locator("[data-invoice=slip]");
@@ -169,7 +170,9 @@ test("a WhatsApp order arrives: the owner's alert is in the outbox and the admin
     .toBe(1);
   const [alert] = (await readOutbox(path.resolve("tests/e2e/.data"), "hello@unboxed.example")).filter((m) => m.raw.includes(number));
   const body = decodeQuotedPrintable(alert.raw);
-  expect(body).toMatch(new RegExp(`^Subject: New order ${number}`, "m"));
+  // The subject is MIME-encoded (it holds ₦): "=?UTF-8?Q?New_order_UB-10042:_..."
+  expect(body).toMatch(new RegExp(`^Subject: .*New.order.${number}`, "m"));
+  expect(body).toContain(`A new order has arrived: ${number} (WhatsApp).`);
   expect(body).toContain(`1 x ${product.name}`);
   expect(body).toContain(`/admin/orders/${number}`);
 
