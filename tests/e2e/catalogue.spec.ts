@@ -21,12 +21,15 @@ test("sorts the shop by price, in the URL, across pages", async ({ page }) => {
   await sort.selectOption({ label: "Price: low to high" });
   await expect(page).toHaveURL(/\/shop\?sort=price-asc$/);
   await expect(page.getByText(/^Showing 1–8 of \d+ perfumes$/)).toBeVisible();
+  // The address changes as the new list is fetched; the cards follow a moment later.
+  await expect.poll(async () => ascending(await cardPrices(page))).toBe(true);
   const first = await cardPrices(page);
   expect(first).toHaveLength(8);
   expect(ascending(first), first.join(", ")).toBe(true);
   await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" }).click();
   await expect(page).toHaveURL(/sort=price-asc&page=2/);
   await expect(sort).toHaveValue("price-asc");
+  await expect(page.getByText(/^Showing 9–16 of \d+ perfumes$/)).toBeVisible();
   const second = await cardPrices(page);
   expect(ascending(second)).toBe(true);
   expect(second[0]).toBeGreaterThanOrEqual(first.at(-1)!);
