@@ -1,7 +1,8 @@
 // npm run bench:lighthouse [-- --runs 3 --url http://127.0.0.1:3000]
 // Starts the production server on a scratch data folder with the demo catalogue (or uses --url),
-// then runs Lighthouse (mobile, default simulated throttling) on the home page, the shop and a
-// product page, and prints the performance score, LCP, CLS, TBT and the page's JavaScript: the
+// then runs Lighthouse (mobile, default simulated throttling) on the home page, the shop, a product
+// page, the sign-in page, and, as a signed-in customer with two perfumes in the cart, the cart, the
+// checkout and the profile (the shopper is made in the scratch database; not with --url), and prints the performance score, LCP, CLS, TBT and the page's JavaScript: the
 // gzip size (zlib level 6, as the server compresses) of every script the page loaded, and the bytes
 // that actually went over the wire (gzip on plain http; browsers ask for brotli over https).
 // With several runs the median run (by score) is shown.
@@ -14,6 +15,10 @@ import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { openDatabase } from "../app/db/client.server";
+import { addLine, userCartId } from "../app/domain/cart.server";
+import { createSession } from "../app/domain/sessions.server";
+import type { Config } from "../app/lib/config.server";
 import { freePort } from "../tests/support/free-port";
 
 const { values } = parseArgs({
@@ -69,8 +74,35 @@ interface Row {
   scripts: number;
 }
 
-async function measure(url: string, port: number): Promise<Row> {
-  const result = await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
+/** A signed-in customer with two perfumes in the cart, made straight in the scratch shop's database; returns the Cookie header. */
+async function signedInShopper(dataDir: string): Promise<string> {
+  const database = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dataDir, "shop.db") });
+  try {
+    const { db } = database;
+    const at = new Date().toISOString();
+    const user = await db
+      .insertInto("users")
+      .values({ email: `lighthouse-${Date.now()}@example.com`, password_hash: "!", first_name: "Ada", last_name: "Lighthouse", role: "customer", created_at: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const cookie = (await createSession({ db, config: { publicUrl: "http://127.0.0.1" } as Config }, user.id)).split(";")[0];
+    const cartId = await userCartId(db, user.id);
+    const products = await db.selectFrom("products").select("id").where("stock", ">", 2).where("archived_at", "is", null).orderBy("id").limit(2).execute();
+    for (const product of products) await addLine(db, cartId, product.id);
+    return cookie;
+  } finally {
+    await database.close();
+  }
+}
+
+async function measure(url: string, port: number, cookie?: string): Promise<Row> {
+  const result = await lighthouse(url, {
+    port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: ["performance"],
+    ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+  });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
@@ -78,7 +110,7 @@ async function measure(url: string, port: number): Promise<Row> {
   const scripts = requests.filter((r) => r.resourceType === "Script" && r.url.startsWith(new URL(url).origin));
   const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
   return {
-    page: new URL(url).pathname,
+    page: new URL(url).pathname + (cookie ? " (signed in)" : ""),
     score: Math.round((lhr.categories.performance.score ?? 0) * 100),
     "LCP s": Math.round(lhr.audits["largest-contentful-paint"].numericValue ?? 0) / 1000,
     CLS: Math.round((lhr.audits["cumulative-layout-shift"].numericValue ?? 0) * 1000) / 1000,
@@ -90,10 +122,10 @@ async function measure(url: string, port: number): Promise<Row> {
 }
 
 /** Lighthouse now and then fails to record a trace on a busy machine; such a run is repeated. */
-async function measureWithRetries(url: string, port: number): Promise<Row> {
+async function measureWithRetries(url: string, port: number, cookie?: string): Promise<Row> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await measure(url, port);
+      return await measure(url, port, cookie);
     } catch (error) {
       if (attempt >= 3) throw error;
       console.warn(`${(error as Error).message} (retrying)`);
@@ -109,14 +141,24 @@ async function main() {
     const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
     const product = sitemap.match(/<loc>[^<]*?(\/shop\/\d+)<\/loc>/)?.[1];
     if (!product) throw new Error("no product in the sitemap");
-    const pages = ["/", "/shop", product];
+    const cookie = started ? await signedInShopper(started.dataDir) : undefined;
+    const pages: { path: string; cookie?: string }[] = [
+      { path: "/" },
+      { path: "/shop" },
+      { path: product },
+      { path: "/auth" },
+      ...(cookie ? ["/cart", "/checkout", "/profile"].map((path) => ({ path, cookie })) : []),
+    ];
     // Warm up: the first request of each page renders it; the next ones are served as shoppers get them.
-    for (const page of pages) await fetch(base + page);
+    for (const page of pages) {
+      const response = await fetch(base + page.path, { headers: page.cookie ? { Cookie: page.cookie } : {}, redirect: "manual" });
+      if (response.status !== 200) throw new Error(`${page.path} answered ${response.status}, not 200`);
+    }
 
     const rows: Row[] = [];
     for (const page of pages) {
       const results: Row[] = [];
-      for (let i = 0; i < runs; i++) results.push(await measureWithRetries(base + page, chrome.port));
+      for (let i = 0; i < runs; i++) results.push(await measureWithRetries(base + page.path, chrome.port, page.cookie));
       results.sort((a, b) => a.score - b.score);
       rows.push(results[Math.floor(results.length / 2)]);
     }
