@@ -93,12 +93,16 @@ export function ProductCarousel({
   const root = useRef<HTMLElement>(null);
   const track = useRef<HTMLUListElement>(null);
 
+  const count = products.length;
   useEffect(() => {
-    const el = track.current!;
-    if (!backward) return autoplay(root.current!, () => stepTrack(el, 1), 4000);
+    // Nothing to move with fewer than two cards (and no element at all with none).
+    const el = track.current;
+    const section = root.current;
+    if (!el || !section || count < 2) return;
+    if (!backward) return autoplay(section, () => stepTrack(el, 1), 4000);
     let position = el.scrollLeft;
     return autoplay(
-      root.current!,
+      section,
       (elapsed) => {
         // Follow the shopper's own scrolling, then drift on from there.
         if (Math.abs(el.scrollLeft - position) > 2) position = el.scrollLeft;
@@ -108,23 +112,25 @@ export function ProductCarousel({
       },
       0,
     );
-  }, [backward]);
+  }, [backward, count]);
 
-  if (products.length === 0) return null;
+  if (count === 0) return null;
   return (
     <section ref={root} aria-roledescription="carousel" aria-labelledby={id} className="mt-12">
       <div className="mb-4 flex items-end justify-between gap-4">
         <h2 id={id} className="section-title">
           {title}
         </h2>
-        <div className="flex gap-2">
-          <button type="button" className="icon-btn border border-stone-300" aria-label={t("store.carousel.previous")} onClick={() => stepTrack(track.current!, -1)}>
-            <Icon name="left" />
-          </button>
-          <button type="button" className="icon-btn border border-stone-300" aria-label={t("store.carousel.next")} onClick={() => stepTrack(track.current!, 1)}>
-            <Icon name="right" />
-          </button>
-        </div>
+        {count > 1 && (
+          <div className="flex gap-2">
+            <button type="button" className="icon-btn border border-stone-300" aria-label={t("store.carousel.previous")} onClick={() => stepTrack(track.current!, -1)}>
+              <Icon name="left" />
+            </button>
+            <button type="button" className="icon-btn border border-stone-300" aria-label={t("store.carousel.next")} onClick={() => stepTrack(track.current!, 1)}>
+              <Icon name="right" />
+            </button>
+          </div>
+        )}
       </div>
       <ul ref={track} className={`carousel-track ${backward ? "drift" : ""}`}>
         {products.map((product) => (
@@ -149,7 +155,10 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
   const [index, setIndex] = useState(0);
   const root = useRef<HTMLElement>(null);
   const count = slides.length;
-  useEffect(() => autoplay(root.current!, () => setIndex((i) => (i + 1) % count), 4000, true), [count]);
+  useEffect(() => {
+    if (!root.current || count < 2) return;
+    return autoplay(root.current, () => setIndex((i) => (i + 1) % count), 4000, true);
+  }, [count]);
 
   return (
     <section ref={root} aria-roledescription="carousel" aria-label={t("store.hero.label")} className="hero">

@@ -12,7 +12,7 @@ import { createContext, createElement, useContext, useMemo } from "react";
 export const LOCALES = ["en", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
-export const LOCALE_LABELS: Record<Locale, string> = { en: "ENGLISH", es: "ESPANYOL" };
+export const LOCALE_LABELS: Record<Locale, string> = { en: "ENGLISH", es: "ESPAÑOL" };
 
 export interface Messages {
   [key: string]: string | Messages;

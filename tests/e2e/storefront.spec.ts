@@ -269,14 +269,14 @@ test.describe("layout", () => {
     const summary = page.getByRole("banner").locator("summary", { hasText: "ENGLISH" });
     // A click elsewhere or Escape closes the menu, as any menu does.
     await summary.click();
-    await expect(page.getByRole("link", { name: "ESPANYOL" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "ESPAÑOL" })).toBeVisible();
     await page.getByRole("heading", { level: 1 }).click();
-    await expect(page.getByRole("link", { name: "ESPANYOL" })).toBeHidden();
+    await expect(page.getByRole("link", { name: "ESPAÑOL" })).toBeHidden();
     await summary.click();
     await page.keyboard.press("Escape");
-    await expect(page.getByRole("link", { name: "ESPANYOL" })).toBeHidden();
+    await expect(page.getByRole("link", { name: "ESPAÑOL" })).toBeHidden();
     await summary.click();
-    await page.getByRole("link", { name: "ESPANYOL" }).click();
+    await page.getByRole("link", { name: "ESPAÑOL" }).click();
     await expect(page).toHaveURL(/\/shop\?page=2&lng=es$/);
     await expect(page.locator("html")).toHaveAttribute("lang", "es");
     await expect(page.getByRole("heading", { level: 1, name: "Tienda" })).toBeVisible();
@@ -287,7 +287,7 @@ test.describe("layout", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Nuestra historia" })).toBeVisible();
     await expectNoRawKeys(page);
 
-    await page.getByRole("banner").locator("summary", { hasText: "ESPANYOL" }).click();
+    await page.getByRole("banner").locator("summary", { hasText: "ESPAÑOL" }).click();
     await page.getByRole("link", { name: "ENGLISH" }).click();
     await expect(page).toHaveURL(/\/about\?lng=en$/);
     await expect(page.getByRole("heading", { level: 1, name: "Our story" })).toBeVisible();
