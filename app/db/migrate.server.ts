@@ -8,6 +8,7 @@ import * as m0007 from "./migrations/0007_checkout_key";
 import * as m0010 from "./migrations/0010_mail_outbox";
 import * as m0015 from "./migrations/0015_password_change_required";
 import * as m0016 from "./migrations/0016_pending_registrations";
+import * as m0020 from "./migrations/0020_category_names_in_spanish";
 import * as m0040 from "./migrations/0040_product_search";
 import * as m0041 from "./migrations/0041_product_sorting";
 import * as m0042 from "./migrations/0042_perfume_facts";
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   "0010_mail_outbox": m0010,
   "0015_password_change_required": m0015,
   "0016_pending_registrations": m0016,
+  "0020_category_names_in_spanish": m0020,
   "0040_product_search": m0040,
   "0041_product_sorting": m0041,
   "0042_perfume_facts": m0042,

@@ -17,7 +17,10 @@ export interface BrandTable {
 
 export interface CategoryTable {
   id: Id;
+  /** the English name, shown in every language that has none of its own */
   name: string;
+  /** the Spanish name (docs/decisions/091) */
+  name_es: string | null;
   slug: string;
   created_at: Timestamp;
 }

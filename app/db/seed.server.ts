@@ -98,7 +98,7 @@ export async function seedDemoCatalogue(db: Db, options: { imagesDir: string; re
     for (const [i, category] of demoCategories.entries()) {
       const row = await trx
         .insertInto("categories")
-        .values({ name: category.name, slug: category.slug, created_at: stamp(10_000 + i) })
+        .values({ name: category.name, name_es: category.nameEs, slug: category.slug, created_at: stamp(10_000 + i) })
         .returning("id")
         .executeTakeFirstOrThrow();
       categoryIds.set(category.slug, row.id);

@@ -5,9 +5,12 @@ import { translatorFor } from "~/lib/i18n.server";
 import {
   createTaxonomy,
   deleteTaxonomy,
+  findTaxonomy,
   listTaxonomy,
   renameTaxonomy,
   TAXONOMY_PAGE_SIZE,
+  spanishNameSchema,
+  taxonomyHolders,
   taxonomyNameSchema,
   taxonomyOptions,
 } from "./admin-taxonomy.server";
@@ -78,24 +81,71 @@ describe.each(ENGINES)("admin categories and brands on %s", (engine) => {
     expect(slugs.map((s) => s.slug)).toEqual(["eau-fraiche", "eau-fraiche-2", "category"]);
   });
 
-  it("refuses to delete a category or brand that products still use, archived ones included", async () => {
+  it("refuses to delete a category or brand that products on sale use", async () => {
     const brand = await addBrand(t.db, "Kilian");
     const category = await addCategory(t.db, "Niche");
-    const { id } = await addProduct(t.db, { brandId: brand.id, categoryId: category.id });
     await addProduct(t.db, { brandId: brand.id, categoryId: category.id });
-    expect(await deleteTaxonomy(t.db, "brand", brand.id, adminId)).toEqual({ ok: false, error: "inUse", name: "Kilian", products: 2 });
-    expect(await deleteTaxonomy(t.db, "category", category.id, adminId)).toEqual({ ok: false, error: "inUse", name: "Niche", products: 2 });
-    await t.db.deleteFrom("products").where("brand_id", "=", brand.id).where("id", "!=", id).execute();
-    await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "=", id).execute();
+    await addProduct(t.db, { brandId: brand.id, categoryId: category.id, archived: true });
     expect(await deleteTaxonomy(t.db, "brand", brand.id, adminId)).toEqual({ ok: false, error: "inUse", name: "Kilian", products: 1 });
+    expect(await deleteTaxonomy(t.db, "category", category.id, adminId, { moveTo: category.id + 1 })).toEqual({ ok: false, error: "inUse", name: "Niche", products: 1 });
     expect(translatorFor("en")("admin.brands.toast.inUse", { name: "Kilian", count: 1 })).toBe(
       "“Kilian” still has 1 product, so it cannot be deleted. Move that product to another brand first.",
     );
-    await t.db.deleteFrom("products").where("id", "=", id).execute();
-    expect(await deleteTaxonomy(t.db, "brand", brand.id, adminId)).toEqual({ ok: true, name: "Kilian" });
+    expect(await taxonomyHolders(t.db, "brand", brand.id)).toMatchObject({ products: 1, archivedCount: 1 });
+  });
+
+  it("deletes one held only by archived products, moving them where the owner says, in one transaction", async () => {
+    const brand = await addBrand(t.db, "Only Archived");
+    const other = await addBrand(t.db, "Takes Them");
+    const category = await addCategory(t.db, "Archived Category");
+    const archived = [];
+    for (const name of ["Zeta Oud", "Alpha Musk", "Mid Amber"]) archived.push(await addProduct(t.db, { brandId: brand.id, categoryId: category.id, name, archived: true }));
+    const holders = await taxonomyHolders(t.db, "brand", brand.id);
+    expect(holders).toEqual({ products: 0, archivedCount: 3, archived: [expect.objectContaining({ name: "Alpha Musk" }), expect.objectContaining({ name: "Mid Amber" }), expect.objectContaining({ name: "Zeta Oud" })] });
+    const listed = await listTaxonomy(t.db, "brand", { q: "Only Archived" });
+    expect(listed.rows).toEqual([expect.objectContaining({ name: "Only Archived", products: 0, archived: 3 })]);
+
+    // Without somewhere to move them (or with itself, or with one that does not exist), nothing changes.
+    for (const moveTo of [undefined, brand.id, 999_999]) {
+      expect(await deleteTaxonomy(t.db, "brand", brand.id, adminId, { moveTo })).toEqual({ ok: false, error: "archived", name: "Only Archived", archived: 3 });
+    }
+    const before = changes;
+    expect(await deleteTaxonomy(t.db, "brand", brand.id, adminId, { moveTo: other.id })).toEqual({ ok: true, name: "Only Archived", moved: 3, movedTo: "Takes Them" });
+    expect(changes).toBe(before + 1);
+    const moved = await t.db.selectFrom("products").select(["brand_id", "archived_at"]).where("id", "in", archived.map((p) => p.id)).execute();
+    expect(moved).toHaveLength(3);
+    for (const row of moved) {
+      expect(row.brand_id).toBe(other.id);
+      expect(row.archived_at).not.toBeNull();
+    }
+    expect(await t.db.selectFrom("brands").select("id").where("id", "=", brand.id).executeTakeFirst()).toBeUndefined();
+    const entry = await t.db.selectFrom("audit_log").select(["action", "changes"]).where("entity", "=", "brand").where("entity_id", "=", brand.id).executeTakeFirstOrThrow();
+    expect(entry).toEqual({ action: "delete", changes: JSON.stringify({ name: ["Only Archived", null], archivedProductsMovedTo: [null, "Takes Them (3)"] }) });
     expect(await deleteTaxonomy(t.db, "brand", brand.id, adminId)).toEqual({ ok: false, error: "notFound" });
-    const [entry] = await t.db.selectFrom("audit_log").select(["action", "entity_id"]).where("entity", "=", "brand").where("action", "=", "delete").execute();
-    expect(entry).toEqual({ action: "delete", entity_id: brand.id });
+
+    // One with nothing at all in it goes at once.
+    const empty = await addBrand(t.db, "Empty Brand");
+    expect(await deleteTaxonomy(t.db, "brand", empty.id, adminId)).toEqual({ ok: true, name: "Empty Brand", moved: 0, movedTo: null });
+  });
+
+  it("keeps a category's Spanish name, unique per language, and finds it by either name", async () => {
+    const created = await createTaxonomy(t.db, "category", { name: "Oriental", nameEs: "Oriental" }, adminId);
+    expect(created.ok).toBe(true);
+    if (!created.ok) return;
+    const other = await createTaxonomy(t.db, "category", { name: "Fresh", nameEs: "Fresco" }, adminId);
+    expect(other.ok).toBe(true);
+    expect(await createTaxonomy(t.db, "category", { name: "Citrus", nameEs: "FRESCO" }, adminId)).toEqual({ ok: false, error: "duplicate" });
+    expect(await renameTaxonomy(t.db, "category", created.id, { name: "Oriental", nameEs: "Oriental" }, adminId)).toEqual({ ok: false, error: "unchanged" });
+    expect(await renameTaxonomy(t.db, "category", created.id, { name: "Oriental", nameEs: "Especiado" }, adminId)).toEqual({ ok: true, id: created.id });
+    // A plain rename keeps the Spanish name.
+    expect(await renameTaxonomy(t.db, "category", created.id, "Amber", adminId)).toEqual({ ok: true, id: created.id });
+    expect(await findTaxonomy(t.db, "category", created.id)).toEqual({ id: created.id, name: "Amber", nameEs: "Especiado" });
+    expect((await listTaxonomy(t.db, "category", { q: "especiado" })).rows).toEqual([expect.objectContaining({ id: created.id, name: "Amber", nameEs: "Especiado" })]);
+    expect(spanishNameSchema.parse("   ")).toBeNull();
+    expect(spanishNameSchema.safeParse("x".repeat(61)).success).toBe(false);
+    // Brands have no Spanish name: one given is ignored.
+    const brand = await createTaxonomy(t.db, "brand", { name: "Xerjoff", nameEs: "Xerjoff ES" }, adminId);
+    expect(brand.ok && (await findTaxonomy(t.db, "brand", brand.id))).toEqual({ id: expect.any(Number), name: "Xerjoff", nameEs: null });
   });
 
   it("searches by name, counts products per row and pages the list", async () => {
@@ -106,7 +156,7 @@ describe.each(ENGINES)("admin categories and brands on %s", (engine) => {
     const page2 = await listTaxonomy(t.db, "brand", { q: "search brand", page: 2 });
     expect(page2.rows.map((r) => r.name)).toEqual(["Search Brand 20", "Search Brand 21"]);
     const niche = await listTaxonomy(t.db, "category", { q: "NICHE" });
-    expect(niche.rows).toEqual([expect.objectContaining({ name: "Niche", products: 0 })]);
+    expect(niche.rows).toEqual([expect.objectContaining({ name: "Niche", products: 1, archived: 1 })]);
     const options = await taxonomyOptions(t.db, "category");
     expect(options).toContainEqual({ id: expect.any(Number), name: "Niche" });
   });

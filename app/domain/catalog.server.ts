@@ -5,6 +5,7 @@ import type { Database } from "~/db/schema";
 import { DISCOUNT_PER_MILLE } from "~/db/migrations/0041_product_sorting";
 import { CONCENTRATIONS, type Concentration, FAMILIES, type Family, knownValues } from "~/lib/perfume-facts";
 import { effectiveSort, NO_FILTERS, PRICE_MAX, PRICE_MIN, SEARCH_MAX_LENGTH, SHOP_PAGE_SIZE, SHOP_SORTS, type ShopFilters, type ShopSort } from "~/lib/shop-url";
+import type { Locale } from "~/lib/i18n";
 
 // ---------------------------------------------------------------------------------------------
 // Change notifications
@@ -87,12 +88,39 @@ export async function productsInCategory(db: Db, categorySlug: string, limit: nu
     .execute();
 }
 
-export async function listCategories(db: Db): Promise<NamedRow[]> {
-  return db.selectFrom("categories").select(["id", "name"]).orderBy("name").orderBy("id").execute();
+/** A category's name in the shopper's language: the Spanish one when there is one, else the English. */
+export function categoryName(locale: Locale) {
+  return locale === "es" ? sql<string>`coalesce(c.name_es, c.name)` : sql<string>`c.name`;
 }
 
+/**
+ * The categories the shop's filters offer, by name in the shopper's language: only those with a
+ * product on sale (one whose products are all archived would lead to an empty page).
+ */
+export async function listCategories(db: Db, locale: Locale = "en"): Promise<NamedRow[]> {
+  const name = categoryName(locale);
+  return db
+    .selectFrom("categories as c")
+    .select(["c.id", name.as("name")])
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom("products as p").select("p.id").whereRef("p.category_id", "=", "c.id").where("p.archived_at", "is", null)),
+    )
+    .orderBy(name)
+    .orderBy("c.id")
+    .execute();
+}
+
+/** The brands the shop's filters offer: only those with a product on sale. */
 export async function listBrands(db: Db): Promise<NamedRow[]> {
-  return db.selectFrom("brands").select(["id", "name"]).orderBy("name").orderBy("id").execute();
+  return db
+    .selectFrom("brands as b")
+    .select(["b.id", "b.name"])
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom("products as p").select("p.id").whereRef("p.brand_id", "=", "b.id").where("p.archived_at", "is", null)),
+    )
+    .orderBy("b.name")
+    .orderBy("b.id")
+    .execute();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -408,8 +436,8 @@ export function parseProductId(value: string | undefined): number | null {
   return id <= 2_147_483_647 ? id : null;
 }
 
-/** A product on sale in the shop, or null (unknown or taken out of the shop). */
-export async function productDetail(db: Db, id: number): Promise<ProductDetail | null> {
+/** A product on sale in the shop, or null (unknown or taken out of the shop); its category named in `locale`. */
+export async function productDetail(db: Db, id: number, locale: Locale = "en"): Promise<ProductDetail | null> {
   const row = await db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
@@ -429,7 +457,7 @@ export async function productDetail(db: Db, id: number): Promise<ProductDetail |
       "p.category_id as categoryId",
       "p.updated_at as updatedAt",
       "b.name as brandName",
-      "c.name as categoryName",
+      categoryName(locale).as("categoryName"),
     ])
     .where("p.id", "=", id)
     .where("p.archived_at", "is", null)

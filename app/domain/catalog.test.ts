@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NO_FILTERS, type ShopFilters } from "~/lib/shop-url";
+import { addBrand, addCategory, addProduct } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import {
   catalogChanged,
@@ -160,6 +161,23 @@ describe.each(ENGINES)("the shop's catalogue on %s", (engine) => {
     const sitemap = await sitemapProducts(t.db);
     expect(sitemap).toHaveLength(17);
     expect(sitemap[0]).toEqual({ id: productIds["p-0"], updatedAt: "2026-01-01T12:00:00.000Z" });
+  });
+
+  it("names categories in the shopper's language, and offers only categories and brands with a product on sale", async () => {
+    await t.db.updateTable("categories").set({ name_es: "Hombre" }).where("id", "=", ids.men).execute();
+    const [ghostCategory, emptyCategory, ghostBrand] = await Promise.all([addCategory(t.db, "Aaa Archived Only"), addCategory(t.db, "Aaa Empty"), addBrand(t.db, "Aaa Ghost")]);
+    await addProduct(t.db, { brandId: ghostBrand.id, categoryId: ghostCategory.id, archived: true });
+    expect((await listCategories(t.db, "en")).map((c) => c.name)).toEqual(["Men", "Women"]);
+    // Spanish names where there are some, English otherwise, in Spanish order.
+    expect((await listCategories(t.db, "es")).map((c) => c.name)).toEqual(["Hombre", "Women"]);
+    expect((await listBrands(t.db)).map((b) => b.name)).toEqual(["100% Pure_Oils", "Chanel", "Dior"]);
+    // A link to a hidden category is dropped like an unknown one.
+    const known = { categories: await listCategories(t.db, "es"), brands: await listBrands(t.db) };
+    expect(parseShopQuery(query(`category=${ghostCategory.id}&brand=${ghostBrand.id}`), known)).toEqual(NO_FILTERS);
+    expect(parseShopQuery(query(`category=${emptyCategory.id}`), known)).toEqual(NO_FILTERS);
+    expect(await productDetail(t.db, productIds["p-4"], "es")).toMatchObject({ categoryName: "Hombre" });
+    expect(await productDetail(t.db, productIds["p-4"], "en")).toMatchObject({ categoryName: "Men" });
+    expect(await productDetail(t.db, productIds["p-5"], "es")).toMatchObject({ categoryName: "Women" });
   });
 });
 

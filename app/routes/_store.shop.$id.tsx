@@ -14,9 +14,9 @@ import type { Route } from "./+types/_store.shop.$id";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseProductId(params.id);
-  const product = id === null ? null : await productDetail(context.db, id);
-  if (!product) throw data(null, { status: 404 });
   const { locale, content } = pageContent(request);
+  const product = id === null ? null : await productDetail(context.db, id, locale);
+  if (!product) throw data(null, { status: 404 });
   const related = await relatedProducts(context.db, product);
   const path = `/shop/${product.id}`;
   const image = product.image ? imageVariantUrl(product.image, 1024) : null;

@@ -17,7 +17,7 @@ const FILTERS_DRAWER = "filters-drawer";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, content } = pageContent(request);
-  const [categories, brands] = await Promise.all([listCategories(context.db), listBrands(context.db)]);
+  const [categories, brands] = await Promise.all([listCategories(context.db, locale), listBrands(context.db)]);
   const asked = parseShopQuery(new URL(request.url).searchParams, { categories, brands });
   const [result, facets] = await Promise.all([listShopProducts(context.db, asked), shopFacets(context.db, asked)]);
   const filters = { ...asked, page: result.page };

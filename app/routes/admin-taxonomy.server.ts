@@ -5,8 +5,11 @@ import {
   findTaxonomy,
   listTaxonomy,
   renameTaxonomy,
+  spanishNameSchema,
+  taxonomyHolders,
   type TaxonomyKind,
   taxonomyNameSchema,
+  taxonomyOptions,
 } from "~/domain/admin-taxonomy.server";
 import type { SessionUser } from "~/domain/sessions.server";
 import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
@@ -40,6 +43,10 @@ export async function loadTaxonomyScreen(kind: TaxonomyKind, request: Request, c
     renameId ? findTaxonomy(context.db, kind, renameId) : null,
     deleteId ? findTaxonomy(context.db, kind, deleteId) : null,
   ]);
+  // Deleting: what still holds it, and where its archived products can go.
+  const [holders, targets] = deleting
+    ? await Promise.all([taxonomyHolders(context.db, kind, deleting.id), taxonomyOptions(context.db, kind)])
+    : [null, []];
   const t = requestTranslator(request);
   return {
     ...list,
@@ -47,7 +54,7 @@ export async function loadTaxonomyScreen(kind: TaxonomyKind, request: Request, c
     q,
     creating: url.searchParams.has("new"),
     renaming: renaming ?? null,
-    deleting: deleting ?? null,
+    deleting: deleting && holders ? { ...deleting, ...holders, targets: targets.filter((o) => o.id !== deleting.id) } : null,
     title: t("admin.meta.title", { page: t(`${AREA[kind]}.title`) }),
   };
 }
@@ -61,11 +68,20 @@ export async function taxonomyAction(kind: TaxonomyKind, admin: SessionUser, req
 
   if (intent === "create" || (intent === "rename" && id)) {
     const raw = form.get("name");
+    const rawEs = kind === "category" ? form.get("nameEs") : null;
     const parsed = taxonomyNameSchema(kind).safeParse(typeof raw === "string" ? raw : "");
-    const values = { name: typeof raw === "string" ? raw.slice(0, 200) : "" };
-    if (!parsed.success) return data({ intent, errors: { name: parsed.error.issues[0].message }, values }, { status: 400 });
+    const parsedEs = spanishNameSchema.safeParse(typeof rawEs === "string" ? rawEs : "");
+    const values = { name: typeof raw === "string" ? raw.slice(0, 200) : "", nameEs: typeof rawEs === "string" ? rawEs.slice(0, 200) : "" };
+    if (!parsed.success || !parsedEs.success) {
+      const errors = {
+        name: parsed.success ? undefined : parsed.error.issues[0].message,
+        nameEs: parsedEs.success ? undefined : parsedEs.error.issues[0].message,
+      };
+      return data({ intent, errors, values }, { status: 400 });
+    }
     const name = parsed.data;
-    const result = intent === "create" ? await createTaxonomy(context.db, kind, name, admin.id) : await renameTaxonomy(context.db, kind, id!, name, admin.id);
+    const names = { name, nameEs: parsedEs.data };
+    const result = intent === "create" ? await createTaxonomy(context.db, kind, names, admin.id) : await renameTaxonomy(context.db, kind, id!, names, admin.id);
     if (result.ok) {
       const key = intent === "create" ? `${area}.toast.created` : `${area}.toast.renamed`;
       return redirectWithToast(context, intent === "create" ? PATHS[kind] : back, { type: "success", key, values: { name } });
@@ -76,10 +92,16 @@ export async function taxonomyAction(kind: TaxonomyKind, admin: SessionUser, req
   }
 
   if (intent === "delete" && id) {
-    const result = await deleteTaxonomy(context.db, kind, id, admin.id);
+    const result = await deleteTaxonomy(context.db, kind, id, admin.id, { moveTo: positiveInt(form.get("moveTo")) });
+    if (result.ok && result.movedTo !== null) {
+      return redirectWithToast(context, back, { type: "success", key: `${area}.toast.deletedMoved`, values: { name: result.name, count: result.moved, target: result.movedTo } });
+    }
     if (result.ok) return redirectWithToast(context, back, { type: "success", key: `${area}.toast.deleted`, values: { name: result.name } });
     if (result.error === "inUse") {
       return redirectWithToast(context, back, { type: "error", key: `${area}.toast.inUse`, values: { name: result.name, count: result.products } });
+    }
+    if (result.error === "archived") {
+      return redirectWithToast(context, back, { type: "error", key: `${area}.toast.archived`, values: { name: result.name, count: result.archived } });
     }
     return redirectWithToast(context, back, { type: "error", key: `${area}.toast.notFound` });
   }

@@ -304,20 +304,26 @@ test("deleting asks first; a refused delete puts the row back with an error; ord
   const brand = await shop.db.selectFrom("brands").select(["id", "name"]).orderBy("id").executeTakeFirstOrThrow();
   const at = new Date().toISOString();
   const category = await shop.db.insertInto("categories").values({ name: `In use ${stamp}`, slug: `in-use-${stamp}`, created_at: at }).returning("id").executeTakeFirstOrThrow();
+
+  await page.goto(`/admin/categories?q=${encodeURIComponent(`In use ${stamp}`)}`);
+  await page.getByRole("link", { name: `Delete In use ${stamp}` }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete category?" });
+  await expect(confirm).toContainText(`Delete the category “In use ${stamp}”?`);
+  // A product put on sale in it while the dialog is open: the server refuses the delete.
   const product = await shop.db
     .insertInto("products")
     .values({ slug: `kept-${stamp}`, name: `Kept in history ${stamp}`, description: "d", price: 1_000_000, discount: null, stock: 4, image: null, category_id: category.id, brand_id: brand.id, archived_at: null, created_at: at, updated_at: at })
     .returning("id")
     .executeTakeFirstOrThrow();
   await insertOrder(shop.db, { userId: customer.userId, items: [{ productId: product.id, quantity: 1 }] });
-
-  await page.goto(`/admin/categories?q=${encodeURIComponent(`In use ${stamp}`)}`);
-  await page.getByRole("link", { name: `Delete In use ${stamp}` }).click();
-  const confirm = page.getByRole("dialog", { name: "Delete category?" });
-  await expect(confirm).toContainText(`Delete the category “In use ${stamp}”?`);
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, `“In use ${stamp}” still has 1 product, so it cannot be deleted.`)).toBeVisible();
   await expect(page.getByRole("cell", { name: `In use ${stamp}`, exact: true })).toBeVisible();
+  // Asked again, the dialog says why at once and offers no delete.
+  await page.getByRole("link", { name: `Delete In use ${stamp}` }).click();
+  await expect(confirm).toContainText("1 product on sale is sorted here. Move it to another one before deleting.");
+  await expect(confirm.getByRole("button", { name: "Delete" })).toHaveCount(0);
+  await confirm.getByRole("link", { name: "Cancel" }).click();
 
   await page.goto(`/admin/products?q=${encodeURIComponent(stamp)}`);
   await page.getByRole("link", { name: `Delete Kept in history ${stamp}` }).click();

@@ -24,22 +24,43 @@ export interface TaxonomyScreenData {
   page: number;
   pages: number;
   total: number;
-  rows: { id: number; name: string; products: number }[];
+  rows: { id: number; name: string; nameEs: string | null; products: number; archived: number }[];
   creating: boolean;
-  renaming: { id: number; name: string } | null;
-  deleting: { id: number; name: string } | null;
+  renaming: { id: number; name: string; nameEs: string | null } | null;
+  deleting: {
+    id: number;
+    name: string;
+    products: number;
+    archivedCount: number;
+    archived: { id: number; name: string }[];
+    targets: { id: number; name: string }[];
+  } | null;
 }
 
 interface ActionResult {
   intent?: unknown;
-  errors?: { name?: string };
-  values?: { name?: string };
+  errors?: { name?: string; nameEs?: string };
+  values?: { name?: string; nameEs?: string };
 }
 
 const PATHS: Record<Kind, string> = { category: "/admin/categories", brand: "/admin/brands" };
 const AREA: Record<Kind, string> = { category: "admin.categories", brand: "admin.brands" };
 
-function NameForm({ data, intent, id, initial, closeHref }: { data: TaxonomyScreenData; intent: "create" | "rename"; id?: number; initial: string; closeHref: string }) {
+function NameForm({
+  data,
+  intent,
+  id,
+  initial,
+  initialEs = "",
+  closeHref,
+}: {
+  data: TaxonomyScreenData;
+  intent: "create" | "rename";
+  id?: number;
+  initial: string;
+  initialEs?: string;
+  closeHref: string;
+}) {
   const { t } = useT();
   const area = AREA[data.kind];
   const fetcher = useFetcher<ActionResult>();
@@ -53,8 +74,13 @@ function NameForm({ data, intent, id, initial, closeHref }: { data: TaxonomyScre
       <input type="hidden" name="q" value={data.q} />
       <input type="hidden" name="page" value={data.page} />
       <Field label={t(`${area}.fields.name`)} error={result?.errors?.name}>
-        {(props) => <input {...props} name="name" defaultValue={result?.values?.name ?? initial} maxLength={200} className={inputClass} />}
+        {(props) => <input {...props} name="name" lang="en" defaultValue={result?.values?.name ?? initial} maxLength={200} className={inputClass} />}
       </Field>
+      {data.kind === "category" && (
+        <Field label={t("admin.categories.fields.nameEs")} hint={t("admin.categories.fields.nameEsHint")} error={result?.errors?.nameEs}>
+          {(props) => <input {...props} name="nameEs" lang="es" defaultValue={result?.values?.nameEs ?? initialEs} maxLength={200} className={inputClass} />}
+        </Field>
+      )}
       <div className="flex flex-wrap justify-end gap-2">
         <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
           {t("admin.common.cancel")}
@@ -64,6 +90,42 @@ function NameForm({ data, intent, id, initial, closeHref }: { data: TaxonomyScre
         </button>
       </div>
     </fetcher.Form>
+  );
+}
+
+/** What still holds a category or brand: products on sale block it; archived ones move on delete. */
+function DeleteHolders({ deleting }: { deleting: NonNullable<TaxonomyScreenData["deleting"]> }) {
+  const { t } = useT();
+  if (deleting.products > 0) return <p className="mt-3 text-sm text-red-700">{t("admin.taxonomy.onSaleHolders", { count: deleting.products })}</p>;
+  if (deleting.archivedCount === 0) return null;
+  const more = deleting.archivedCount - deleting.archived.length;
+  return (
+    <div className="mt-3 space-y-3 text-sm">
+      <p className="text-stone-700">{t("admin.taxonomy.archivedHolders", { count: deleting.archivedCount })}</p>
+      <ul className="list-disc space-y-1 pl-5 text-stone-700">
+        {deleting.archived.map((p) => (
+          <li key={p.id} className="break-words">
+            {p.name}
+          </li>
+        ))}
+        {more > 0 && <li>{t("admin.taxonomy.archivedMore", { count: more })}</li>}
+      </ul>
+      {deleting.targets.length === 0 ? (
+        <p className="text-red-700">{t("admin.taxonomy.noTarget")}</p>
+      ) : (
+        <Field label={t("admin.taxonomy.moveTo")}>
+          {(props) => (
+            <select {...props} name="moveTo" required className={inputClass}>
+              {deleting.targets.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
+    </div>
   );
 }
 
@@ -99,8 +161,16 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
               <th scope="col" className="px-3 py-3 font-medium">
                 {t("admin.taxonomy.columns.name")}
               </th>
+              {data.kind === "category" && (
+                <th scope="col" className="px-3 py-3 font-medium">
+                  {t("admin.taxonomy.columns.nameEs")}
+                </th>
+              )}
               <th scope="col" className="px-3 py-3 font-medium">
                 {t("admin.taxonomy.columns.products")}
+              </th>
+              <th scope="col" className="px-3 py-3 font-medium">
+                {t("admin.taxonomy.columns.archived")}
               </th>
               <th scope="col" className="px-3 py-3 text-right font-medium">
                 {t("admin.taxonomy.columns.action")}
@@ -110,7 +180,7 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={4} className="px-3 py-8 text-center text-stone-600">
+                <td colSpan={data.kind === "category" ? 6 : 5} className="px-3 py-8 text-center text-stone-600">
                   {data.q ? t(`${area}.noMatch`, { q: data.q }) : t(`${area}.empty`)}
                 </td>
               </tr>
@@ -119,7 +189,13 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
               <tr key={row.id} className="border-t border-stone-100" data-row={row.id}>
                 <td className="px-3 py-2 tabular-nums text-stone-500">{row.id}</td>
                 <td className="px-3 py-2 font-medium text-ink">{row.name}</td>
+                {data.kind === "category" && (
+                  <td className="px-3 py-2" lang="es">
+                    {row.nameEs ?? ""}
+                  </td>
+                )}
                 <td className="px-3 py-2 tabular-nums">{row.products}</td>
+                <td className="px-3 py-2 tabular-nums text-stone-500">{row.archived}</td>
                 <RowActions
                   editHref={screenHref(path, { q: data.q, page: data.page, rename: row.id })}
                   editLabel={t("admin.taxonomy.renameLabel", { name: row.name })}
@@ -140,7 +216,15 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
       )}
       {data.renaming && (
         <Dialog title={t(`${area}.renameTitle`)} closeHref={closeHref}>
-          <NameForm key={data.renaming.id} data={data} intent="rename" id={data.renaming.id} initial={data.renaming.name} closeHref={closeHref} />
+          <NameForm
+            key={data.renaming.id}
+            data={data}
+            intent="rename"
+            id={data.renaming.id}
+            initial={data.renaming.name}
+            initialEs={data.renaming.nameEs ?? ""}
+            closeHref={closeHref}
+          />
         </Dialog>
       )}
       {data.deleting && data.deleting.id !== removingId && (
@@ -152,7 +236,11 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
           q={data.q}
           page={data.page}
           closeHref={closeHref}
-        />
+          blocked={data.deleting.products > 0 || (data.deleting.archivedCount > 0 && data.deleting.targets.length === 0)}
+          confirmLabel={data.deleting.archivedCount > 0 ? t("admin.taxonomy.moveAndDelete") : undefined}
+        >
+          <DeleteHolders deleting={data.deleting} />
+        </ConfirmDelete>
       )}
     </>
   );

@@ -251,6 +251,9 @@ export function ConfirmDelete({
   q,
   page,
   closeHref,
+  blocked = false,
+  confirmLabel,
+  children,
 }: {
   remover: FetcherWithComponents<unknown>;
   title: string;
@@ -259,22 +262,32 @@ export function ConfirmDelete({
   q: string;
   page: number;
   closeHref: string;
+  /** true: say why (in children) and offer no delete button */
+  blocked?: boolean;
+  confirmLabel?: string;
+  /** more to say, and fields sent with the delete */
+  children?: React.ReactNode;
 }) {
   const { t } = useT();
   return (
     <Dialog title={title} closeHref={closeHref}>
       <p className="text-stone-700">{question}</p>
-      <remover.Form method="post" className="mt-6 flex flex-wrap justify-end gap-2" preventScrollReset>
+      <remover.Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="delete" />
         <input type="hidden" name="id" value={id} />
         <input type="hidden" name="q" value={q} />
         <input type="hidden" name="page" value={page} />
-        <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
-          {t("admin.common.cancel")}
-        </Link>
-        <button type="submit" className={dangerButton}>
-          {t("admin.common.delete")}
-        </button>
+        {children}
+        <div className="mt-6 flex flex-wrap justify-end gap-2">
+          <Link to={closeHref} className={secondaryButton} preventScrollReset replace>
+            {t("admin.common.cancel")}
+          </Link>
+          {!blocked && (
+            <button type="submit" className={dangerButton}>
+              {confirmLabel ?? t("admin.common.delete")}
+            </button>
+          )}
+        </div>
       </remover.Form>
     </Dialog>
   );

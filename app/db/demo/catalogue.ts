@@ -21,10 +21,10 @@ export interface DemoProduct {
   description: string;
 }
 
-export const demoCategories: { name: string; slug: DemoCategorySlug }[] = [
-  { name: "Men", slug: "men" },
-  { name: "Women", slug: "women" },
-  { name: "Unisex", slug: "unisex" },
+export const demoCategories: { name: string; nameEs: string; slug: DemoCategorySlug }[] = [
+  { name: "Men", nameEs: "Hombre", slug: "men" },
+  { name: "Women", nameEs: "Mujer", slug: "women" },
+  { name: "Unisex", nameEs: "Unisex", slug: "unisex" },
 ];
 
 export const demoBrands: string[] = [
