@@ -14,6 +14,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
+  // A shared CI machine can be slow: assertions wait up to 10 s for the page to catch up.
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? "line" : "list",
   use: {
     baseURL: `http://127.0.0.1:${port}`,

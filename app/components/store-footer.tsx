@@ -21,7 +21,7 @@ export function StoreFooter() {
           <p className="font-serif text-xl text-white">{t("common.brand.tagline")}</p>
           <p className="mt-3">{t("store.footer.blurb")}</p>
         </div>
-        <nav aria-labelledby="footer-pages">
+        <nav aria-label={t("store.footer.pagesLabel")}>
           <h2 id="footer-pages" className={heading}>
             {t("store.footer.pages")}
           </h2>

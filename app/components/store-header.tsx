@@ -82,10 +82,10 @@ function UserArea() {
   }
   return (
     <>
-      <Link to="/profile" className="top-link">
+      <Link to="/profile" className="top-link min-w-0">
         <Icon name="user" size={16} />
         <span className="sr-only">{t("store.header.profile")}: </span>
-        {user.firstName}
+        <span className="max-w-[6.5rem] truncate sm:max-w-[12rem]">{user.firstName}</span>
       </Link>
       <form method="post" action="/auth/logout">
         <button type="submit" className="top-link">
@@ -124,9 +124,9 @@ export function StoreHeader() {
         <div className="bar justify-between gap-3">
           <a href={`tel:${shop?.phone.replace(/[^\d+]/g, "")}`} className="top-link">
             <Icon name="phone" size={14} />
-            <span className="max-sm:sr-only">{t("store.header.callUs")}</span> {shop?.phone}
+            <span className="max-sm:sr-only">{t("store.header.callUs")}</span> <span className="max-sm:sr-only">{shop?.phone}</span>
           </a>
-          <div className="flex items-center gap-2">
+          <div className="flex min-w-0 items-center gap-2">
             <abbr title={t("store.header.currency")} className="no-underline">NGN</abbr>
             <LanguageMenu />
             <UserArea />

@@ -54,11 +54,11 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               {total === 0 ? t("store.shop.none") : t("store.shop.showing", { from: first, to: first + products.length - 1, count: total })}
               {filters.q && (
                 <>
-                  {" · "}
-                  {t("store.shop.searchFor", { q: filters.q })}{" "}
-                  <Link to={shopHref(filters, { q: "" })} className="underline">
-                    {t("store.shop.clearSearch")}
-                  </Link>
+                    {" · "}
+                    {t("store.shop.searchFor", { q: filters.q })}{" "}
+                    <Link to={shopHref(filters, { q: "" })} className="underline">
+                      {t("store.shop.clearSearch")}
+                    </Link>
                 </>
               )}
             </p>
@@ -80,13 +80,16 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             </Link>
           </div>
         ) : (
-          <ul className="product-grid fade-in" key={shopHref(filters)}>
-            {products.map((product, i) => (
-              <li key={product.id}>
-                <ProductCard product={product} inWishlist={loaderData.wishlisted.includes(product.id)} eager={i < 4} priority={i < 2} sizes="(min-width: 1280px) 210px, (min-width: 1024px) 23vw, (min-width: 640px) 31vw, calc(50vw - 24px)" />
-              </li>
-            ))}
-          </ul>
+          <>
+            <h2 className="sr-only">{t("store.shop.listHeading")}</h2>
+            <ul className="product-grid fade-in" key={shopHref(filters)}>
+              {products.map((product, i) => (
+                <li key={product.id}>
+                  <ProductCard product={product} inWishlist={loaderData.wishlisted.includes(product.id)} eager={i < 4} priority={i < 2} sizes="(min-width: 1280px) 210px, (min-width: 1024px) 23vw, (min-width: 640px) 31vw, calc(50vw - 24px)" />
+                </li>
+              ))}
+            </ul>
+          </>
         )}
         <Pagination page={page} pageCount={pageCount} href={(p) => shopHref(filters, { page: p })} />
       </div>

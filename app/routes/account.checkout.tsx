@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
 import { CheckoutTotals, DeliveryChoice, PaymentChoice } from "~/components/checkout-options";
+import { ErrorSummary } from "~/components/error-summary";
 import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
 import { paymentOptions } from "~/domain/delivery.server";
 import { startOnlinePayment } from "~/domain/online-payments.server";
@@ -40,6 +41,8 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 export function meta({ data }: Route.MetaArgs) {
   return [{ title: data ? `${data.title} | Unboxed` : "Unboxed" }, { name: "robots", content: "noindex" }];
 }
+
+const ADDRESS_FIELDS = ["street", "city", "state", "country"] as const;
 
 // "confirm" is the normal second step without JavaScript (the page shows the fee and the total first).
 const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, confirm: 200, tooManyOpen: 429 } as const;
@@ -146,10 +149,16 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="mx-auto max-w-5xl">
       <h1 className="font-serif text-2xl font-semibold">{t("account.checkout.title")}</h1>
-      {actionData?.problem && actionData.problem !== "invalidAddress" && actionData.problem !== "confirm" && (
-        <p role="alert" className="mt-4 rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-900">
-          {t(`account.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "", count: actionData.count })}
-        </p>
+      {actionData?.problem && actionData.problem !== "confirm" && (
+        <ErrorSummary
+          answer={actionData}
+          title={t(actionData.problem === "invalidAddress" ? "account.checkout.fixTitle" : "account.checkout.problemTitle")}
+          errors={
+            actionData.problem === "invalidAddress"
+              ? ADDRESS_FIELDS.filter((name) => errors[name]).map((name) => ({ field: `checkout-${name}`, text: t(errors[name]!) }))
+              : [{ text: t(`account.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "", count: actionData.count }) }]
+          }
+        />
       )}
       {confirm && (
         <p role="status" className="mt-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-950">

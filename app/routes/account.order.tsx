@@ -38,6 +38,8 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
   const { order, bank } = loaderData;
   const howToPay = paymentInstructions(t, order, bank);
+  // A WhatsApp hand-off the shop has not confirmed: the shopper may never have sent the message.
+  const awaitingMessage = order.channel === "whatsapp" && order.status === "pending";
   return (
     <article className="mx-auto max-w-3xl">
       <Link to="/profile?tab=orders" className="text-sm text-stone-600 underline">
@@ -51,7 +53,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <OrderStatusBadge status={order.status} />
+          {awaitingMessage ? <OrderStatusBadge status={order.status} label={t("account.orders.awaitingMessage")} /> : <OrderStatusBadge status={order.status} />}
           <PaymentStatusBadge status={order.paymentStatus} />
           <Link to={`/orders/${encodeURIComponent(order.number)}/invoice`} className="inline-flex min-h-11 items-center rounded-full border border-stone-300 px-4 text-sm hover:bg-stone-100">
             {t("account.order.invoice")}
@@ -59,11 +61,21 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </div>
       </header>
 
-      <section aria-labelledby="items-heading" className="mt-6 overflow-x-auto rounded-xl border border-stone-200 bg-white">
+      {awaitingMessage && (
+        <section aria-labelledby="whatsapp-heading" className="mt-6 rounded-xl bg-emerald-50 p-4 text-sm">
+          <h2 id="whatsapp-heading" className="font-semibold">{t("account.orders.awaitingMessage")}</h2>
+          <p className="mt-1">{t("account.order.whatsappNotSent")}</p>
+          <a href={`/cart/whatsapp/${order.number}`} className="mt-3 inline-flex min-h-11 items-center rounded-full bg-[#1f7a4d] px-5 font-medium text-white">
+            {t("account.orders.sendAgain")}
+          </a>
+        </section>
+      )}
+
+      <section aria-labelledby="items-heading" className="mt-6 rounded-xl border border-stone-200 bg-white sm:overflow-x-auto">
         <h2 id="items-heading" className="sr-only">
           {t("account.order.items")}
         </h2>
-        <table className="w-full text-left text-sm">
+        <table className="stack-table w-full text-left text-sm">
           <thead className="bg-stone-50 text-stone-600">
             <tr>
               <th scope="col" className="px-4 py-3 font-medium">{t("account.order.product")}</th>
@@ -75,12 +87,12 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           <tbody>
             {order.items.map((item, i) => (
               <tr key={i} className="border-t border-stone-100">
-                <td className="px-4 py-3">
+                <td className="px-4 py-3 font-medium" data-label={t("account.order.product")}>
                   {item.productId ? <Link to={`/shop/${item.productId}`} className="underline">{item.name}</Link> : item.name}
                 </td>
-                <td className="px-4 py-3 text-right">{item.quantity}</td>
-                <td className="px-4 py-3 text-right">{formatNaira(item.unitPrice)}</td>
-                <td className="px-4 py-3 text-right">{formatNaira(item.lineTotal)}</td>
+                <td className="px-4 py-3 text-right" data-label={t("account.order.quantity")}>{item.quantity}</td>
+                <td className="px-4 py-3 text-right" data-label={t("account.order.price")}>{formatNaira(item.unitPrice)}</td>
+                <td className="px-4 py-3 text-right" data-label={t("account.order.lineTotal")}>{formatNaira(item.lineTotal)}</td>
               </tr>
             ))}
           </tbody>
@@ -143,7 +155,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           </Form>
         </section>
       )}
-      {order.paymentStatus === "unpaid" && order.status !== "cancelled" && howToPay.length > 0 && (
+      {order.paymentStatus === "unpaid" && order.status !== "cancelled" && !awaitingMessage && howToPay.length > 0 && (
         <section aria-labelledby="pay-heading" className="mt-6 rounded-xl bg-brand-50 p-4 text-sm">
           <h2 id="pay-heading" className="font-semibold">{t("account.order.howToPay")}</h2>
           {howToPay.map((line) => (

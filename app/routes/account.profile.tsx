@@ -117,14 +117,14 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="mx-auto max-w-5xl">
       <header className="flex items-center gap-4">
-        <span aria-hidden="true" className="grid h-16 w-16 place-items-center rounded-full bg-ink font-serif text-xl text-white">
+        <span aria-hidden="true" className="grid h-16 w-16 shrink-0 place-items-center rounded-full bg-ink font-serif text-xl text-white">
           {initials(user.firstName, user.lastName)}
         </span>
-        <div>
-          <h1 className="font-serif text-2xl font-semibold">
+        <div className="min-w-0">
+          <h1 className="break-words font-serif text-2xl font-semibold">
             {user.firstName} {user.lastName}
           </h1>
-          <p className="text-stone-600">{user.email}</p>
+          <p className="break-all text-stone-600">{user.email}</p>
         </div>
       </header>
 
@@ -156,8 +156,8 @@ function Orders({ orders }: { orders: Route.ComponentProps["loaderData"]["orders
   const { t, locale } = useT();
   if (orders.length === 0) return <p className="text-stone-600">{t("account.orders.empty")}</p>;
   return (
-    <div className="overflow-x-auto rounded-xl border border-stone-200 bg-white">
-      <table className="w-full min-w-[40rem] text-left text-sm">
+    <div className="rounded-xl border border-stone-200 bg-white sm:overflow-x-auto">
+      <table className="stack-table w-full text-left text-sm sm:min-w-[40rem]">
         <thead className="bg-stone-50 text-stone-600">
           <tr>
             <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.number")}</th>
@@ -166,26 +166,41 @@ function Orders({ orders }: { orders: Route.ComponentProps["loaderData"]["orders
             <th scope="col" className="px-4 py-3 text-right font-medium">{t("account.orders.total")}</th>
             <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.status")}</th>
             <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.payment")}</th>
-            <th scope="col" className="px-4 py-3 font-medium"><span className="sr-only">{t("account.orders.viewDetails")}</span></th>
+            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.details")}</th>
           </tr>
         </thead>
         <tbody>
-          {orders.map((order) => (
-            <tr key={order.number} className="border-t border-stone-100">
-              <td className="px-4 py-3 font-medium">{order.number}</td>
-              <td className="px-4 py-3">{formatLagosTime(order.createdAt, locale)}</td>
-              <td className="px-4 py-3">{order.pickup ? t("account.orders.pickup") : (order.address ?? t("account.orders.noAddress"))}</td>
-              <td className="px-4 py-3 text-right">{formatNaira(order.total)}</td>
-              <td className="px-4 py-3"><OrderStatusBadge status={order.status} /></td>
-              <td className="px-4 py-3"><PaymentStatusBadge status={order.paymentStatus} /></td>
-              <td className="px-4 py-3">
-                <Link to={`/orders/${order.number}`} className="inline-flex items-center gap-1 underline" aria-label={t("account.orders.viewDetailsOf", { number: order.number })}>
-                  <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" /><circle cx="12" cy="12" r="3" /></svg>
-                  {t("account.orders.viewDetails")}
-                </Link>
-              </td>
-            </tr>
-          ))}
+          {orders.map((order) => {
+            const awaitingMessage = order.channel === "whatsapp" && order.status === "pending";
+            return (
+              <tr key={order.number} className="border-t border-stone-100 first:border-t-0 sm:first:border-t">
+                <td className="px-4 py-3 font-medium" data-label={t("account.orders.number")}>{order.number}</td>
+                <td className="px-4 py-3" data-label={t("account.orders.date")}>{formatLagosTime(order.createdAt, locale)}</td>
+                <td className="px-4 py-3" data-label={t("account.orders.address")}>{order.pickup ? t("account.orders.pickup") : (order.address ?? t("account.orders.noAddress"))}</td>
+                <td className="px-4 py-3 text-right" data-label={t("account.orders.total")}>{formatNaira(order.total)}</td>
+                <td className="px-4 py-3" data-label={t("account.orders.status")}>
+                  {awaitingMessage ? (
+                    <span className="inline-flex flex-col items-end gap-1 sm:items-start">
+                      <OrderStatusBadge status={order.status} label={t("account.orders.awaitingMessage")} />
+                      <a href={`/cart/whatsapp/${order.number}`} className="text-emerald-800 underline">
+                        {t("account.orders.sendAgain")}
+                        <span className="sr-only"> ({order.number})</span>
+                      </a>
+                    </span>
+                  ) : (
+                    <OrderStatusBadge status={order.status} />
+                  )}
+                </td>
+                <td className="px-4 py-3" data-label={t("account.orders.payment")}><PaymentStatusBadge status={order.paymentStatus} /></td>
+                <td className="px-4 py-3" data-label={t("account.orders.details")}>
+                  <Link to={`/orders/${order.number}`} className="inline-flex min-h-11 items-center gap-1 underline" aria-label={t("account.orders.viewDetailsOf", { number: order.number })}>
+                    <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" /><circle cx="12" cy="12" r="3" /></svg>
+                    {t("account.orders.viewDetails")}
+                  </Link>
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

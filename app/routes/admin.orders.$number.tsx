@@ -112,12 +112,12 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
       </PageHeader>
 
       <div className="grid gap-4 lg:grid-cols-3">
-        <section className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm lg:col-span-2" aria-labelledby="items-heading">
+        <section className="min-w-0 rounded-xl border border-stone-200 bg-white p-4 shadow-sm lg:col-span-2" aria-labelledby="items-heading">
           <h2 id="items-heading" className="font-semibold text-ink">
             {t("admin.orders.items")}
           </h2>
           <TableScroller label={t("admin.orders.orderTitle", { number: order.number })} className="mt-2">
-            <table className="w-full min-w-[28rem] text-left text-sm">
+            <table className="stack-table w-full text-left text-sm sm:min-w-[28rem]">
               <thead className="text-stone-500">
                 <tr>
                   <th className="py-2 font-medium">{t("admin.orders.itemColumns.product")}</th>
@@ -129,10 +129,18 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
               <tbody>
                 {order.items.map((item) => (
                   <tr key={item.id} className="border-t border-stone-100">
-                    <td className="py-2">{item.name}</td>
-                    <td className="py-2 text-right tabular-nums">{formatNaira(item.unitPrice)}</td>
-                    <td className="py-2 text-right tabular-nums">{item.quantity}</td>
-                    <td className="py-2 text-right tabular-nums">{formatNaira(item.lineTotal)}</td>
+                    <td className="py-2 font-medium sm:font-normal" data-label={t("admin.orders.itemColumns.product")}>
+                      {item.name}
+                    </td>
+                    <td className="py-2 text-right tabular-nums" data-label={t("admin.orders.itemColumns.price")}>
+                      {formatNaira(item.unitPrice)}
+                    </td>
+                    <td className="py-2 text-right tabular-nums" data-label={t("admin.orders.itemColumns.quantity")}>
+                      {item.quantity}
+                    </td>
+                    <td className="py-2 text-right tabular-nums" data-label={t("admin.orders.itemColumns.total")}>
+                      {formatNaira(item.lineTotal)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -162,7 +170,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           </TableScroller>
         </section>
 
-        <section className="space-y-3 rounded-xl border border-stone-200 bg-white p-4 text-sm shadow-sm" aria-labelledby="order-heading">
+        <section className="min-w-0 space-y-3 rounded-xl border border-stone-200 bg-white p-4 text-sm shadow-sm" aria-labelledby="order-heading">
           <h2 id="order-heading" className="font-semibold text-ink">
             {t("admin.orders.details")}
           </h2>

@@ -155,8 +155,8 @@ test("checks out with JavaScript disabled", async ({ browser }) => {
   await page.goto("/checkout");
   await page.getByRole("button", { name: "Process Order" }).click();
   // Empty fields: the spec's messages, next to the fields, and no order.
-  await expect(page.getByText("Please input your street name")).toBeVisible();
-  await expect(page.getByText("Please input your city")).toBeVisible();
+  await expect(page.getByLabel("Street Address")).toHaveAccessibleDescription("Please input your street name");
+  await expect(page.getByLabel("City")).toHaveAccessibleDescription("Please input your city");
   await page.getByLabel("Street Address").fill("2 Ogui Road");
   await page.getByLabel("City").fill("Enugu");
   await page.getByLabel("State").selectOption("Enugu");

@@ -1,8 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
 import { addBrand, addCategory, addProduct } from "../support/catalogue";
-import { openShopDatabase } from "../support/e2e-shop";
+import { createCustomer, openShopDatabase } from "../support/e2e-shop";
+import { insertOrder } from "../support/orders";
+import { formatNaira } from "../../app/lib/money";
 import { hydrated } from "./support";
 
 // What a shopper meets on a phone: pages that must not crash, names that match what is shown.
@@ -84,5 +86,111 @@ test.describe("the header", () => {
     await page.goto("/about?lng=es");
     await expect(page.getByRole("banner").locator("summary")).toContainText("ESPAÑOL");
     await expect(page.locator("body")).not.toContainText("ESPANYOL");
+  });
+});
+
+test.describe("checkout on a phone", () => {
+  const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+  async function shopperWithACart(browser: Browser, baseURL: string, javaScriptEnabled: boolean, tag: string) {
+    const { token } = await createCustomer(shop, `phone-checkout-${tag}-${stamp}@example.com`);
+    const context = await browser.newContext({ ...PHONE, javaScriptEnabled });
+    await context.addCookies([{ name: "ub_session", value: token, url: baseURL }]);
+    const page = await context.newPage();
+    const [{ id }] = await shop.db.selectFrom("products").select("id").where("archived_at", "is", null).where("stock", ">", 5).orderBy("id").limit(1).execute();
+    const added = await page.request.post("/cart", { form: { intent: "add", productId: String(id) }, headers: { Origin: baseURL }, maxRedirects: 0 });
+    expect(added.status()).toBe(303);
+    return { context, page };
+  }
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`an empty address is reported at the top, focused, with links to the fields (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser, baseURL }) => {
+      const { context, page } = await shopperWithACart(browser, baseURL!, javaScriptEnabled, javaScriptEnabled ? "js" : "nojs");
+      await page.goto("/checkout");
+      if (javaScriptEnabled) await hydrated(page);
+      // The button sits below the form on a phone: the shopper has scrolled down to it.
+      await page.getByRole("button", { name: "Process Order" }).scrollIntoViewIfNeeded();
+      await page.getByRole("button", { name: "Process Order" }).click();
+
+      const summary = page.getByRole("alert").filter({ hasText: "Please check your shipping address" });
+      await expect(summary).toBeFocused();
+      await expect(summary).toBeInViewport();
+      await expect(summary.getByRole("link")).toHaveText(["Please input your street name", "Please input your city", "Please input your state"]);
+      await expect(page).toHaveURL(/\/checkout$/);
+      await summary.getByRole("link", { name: "Please input your city" }).click();
+      if (javaScriptEnabled) await expect(page.getByLabel("City")).toBeFocused();
+      else await expect(page).toHaveURL(/#checkout-city$/);
+      await expect(page.getByLabel("City")).toBeInViewport();
+
+      // Fixed, the order goes through.
+      await page.getByLabel("Street Address").fill("7 Awolowo Road");
+      await page.getByLabel("City").fill("Ikoyi");
+      await page.getByLabel("State").selectOption("Lagos");
+      await page.getByRole("button", { name: "Process Order" }).click();
+      await expect(page).toHaveURL(/\/orders\/UB-\d+$/);
+      await context.close();
+    });
+  }
+
+  test("the summary speaks Spanish", async ({ browser, baseURL }) => {
+    const { context, page } = await shopperWithACart(browser, baseURL!, true, "es");
+    await page.goto("/checkout?lng=es");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Procesar pedido" }).click();
+    const summary = page.getByRole("alert").filter({ hasText: "Revisa tu dirección de envío" });
+    await expect(summary).toBeFocused();
+    await expect(summary.getByRole("link").first()).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe("orders on a phone", () => {
+  test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+
+  test("order lines and totals show without sideways scrolling; an unsent WhatsApp order says so and can be sent again", async ({ page, context, baseURL }) => {
+    const { userId, token } = await createCustomer(shop, `phone-orders-${stamp}@example.com`, "Oluwaseyifunmi", "Adeyemi-Okonkwo");
+    await context.addCookies([{ name: "ub_session", value: token, url: baseURL! }]);
+    const [{ id: productId }] = await shop.db.selectFrom("products").select("id").where("archived_at", "is", null).orderBy((eb) => eb.fn("length", ["name"]), "desc").limit(1).execute();
+    const checkout = await insertOrder(shop.db, { userId, items: [{ productId, quantity: 2 }] });
+    const unsent = await insertOrder(shop.db, { userId, channel: "whatsapp", items: [{ productId, quantity: 1 }], address: null });
+    const confirmed = await insertOrder(shop.db, { userId, channel: "whatsapp", status: "confirmed", items: [{ productId, quantity: 1 }], address: null });
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+    await page.goto(`/orders/${checkout.number}`);
+    expect(await fits()).toBe(true);
+    const total = page.getByTestId("order-total");
+    await total.scrollIntoViewIfNeeded();
+    await expect(total).toBeInViewport({ ratio: 1 });
+    await expect(total).toHaveText(formatNaira(checkout.total));
+    const line = page.getByRole("row").filter({ has: page.getByRole("link") }).first();
+    await line.scrollIntoViewIfNeeded();
+    await expect(line.getByText(formatNaira(checkout.total))).toBeInViewport({ ratio: 1 });
+    await expect(page.getByText("How to pay")).toBeVisible();
+
+    await page.goto("/profile?tab=orders");
+    expect(await fits()).toBe(true);
+    // The initials circle keeps its shape next to a long name.
+    const circle = page.locator("header span[aria-hidden=true]").filter({ hasText: "OA" });
+    const box = (await circle.boundingBox())!;
+    expect(Math.round(box.width)).toBe(Math.round(box.height));
+    const row = (number: string) => page.getByRole("row").filter({ hasText: number });
+    const rowTotal = row(checkout.number).getByText(formatNaira(checkout.total));
+    await rowTotal.scrollIntoViewIfNeeded();
+    await expect(rowTotal).toBeInViewport({ ratio: 1 });
+    await expect(row(unsent.number)).toContainText("WhatsApp order — awaiting your message");
+    const again = row(unsent.number).getByRole("link", { name: /^Send it on WhatsApp again/ });
+    await expect(again).toHaveAttribute("href", `/cart/whatsapp/${unsent.number}`);
+    await expect(row(confirmed.number)).not.toContainText("awaiting your message");
+    await expect(row(confirmed.number).getByRole("link", { name: /Send it on WhatsApp again/ })).toHaveCount(0);
+    await expect(row(checkout.number)).not.toContainText("awaiting your message");
+    // The link leads to the hand-off page, which opens WhatsApp with the message written out.
+    const handOff = await page.request.get(`/cart/whatsapp/${unsent.number}`);
+    expect(handOff.status()).toBe(200);
+    expect(await handOff.text()).toContain("https://wa.me/");
+
+    await page.goto(`/orders/${unsent.number}?lng=es`);
+    await expect(page.getByRole("heading", { name: "Pedido por WhatsApp — esperando tu mensaje" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Enviarlo de nuevo por WhatsApp" })).toHaveAttribute("href", `/cart/whatsapp/${unsent.number}`);
+    await expect(page.getByText("Cómo pagar")).toHaveCount(0);
   });
 });

@@ -209,7 +209,7 @@ export function StatusBadge({ status }: { status: OrderStatus }) {
 /** A table that scrolls sideways on a narrow screen; the scrolling area can be reached by keyboard. */
 export function TableScroller({ label, className = "", children }: { label: string; className?: string; children: React.ReactNode }) {
   return (
-    <div role="region" aria-label={label} tabIndex={0} className={`overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600 ${className}`}>
+    <div role="region" aria-label={label} tabIndex={0} className={`relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600 ${className}`}>
       {children}
     </div>
   );
