@@ -179,6 +179,8 @@ test("the admin creates a brand, a category and a product with a picture, repric
   await page.goto("/admin");
   await sidebar.getByRole("link", { name: "Orders" }).click();
   await page.getByRole("searchbox", { name: "Search orders by number or customer e-mail" }).fill(customerEmail);
+  // The search applies after a pause: wait for it, so it cannot navigate away after the click below.
+  await expect(page).toHaveURL(/[?&]q=/);
   await expect(page.locator("tbody tr")).toHaveCount(1);
   await expect(page.locator("tbody tr")).toContainText("WhatsApp");
   await page.getByRole("link", { name: number }).click();
