@@ -76,31 +76,33 @@ export function CheckoutTotals({ subtotal, quote, freeFrom }: { subtotal: number
   const { t } = useT();
   const known: DeliveryQuote | null = quote?.ok ? quote.quote : null;
   return (
-    <dl className="mt-3 space-y-1 border-t border-stone-200 pt-3 text-sm">
-      <div className="flex justify-between">
-        <dt>{t("account.checkout.subtotal")}</dt>
-        <dd data-testid="checkout-subtotal">{formatNaira(subtotal)}</dd>
-      </div>
-      <div className="flex justify-between gap-3">
-        <dt>
-          {t("account.order.delivery")}
-          {known?.method === "delivery" && known.zone && (
-            <span className="block text-xs text-stone-500">{t("account.checkout.zoneEstimate", { zone: known.zone, estimate: known.estimate })}</span>
-          )}
-        </dt>
-        <dd className="text-right font-medium" data-testid="checkout-delivery">
-          {known ? (known.fee === 0 ? t("account.order.free") : formatNaira(known.fee)) : <span className="font-normal text-stone-500">{t("account.checkout.chooseState")}</span>}
-        </dd>
-      </div>
-      <div className="flex justify-between text-base font-semibold">
-        <dt>{t("account.order.total")}</dt>
-        <dd data-testid="checkout-total">{formatNaira(subtotal + (known?.fee ?? 0))}</dd>
-      </div>
+    <div className="mt-3 border-t border-stone-200 pt-3 text-sm">
+      <dl className="space-y-1">
+        <div className="flex justify-between">
+          <dt>{t("account.checkout.subtotal")}</dt>
+          <dd data-testid="checkout-subtotal">{formatNaira(subtotal)}</dd>
+        </div>
+        <div className="flex justify-between gap-3">
+          <dt>
+            {t("account.order.delivery")}
+            {known?.method === "delivery" && known.zone && (
+              <span className="block text-xs text-stone-500">{t("account.checkout.zoneEstimate", { zone: known.zone, estimate: known.estimate })}</span>
+            )}
+          </dt>
+          <dd className="text-right font-medium" data-testid="checkout-delivery">
+            {known ? (known.fee === 0 ? t("account.order.free") : formatNaira(known.fee)) : <span className="font-normal text-stone-500">{t("account.checkout.chooseState")}</span>}
+          </dd>
+        </div>
+        <div className="flex justify-between text-base font-semibold">
+          <dt>{t("account.order.total")}</dt>
+          <dd data-testid="checkout-total">{formatNaira(subtotal + (known?.fee ?? 0))}</dd>
+        </div>
+      </dl>
       {freeFrom !== null && known?.method !== "pickup" && (
         <p className="pt-1 text-xs text-stone-600">
           {known?.freeByThreshold ? t("account.checkout.freeApplied", { amount: formatNaira(freeFrom) }) : t("account.checkout.freeFrom", { amount: formatNaira(freeFrom) })}
         </p>
       )}
-    </dl>
+    </div>
   );
 }

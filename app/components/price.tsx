@@ -9,7 +9,7 @@ export function Price({ price, discount, className = "" }: { price: number; disc
     <p className={`flex flex-wrap items-baseline gap-x-2 ${className}`}>
       <span className="font-semibold text-ink">{formatNaira(price)}</span>
       {original !== null && (
-        <s className="text-sm text-stone-500">
+        <s className="text-sm text-stone-600">
           <span className="sr-only">{t("common.product.originalPrice")} </span>
           {formatNaira(original)}
         </s>

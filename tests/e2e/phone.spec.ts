@@ -126,7 +126,13 @@ test.describe("checkout on a phone", () => {
       await page.getByLabel("Street Address").fill("7 Awolowo Road");
       await page.getByLabel("City").fill("Ikoyi");
       await page.getByLabel("State").selectOption("Lagos");
+      await page.getByRole("radio", { name: /Pay on delivery/ }).check();
       await page.getByRole("button", { name: "Process Order" }).click();
+      if (!javaScriptEnabled) {
+        // Without JavaScript the page first shows the delivery fee and the total, then places the order.
+        await expect(page.getByText(/Your total is ₦[\d,.]+\. Press Process Order/)).toBeVisible();
+        await page.getByRole("button", { name: "Process Order" }).click();
+      }
       await expect(page).toHaveURL(/\/orders\/UB-\d+$/);
       await context.close();
     });
