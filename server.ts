@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "./app/lib/logger.server";
 import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage } from "./app/lib/page-cache.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
+import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
 import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
 import { createTranslator } from "./app/lib/i18n";
@@ -90,6 +91,12 @@ async function main() {
   // (production only; docs/decisions/011).
   const pageCache = production && config.pageCache ? new PageCache() : null;
   if (pageCache) onCatalogChange(() => pageCache.clear());
+  // On PostgreSQL other instances may share the database: their catalogue changes empty this
+  // instance's pages too, within a second (docs/decisions/146).
+  const broadcast =
+    pageCache && config.databaseUrl
+      ? startCatalogBroadcast({ databaseUrl: config.databaseUrl, onRemoteChange: () => pageCache.clear(), logger })
+      : null;
 
   // A fresh nonce per response lets the framework's inline scripts run under a strict policy;
   // a cached page keeps the nonce it was rendered with.
@@ -185,6 +192,7 @@ async function main() {
     // Stop accepting, let in-flight requests finish, then close the database.
     server.close(async () => {
       await orderExpiry.stop().catch(() => {});
+      await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
       await database.close().catch(() => {});
       logger.info("closed");

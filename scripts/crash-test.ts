@@ -18,6 +18,7 @@ import { imagesDir } from "../app/lib/images.server";
 import { outboxDir } from "../app/lib/mail.server";
 import { freePort } from "../tests/support/free-port";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../tests/support/postgres";
+import { checkoutOnce } from "./support/shopper";
 
 const { values } = parseArgs({
   options: {
@@ -109,48 +110,6 @@ async function killHard(server: ChildProcess): Promise<void> {
   const exited = new Promise((r) => server.once("exit", r));
   server.kill("SIGKILL");
   await exited;
-}
-
-/**
- * One checkout: add a product, open the checkout page, place the order. Returns the order number when
- * acknowledged, or "full" when the account already has as many unpaid orders as it may.
- */
-async function checkoutOnce(base: string, shopper: Shopper, productId: number): Promise<string | "full" | null> {
-  const headers = { Cookie: shopper.cookie, Origin: base };
-  const add = await fetch(`${base}/cart`, {
-    method: "POST",
-    headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "add", productId: String(productId) }),
-    redirect: "manual",
-  });
-  await add.arrayBuffer();
-  if (add.status >= 400) return null;
-  const page = await fetch(`${base}/checkout`, { headers: { Cookie: shopper.cookie } });
-  const html = await page.text();
-  const key = html.match(/name="checkoutKey" value="([^"]+)"/)?.[1];
-  const seen = html.match(/name="seen" value="([^"]+)"/)?.[1];
-  if (!key || !seen) return null;
-  // The form a shopper without JavaScript sends: delivery to Lagos, paid on delivery. The first post
-  // answers with the fee and the total to confirm; the second, carrying that total, places the order.
-  const form = { checkoutKey: key, seen, addressId: "new", street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria", deliveryMethod: "delivery", paymentMethod: "on_delivery" };
-  let expectedTotal = "";
-  for (let step = 0; step < 2; step++) {
-    const placed = await fetch(`${base}/checkout`, {
-      method: "POST",
-      headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ ...form, expectedTotal }),
-      redirect: "manual",
-    });
-    const body = await placed.text();
-    if (placed.status === 429) return "full";
-    if (placed.status === 303) {
-      const number = (placed.headers.get("location") ?? "").match(/\/orders\/(UB-\d+)/)?.[1];
-      return number ?? null;
-    }
-    expectedTotal = body.match(/name="expectedTotal" value="(\d+)"/)?.[1] ?? "";
-    if (placed.status !== 200 || !expectedTotal) return null;
-  }
-  return null;
 }
 
 async function main() {

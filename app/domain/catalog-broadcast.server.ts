@@ -1,0 +1,116 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { onCatalogChange } from "./catalog.server";
+
+/**
+ * Several instances of the shop on one PostgreSQL database hear each other's catalogue changes
+ * (docs/decisions/146). Each instance keeps rendered pages in memory (the page cache) and empties it
+ * when the catalogue changes; a change made on another instance reaches it here, through PostgreSQL's
+ * LISTEN/NOTIFY, within a fraction of a second instead of when the cached page expires.
+ *
+ * Every local catalogChanged() is announced on the channel with this instance's id; a notice from
+ * another instance calls `onRemoteChange` (never catalogChanged() again, so nothing echoes). One
+ * dedicated connection listens; when it drops, it reconnects with a growing pause, and on reconnecting
+ * calls `onRemoteChange` once, since notices sent in the meantime were missed.
+ */
+
+export const CATALOG_CHANNEL = "unboxed_catalog";
+
+export interface BroadcastLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+export interface CatalogBroadcast {
+  /** this instance's id, carried by its notices */
+  readonly instanceId: string;
+  /** resolves once the first LISTEN is in place (tests wait for it) */
+  readonly ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startCatalogBroadcast(options: {
+  databaseUrl: string;
+  onRemoteChange: () => void;
+  logger?: BroadcastLogger;
+  /** defaults to a random id */
+  instanceId?: string;
+}): CatalogBroadcast {
+  const { databaseUrl, onRemoteChange, logger } = options;
+  const instanceId = options.instanceId ?? randomBytes(6).toString("hex");
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retryMs = 250;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let connectedOnce = false;
+
+  const connect = async (): Promise<void> => {
+    if (stopped) return;
+    const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+    // An error on an idle client ends it; 'end' below schedules the reconnection.
+    next.on("error", (error) => logger?.warn({ event: "catalog_broadcast_error", err: error.message }, "catalogue change listener lost its connection"));
+    next.on("end", () => {
+      // Only an established connection that drops is retried here; a failed attempt retries below.
+      if (client !== next) return;
+      client = null;
+      scheduleReconnect();
+    });
+    next.on("notification", (message) => {
+      if (message.channel === CATALOG_CHANNEL && message.payload !== instanceId) onRemoteChange();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CATALOG_CHANNEL}`);
+    } catch (error) {
+      logger?.warn({ event: "catalog_broadcast_error", err: (error as Error).message }, "cannot listen for catalogue changes; retrying");
+      await next.end().catch(() => {});
+      scheduleReconnect();
+      return;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    retryMs = 250;
+    // Whatever changed while this instance was not listening is unknown: start afresh.
+    if (connectedOnce) onRemoteChange();
+    connectedOnce = true;
+    markReady();
+  };
+
+  function scheduleReconnect(): void {
+    if (stopped || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void connect();
+    }, retryMs);
+    retryTimer.unref();
+    retryMs = Math.min(retryMs * 2, 10_000);
+  }
+
+  const unsubscribe = onCatalogChange(() => {
+    // Sent after the change committed (catalogChanged() is called after the commit); a notice that
+    // cannot be sent leaves the other instances on their pages' time limit.
+    client?.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, instanceId]).catch((error: Error) => {
+      logger?.warn({ event: "catalog_broadcast_error", err: error.message }, "could not announce a catalogue change");
+    });
+  });
+
+  void connect();
+
+  return {
+    instanceId,
+    ready,
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      if (retryTimer) clearTimeout(retryTimer);
+      const current = client;
+      client = null;
+      await current?.end().catch(() => {});
+    },
+  };
+}

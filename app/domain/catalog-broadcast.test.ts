@@ -1,0 +1,84 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { CATALOG_CHANNEL, type CatalogBroadcast, startCatalogBroadcast } from "./catalog-broadcast.server";
+import { catalogChanged } from "./catalog.server";
+
+/** Waits until `check` is true, for at most `ms`; returns how long it took. */
+async function within(ms: number, check: () => boolean): Promise<number> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Date.now() - started;
+}
+
+describe("catalogue changes between instances on PostgreSQL", () => {
+  let t: TestDatabase;
+  let other: pg.Client;
+  const heard: string[] = [];
+  const broadcasts: CatalogBroadcast[] = [];
+
+  beforeAll(async () => {
+    t = await freshDatabase("postgres");
+    // Another instance, as PostgreSQL sees it: a connection listening and sending on the channel.
+    other = new pg.Client({ connectionString: t.url! });
+    await other.connect();
+    other.on("notification", (message) => heard.push(message.payload ?? ""));
+    await other.query(`listen ${CATALOG_CHANNEL}`);
+  });
+  afterAll(async () => {
+    for (const b of broadcasts) await b.stop();
+    await other?.end();
+    await t?.drop();
+  });
+
+  function start(onRemoteChange: () => void) {
+    const broadcast = startCatalogBroadcast({ databaseUrl: t.url!, onRemoteChange });
+    broadcasts.push(broadcast);
+    return broadcast;
+  }
+
+  it("empties this instance's pages within a second of another instance's change, and not on its own notices", async () => {
+    let remote = 0;
+    const broadcast = start(() => remote++);
+    await broadcast.ready;
+
+    await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-b"]);
+    const took = await within(1000, () => remote === 1);
+    expect(took).toBeLessThan(1000);
+
+    // Its own notice (the same id) is not a remote change.
+    await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, broadcast.instanceId]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(remote).toBe(1);
+  });
+
+  it("announces every local catalogue change with its own id", async () => {
+    const broadcast = start(() => {});
+    await broadcast.ready;
+    heard.length = 0;
+    catalogChanged();
+    await within(1000, () => heard.includes(broadcast.instanceId));
+  });
+
+  it("reconnects when its connection is cut, and starts afresh since it may have missed changes", async () => {
+    let remote = 0;
+    const broadcast = start(() => remote++);
+    await broadcast.ready;
+    const { rows } = await other.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and query ilike $1 and pid <> pg_backend_pid()",
+      [`listen ${CATALOG_CHANNEL}`],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    await other.query("select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1::int[])", [rows.map((r) => r.pid)]);
+
+    // Back within a few seconds: the reconnection itself counts as a change (pages are emptied once)...
+    await within(5000, () => remote >= 1);
+    const afterReconnect = remote;
+    // ...and notices reach it again.
+    await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-c"]);
+    await within(1000, () => remote === afterReconnect + 1);
+  });
+});

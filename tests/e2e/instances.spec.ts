@@ -1,0 +1,164 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { type DatabaseHandle, openDatabase } from "~/db/client.server";
+import { queueMail } from "~/domain/mail-outbox.server";
+import { type RunningShop, startShop } from "../../scripts/support/shop-server";
+import { checkoutOnce } from "../../scripts/support/shopper";
+import { freePort } from "../support/free-port";
+import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/postgres";
+
+/**
+ * Two instances of the built shop on one PostgreSQL database, behind one port (a small round-robin
+ * proxy, as nginx would be): they share sessions, carts and rate limits, send each queued e-mail once
+ * between them, and a catalogue change on one empties the other's page cache within a second
+ * (docs/decisions/146).
+ */
+
+test.describe.configure({ mode: "serial" });
+test.setTimeout(180_000);
+
+let postgres: ThrowawayPostgres;
+let database: DatabaseHandle;
+let a: RunningShop;
+let b: RunningShop;
+let proxy: http.Server;
+let front: string;
+const dataDirs: string[] = [];
+
+/** Every request to the next instance in turn. */
+function roundRobin(targets: string[]): http.Server {
+  let next = 0;
+  return http.createServer((req, res) => {
+    const target = new URL(targets[next++ % targets.length]);
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+}
+
+async function customerCookie(email: string): Promise<string> {
+  const at = new Date().toISOString();
+  const user = await database.db
+    .insertInto("users")
+    .values({ email, password_hash: "not-a-real-hash", first_name: "Ngozi", last_name: "Twoservers", role: "customer", created_at: at })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const token = randomBytes(32).toString("base64url");
+  await database.db
+    .insertInto("sessions")
+    .values({ id: createHash("sha256").update(token).digest("hex"), user_id: user.id, expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: at })
+    .execute();
+  return `ub_session=${token}`;
+}
+
+test.beforeAll(async () => {
+  postgres = await startThrowawayPostgres();
+  const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
+  front = `http://127.0.0.1:${portProxy}`;
+  // Each answers to its own address too (the Origin check also accepts the Host a request came to,
+  // which is how the proxied requests below pass).
+  const env = { LOG_LEVEL: "error" };
+  for (let i = 0; i < 2; i++) dataDirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-instance-")));
+  // One after the other: the first migrates and adds the demo catalogue, the second finds them done.
+  a = await startShop({ port: portA, dataDir: dataDirs[0], databaseUrl: postgres.url, env });
+  b = await startShop({ port: portB, dataDir: dataDirs[1], databaseUrl: postgres.url, env });
+  proxy = roundRobin([a.base, b.base]);
+  await new Promise<void>((resolve) => proxy.listen(portProxy, "127.0.0.1", resolve));
+  database = await openDatabase({ databaseUrl: postgres.url, sqlitePath: "" });
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => proxy?.close(resolve));
+  await a?.stop();
+  await b?.stop();
+  await database?.close();
+  await postgres?.stop();
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("a session and a cart made on one instance are the same on the other", async () => {
+  const cookie = await customerCookie(`two-servers-${Date.now()}@example.com`);
+  for (const shop of [a, b]) {
+    const profile = await fetch(`${shop.base}/profile`, { headers: { Cookie: cookie } });
+    expect(profile.status).toBe(200);
+    expect(await profile.text()).toContain("Ngozi");
+  }
+
+  // A visitor's cart: made on A, read and added to on B, read on A.
+  const [first, second] = await database.db.selectFrom("products").select(["id", "name"]).where("stock", ">", 5).where("archived_at", "is", null).orderBy("id").limit(2).execute();
+  const add = (shop: RunningShop, productId: number, cookie?: string) =>
+    fetch(`${shop.base}/cart`, {
+      method: "POST",
+      headers: { Origin: shop.base, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+      body: new URLSearchParams({ intent: "add", productId: String(productId) }),
+      redirect: "manual",
+    });
+  const added = await add(a, first.id);
+  expect(added.status).toBe(303);
+  const cart = added.headers.getSetCookie().find((c) => c.startsWith("ub_cart="))!.split(";")[0];
+  expect(await (await fetch(`${b.base}/cart`, { headers: { Cookie: cart } })).text()).toContain(first.name);
+  expect((await add(b, second.id, cart)).status).toBe(303);
+  const onA = await (await fetch(`${a.base}/cart`, { headers: { Cookie: cart } })).text();
+  expect(onA).toContain(first.name);
+  expect(onA).toContain(second.name);
+});
+
+test("the rate limit counts requests to both instances together", async () => {
+  // Password-reset requests: 10 an hour per address. Through the proxy they alternate between
+  // instances, so each instance alone sees only 5 or 6; the 11th is refused all the same.
+  const statuses: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    const answer = await fetch(`${front}/auth/forgot-password`, {
+      method: "POST",
+      headers: { Origin: front, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: `nobody-${i}@example.com` }),
+      redirect: "manual",
+    });
+    statuses.push(answer.status);
+  }
+  expect(statuses.slice(0, 10).every((s) => s < 400)).toBe(true);
+  expect(statuses[10]).toBe(429);
+});
+
+test("each queued e-mail is sent once, by one instance or the other", async () => {
+  const subjects = Array.from({ length: 40 }, (_, i) => `Two instances ${Date.now()} #${i}`);
+  for (const subject of subjects) await queueMail(database.db, { to: "owner@example.com", subject, text: "hello", kind: "test" });
+  await expect
+    .poll(async () => Number((await database.db.selectFrom("mail_outbox").select((eb) => eb.fn.countAll<number>().as("n")).where("subject", "in", subjects).where("status", "=", "sent").executeTakeFirstOrThrow()).n), { timeout: 60_000 })
+    .toBe(40);
+  const written = dataDirs.flatMap((dir) => {
+    const mail = path.join(dir, "mail");
+    return fs.existsSync(mail) ? fs.readdirSync(mail).map((f) => fs.readFileSync(path.join(mail, f), "utf8")) : [];
+  });
+  for (const subject of subjects) expect(written.filter((raw) => raw.includes(`Subject: ${subject}\r\n`) || raw.includes(`Subject: ${subject}\n`)), subject).toHaveLength(1);
+});
+
+test("a catalogue change on one instance reaches the other's page cache within a second", async () => {
+  const [{ id }] = await database.db.selectFrom("products").select("id").where("stock", ">", 0).where("archived_at", "is", null).orderBy("id", "desc").limit(1).execute();
+  await database.db.updateTable("products").set({ stock: 1 }).where("id", "=", id).execute();
+  // Rendered by B (no catalogue change since the update, which came from outside the shop, so B
+  // renders it now), then served from B's memory.
+  const page = () => fetch(`${b.base}/shop/${id}`);
+  await page();
+  const cached = await page();
+  expect(cached.headers.get("x-page-cache")).toBe("hit");
+  // (The page's texts always include 'Sold out' for the client; its structured data says the truth.)
+  expect(await cached.text()).toContain("https://schema.org/InStock");
+
+  // The last bottle is bought on A: the product is sold out, and B must say so.
+  const bought = await checkoutOnce(a.base, { cookie: await customerCookie(`last-bottle-${Date.now()}@example.com`) }, id);
+  expect(bought).toMatch(/^UB-\d+$/);
+  const soldAt = Date.now();
+  await expect.poll(async () => (await (await page()).text()).includes("https://schema.org/OutOfStock"), { timeout: 1000, intervals: [50] }).toBe(true);
+  expect(Date.now() - soldAt).toBeLessThan(1000);
+});
