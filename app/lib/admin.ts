@@ -26,6 +26,8 @@ export type ProductErrors = Partial<Record<ProductField | "image", string>>;
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 /** the largest catalogue CSV file an import reads */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** The largest zip of product photos the photo import takes (docs/decisions/120). */
+export const MAX_PHOTO_ZIP_BYTES = 50 * 1024 * 1024;
 
 /** The columns of a catalogue CSV file, in the order the export writes them (an import takes any order). */
 export const CATALOGUE_COLUMNS = ["name", "slug", "brand", "category", "price", "discount", "stock", "description", "status"] as const;

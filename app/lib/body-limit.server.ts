@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import enCommon from "../locales/en/common.json";
 import esCommon from "../locales/es/common.json";
-import { MAX_IMPORT_BYTES, MAX_UPLOAD_BYTES } from "./admin";
+import { MAX_IMPORT_BYTES, MAX_PHOTO_ZIP_BYTES, MAX_UPLOAD_BYTES } from "./admin";
 import { pickLocale } from "./locale-detect";
 import { readCookie } from "./cookies.server";
 import { LOCALE_COOKIE } from "./locale-detect";
@@ -21,10 +21,15 @@ export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + FORM_FIELDS_ALLOWANCE;
 /** A catalogue CSV file (docs/decisions/110) and the import form's other fields. */
 export const IMPORT_BODY_LIMIT = MAX_IMPORT_BYTES + FORM_FIELDS_ALLOWANCE;
 
+/** A zip of product photos (docs/decisions/120) and the form's other fields. */
+export const PHOTO_ZIP_BODY_LIMIT = MAX_PHOTO_ZIP_BYTES + FORM_FIELDS_ALLOWANCE;
+
 // The product form is the one photo upload; with JavaScript it posts to /admin/products.data.
 const UPLOAD_PATH = /^\/admin\/products(\.data)?\/?$/;
 // The catalogue import takes a CSV file.
 const IMPORT_PATH = /^\/admin\/products\/import(\.data)?\/?$/;
+// The photo import takes a zip.
+const PHOTOS_PATH = /^\/admin\/products\/photos(\.data)?\/?$/;
 
 /** The media type of a Content-Type header, lower case and without parameters ("" when there is none). */
 export function mediaType(contentType: string | null | undefined): string {
@@ -36,6 +41,7 @@ export function bodyLimitFor(path: string, contentType: string | null | undefine
   if (mediaType(contentType) !== "multipart/form-data") return FORM_BODY_LIMIT;
   if (UPLOAD_PATH.test(path)) return UPLOAD_BODY_LIMIT;
   if (IMPORT_PATH.test(path)) return IMPORT_BODY_LIMIT;
+  if (PHOTOS_PATH.test(path)) return PHOTO_ZIP_BODY_LIMIT;
   return FORM_BODY_LIMIT;
 }
 
@@ -52,7 +58,7 @@ export function refuseLargeBodies(): RequestHandler {
     if (req.method === "GET" || req.method === "HEAD") return next();
     const limit = bodyLimitFor(req.path, req.get("content-type"));
     // A photo upload (or a catalogue file) is answered by its route, with the message on its form.
-    if (limit === UPLOAD_BODY_LIMIT || limit === IMPORT_BODY_LIMIT) return next();
+    if (limit === UPLOAD_BODY_LIMIT || limit === IMPORT_BODY_LIMIT || limit === PHOTO_ZIP_BODY_LIMIT) return next();
     const declared = req.get("content-length");
     if (declared === undefined || (/^\d{1,15}$/.test(declared) && Number(declared) <= limit)) return next();
     const { locale } = pickLocale({

@@ -14,6 +14,7 @@ import * as categories from "./admin.categories";
 import * as order from "./admin.orders.$number";
 import * as orders from "./admin.orders";
 import * as products from "./admin.products";
+import * as photos from "./admin.products.photos";
 import * as regions from "./admin.regions";
 
 type Handler = (args: never) => Promise<unknown>;
@@ -84,6 +85,7 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
     ["orders", orders.loader, "/admin/orders?status=pending"],
     ["order", order.loader, `/admin/orders/${orderNumber}`, { number: orderNumber }],
     ["audit", audit.loader, "/admin/audit"],
+    ["photos", photos.loader, "/admin/products/photos"],
   ];
 
   // Each action gets the most damaging request we can think of for it.
@@ -94,6 +96,7 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
     ["categories delete", categories.action, "/admin/categories", () => form({ intent: "delete", id: String(categoryId) })],
     ["categories create", categories.action, "/admin/categories", () => form({ intent: "create", name: "Hacked" })],
     ["brands rename", brands.action, "/admin/brands", () => form({ intent: "rename", id: String(brandId), name: "Hacked" })],
+    ["photo import", photos.action, "/admin/products/photos", () => form({ zip: new Blob([new Uint8Array([0x50, 0x4b, 3, 4])], { type: "application/zip" }) })],
     ["order status", order.action, `/admin/orders/${orderNumber}`, () => form({ from: "pending", to: "cancelled" }), { number: orderNumber }],
   ];
 
@@ -114,7 +117,7 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
 
   it("refuses every admin action to customers (403) and signed-out visitors (sign in), changing nothing", async () => {
     const snapshot = async () => ({
-      product: await t.db.selectFrom("products").select(["id", "price", "archived_at"]).where("id", "=", productId).executeTakeFirst(),
+      product: await t.db.selectFrom("products").select(["id", "price", "archived_at", "image"]).where("id", "=", productId).executeTakeFirst(),
       products: (await t.db.selectFrom("products").select("id").execute()).length,
       category: await t.db.selectFrom("categories").select("name").where("id", "=", categoryId).executeTakeFirst(),
       categories: (await t.db.selectFrom("categories").select("id").execute()).length,

@@ -1,4 +1,4 @@
-import { ArchiveRestore, Download, Pencil, Plus, Upload } from "lucide-react";
+import { ArchiveRestore, Download, Images, Pencil, Plus, Upload } from "lucide-react";
 import { useState } from "react";
 import { data, Form, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import {
@@ -326,6 +326,10 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         <Link to="/admin/products/import" className={secondaryButton}>
           <Upload aria-hidden="true" size={18} />
           {t("admin.products.importCsv")}
+        </Link>
+        <Link to="/admin/products/photos" className={secondaryButton}>
+          <Images aria-hidden="true" size={18} />
+          {t("admin.photoImport.link")}
         </Link>
         <Link to={screenHref(PATH, { q: list.q, page: list.page, new: 1 })} className={primaryButton} preventScrollReset>
           <Plus aria-hidden="true" size={18} />

@@ -1,0 +1,165 @@
+import path from "node:path";
+import yauzl from "yauzl";
+import type { Db } from "~/db/client.server";
+import { MAX_PHOTO_ZIP_BYTES } from "~/lib/admin";
+import { type ImageProblem, MAX_IMAGE_BYTES, storeUploadedImage } from "~/lib/uploads.server";
+import { recordAudit } from "./audit.server";
+import { catalogChanged } from "./catalog.server";
+
+/**
+ * Product photos in bulk (docs/decisions/120): a zip of pictures, each named by its product's slug
+ * (`sauvage-edt.jpg`). Every picture is checked and re-encoded exactly like a photo uploaded on the
+ * product form (app/lib/uploads.server.ts); the zip itself is read with yauzl, which refuses paths that
+ * climb out (`../x`) or start at the root, and every entry's size is checked before and while it is
+ * unpacked, so a zip bomb stops at the first oversized entry.
+ *
+ * All or nothing: when any picture is refused (unknown slug, two pictures for one product, not an
+ * image), no product changes and the owner sees every problem at once. Otherwise every matched product
+ * gets its new photo in one transaction.
+ */
+
+/** entries a zip may hold (folders included) */
+export const MAX_PHOTO_ZIP_ENTRIES = 1000;
+/** all pictures together, unpacked */
+export const MAX_PHOTO_ZIP_UNPACKED_BYTES = 400 * 1024 * 1024;
+
+const PICTURE_NAME = /\.(jpe?g|png|webp|avif)$/i;
+/** Files a computer adds to zips on its own: skipped, never reported. */
+const SYSTEM_FILE = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$|\._)/i;
+
+export type ZipProblem = "tooLarge" | "notZip" | "unsafePath" | "tooManyEntries" | "tooLargeUnpacked" | "encrypted" | "empty";
+export type PhotoProblem = "unknownSlug" | "duplicate" | "notPicture" | "entryTooLarge" | ImageProblem;
+
+export interface PhotoImportResult {
+  ok: boolean;
+  /** why the whole zip was refused */
+  zipProblem?: ZipProblem;
+  /** each picture refused, by its name in the zip */
+  problems: { file: string; problem: PhotoProblem }[];
+  /** products that got their new photo (none when anything was refused) */
+  updated: { slug: string; name: string }[];
+}
+
+class ZipRefused extends Error {
+  constructor(readonly problem: ZipProblem) {
+    super(problem);
+  }
+}
+
+interface Picture {
+  file: string;
+  slug: string;
+  bytes: Buffer;
+}
+
+/** Reads the pictures out of a zip, checking every entry; throws ZipRefused for a zip that cannot be trusted. */
+async function readPictures(zip: Buffer, problems: PhotoImportResult["problems"]): Promise<Picture[]> {
+  const archive = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, file) =>
+      error ? reject(new ZipRefused("notZip")) : resolve(file),
+    ),
+  );
+  if (archive.entryCount > MAX_PHOTO_ZIP_ENTRIES) {
+    archive.close();
+    throw new ZipRefused("tooManyEntries");
+  }
+  const pictures: Picture[] = [];
+  let unpacked = 0;
+  return new Promise<Picture[]>((resolve, reject) => {
+    const fail = (error: unknown) => {
+      archive.close();
+      reject(error instanceof ZipRefused ? error : new ZipRefused(/invalid relative path|absolute path|invalid characters/i.test(String((error as Error)?.message)) ? "unsafePath" : "notZip"));
+    };
+    archive.on("error", fail);
+    archive.on("end", () => resolve(pictures));
+    archive.on("entry", (entry: yauzl.Entry) => {
+      const name = entry.fileName;
+      if (name.endsWith("/") || SYSTEM_FILE.test(name)) return archive.readEntry();
+      if (entry.isEncrypted()) return fail(new ZipRefused("encrypted"));
+      const base = path.posix.basename(name);
+      if (!PICTURE_NAME.test(base)) {
+        problems.push({ file: name, problem: "notPicture" });
+        return archive.readEntry();
+      }
+      if (entry.uncompressedSize > MAX_IMAGE_BYTES) {
+        problems.push({ file: name, problem: "entryTooLarge" });
+        return archive.readEntry();
+      }
+      unpacked += entry.uncompressedSize;
+      if (unpacked > MAX_PHOTO_ZIP_UNPACKED_BYTES) return fail(new ZipRefused("tooLargeUnpacked"));
+      archive.openReadStream(entry, (error, stream) => {
+        if (error) return fail(error);
+        const chunks: Buffer[] = [];
+        let read = 0;
+        stream.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          // The declared size is checked by yauzl too; this bounds memory whatever the header says.
+          if (read > MAX_IMAGE_BYTES) stream.destroy(new ZipRefused("tooLargeUnpacked"));
+          else chunks.push(chunk);
+        });
+        stream.on("error", fail);
+        stream.on("end", () => {
+          pictures.push({ file: name, slug: base.replace(PICTURE_NAME, "").toLowerCase(), bytes: Buffer.concat(chunks) });
+          archive.readEntry();
+        });
+      });
+    });
+    archive.readEntry();
+  });
+}
+
+export async function importPhotoZip(db: Db, input: { zip: Buffer; imagesDir: string; actorId: number }): Promise<PhotoImportResult> {
+  if (input.zip.length > MAX_PHOTO_ZIP_BYTES) return { ok: false, zipProblem: "tooLarge", problems: [], updated: [] };
+  const problems: PhotoImportResult["problems"] = [];
+  let pictures: Picture[];
+  try {
+    pictures = await readPictures(input.zip, problems);
+  } catch (error) {
+    if (error instanceof ZipRefused) return { ok: false, zipProblem: error.problem, problems: [], updated: [] };
+    throw error;
+  }
+  if (pictures.length === 0 && problems.length === 0) return { ok: false, zipProblem: "empty", problems: [], updated: [] };
+
+  const slugs = [...new Set(pictures.map((p) => p.slug))];
+  const products = slugs.length
+    ? await db.selectFrom("products").select(["id", "slug", "name", "image"]).where("slug", "in", slugs).execute()
+    : [];
+  const bySlug = new Map(products.map((p) => [p.slug, p]));
+  const seen = new Map<string, number>();
+  for (const picture of pictures) seen.set(picture.slug, (seen.get(picture.slug) ?? 0) + 1);
+
+  const keys = new Map<string, string>();
+  for (const picture of pictures) {
+    if (!bySlug.has(picture.slug)) {
+      problems.push({ file: picture.file, problem: "unknownSlug" });
+      continue;
+    }
+    if (seen.get(picture.slug)! > 1) {
+      problems.push({ file: picture.file, problem: "duplicate" });
+      continue;
+    }
+    // Re-encoded like any upload; the variants are named by content, so a refused import leaves
+    // only unused files (and importing the same zip again costs nothing).
+    const stored = await storeUploadedImage(picture.bytes, input.imagesDir);
+    if (stored.problem) problems.push({ file: picture.file, problem: stored.problem });
+    else keys.set(picture.slug, stored.key);
+  }
+  if (problems.length) return { ok: false, problems, updated: [] };
+
+  const at = new Date().toISOString();
+  const updated = await db.transaction().execute(async (trx) => {
+    const done: { slug: string; name: string }[] = [];
+    for (const [slug, key] of keys) {
+      const product = bySlug.get(slug)!;
+      const moved = await trx.updateTable("products").set({ image: key, updated_at: at }).where("id", "=", product.id).executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) continue;
+      if (product.image !== key) {
+        await recordAudit(trx, { actorId: input.actorId, action: "update", entity: "product", entityId: product.id, summary: product.name, changes: { image: [product.image, key] } });
+      }
+      done.push({ slug, name: product.name });
+    }
+    return done;
+  });
+  if (updated.length) catalogChanged();
+  return { ok: true, problems: [], updated };
+}

@@ -1,0 +1,131 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import yazl from "yazl";
+import { makeProducts, makeUser } from "../../tests/support/catalogue";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { importPhotoZip, MAX_PHOTO_ZIP_ENTRIES } from "./photo-import.server";
+
+/** A zip of these files, as a real zip writer makes it. */
+function zipOf(files: [string, Buffer][], options: { compress?: boolean } = {}): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, bytes] of files) zip.addBuffer(bytes, name, { compress: options.compress ?? false });
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on("data", (c: Buffer) => chunks.push(c));
+    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on("error", reject);
+  });
+}
+
+/** Replaces a file name inside a zip's bytes (local header and central directory), the same length. */
+function renameInside(zip: Buffer, from: string, to: string): Buffer {
+  expect(to).toHaveLength(from.length);
+  return Buffer.from(zip.toString("latin1").split(from).join(to), "latin1");
+}
+
+const photo = (r: number, g: number, b: number, format: "jpeg" | "png" = "jpeg") =>
+  sharp({ create: { width: 400, height: 500, channels: 3, background: { r, g, b } } })[format]().toBuffer();
+
+describe.each(ENGINES)("photo zip import on %s", (engine) => {
+  let t: TestDatabase;
+  let imagesDir: string;
+  let admin: number;
+  let slugs: string[];
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+    imagesDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-photos-"));
+    admin = await makeUser(t.db, `photo-admin-${engine}@example.com`);
+    const ids = await makeProducts(t.db, [
+      { name: "Zip Oud", price: 1_000_000, stock: 3 },
+      { name: "Zip Rose", price: 2_000_000, stock: 3 },
+    ]);
+    slugs = (await t.db.selectFrom("products").select("slug").where("id", "in", ids).orderBy("id").execute()).map((p) => p.slug);
+  });
+  afterAll(async () => {
+    await t?.drop();
+    fs.rmSync(imagesDir, { recursive: true, force: true });
+  });
+
+  const imageOf = async (slug: string) => (await t.db.selectFrom("products").select("image").where("slug", "=", slug).executeTakeFirstOrThrow()).image;
+
+  it("gives each product named in the zip its re-encoded photo, in folders or not, skipping system files", async () => {
+    const zip = await zipOf([
+      [`${slugs[0]}.jpg`, await photo(200, 30, 30)],
+      [`photos/${slugs[1].toUpperCase()}.PNG`, await photo(30, 30, 200, "png")],
+      ["__MACOSX/._x.jpg", Buffer.from("resource fork")],
+      [".DS_Store", Buffer.from("finder")],
+    ], { compress: true });
+    const result = await importPhotoZip(t.db, { zip, imagesDir, actorId: admin });
+    expect(result).toMatchObject({ ok: true, problems: [] });
+    expect(result.updated.map((u) => u.slug).sort()).toEqual([...slugs].sort());
+    for (const slug of slugs) {
+      const key = await imageOf(slug);
+      expect(key).toMatch(/^[0-9a-f]{20}$/);
+      // The shop's WebP variants exist; the uploaded bytes themselves are never kept.
+      const meta = await sharp(path.join(imagesDir, `${key}-320.webp`)).metadata();
+      expect(meta.format).toBe("webp");
+    }
+    const audit = await t.db.selectFrom("audit_log").select(["entity", "action"]).where("actor_user_id", "=", admin).execute();
+    expect(audit).toHaveLength(2);
+  });
+
+  it("changes nothing when any picture is refused, and names every problem", async () => {
+    const before = await Promise.all(slugs.map(imageOf));
+    const zip = await zipOf([
+      [`${slugs[0]}.jpg`, await photo(10, 200, 10)],
+      ["no-such-perfume.jpg", await photo(10, 10, 10)],
+      [`${slugs[1]}.jpg`, Buffer.from("<script>not a picture</script>")],
+      [`${slugs[1]}.webp`, await photo(50, 50, 50)],
+      ["price-list.csv", Buffer.from("a,b")],
+    ]);
+    const result = await importPhotoZip(t.db, { zip, imagesDir, actorId: admin });
+    expect(result.ok).toBe(false);
+    expect(result.updated).toEqual([]);
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        { file: "no-such-perfume.jpg", problem: "unknownSlug" },
+        { file: `${slugs[1]}.jpg`, problem: "duplicate" },
+        { file: `${slugs[1]}.webp`, problem: "duplicate" },
+        { file: "price-list.csv", problem: "notPicture" },
+      ]),
+    );
+    expect(await Promise.all(slugs.map(imageOf))).toEqual(before);
+  });
+
+  it("refuses a file that is not a picture though named like one", async () => {
+    const zip = await zipOf([[`${slugs[0]}.jpg`, Buffer.from("GIF89a but really text")]]);
+    const result = await importPhotoZip(t.db, { zip, imagesDir, actorId: admin });
+    expect(result).toMatchObject({ ok: false, problems: [{ file: `${slugs[0]}.jpg`, problem: "type" }] });
+  });
+
+  it("refuses a zip whose paths climb out of it, or start at the root, and writes nothing", async () => {
+    const files = fs.readdirSync(imagesDir).length;
+    const climbing = renameInside(await zipOf([["aa/aa/escape.jpg", await photo(1, 2, 3)]]), "aa/aa/escape.jpg", "../../escape.jpg");
+    expect(await importPhotoZip(t.db, { zip: climbing, imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "unsafePath" });
+    const rooted = renameInside(await zipOf([["xtmp/escape.jpg", await photo(1, 2, 3)]]), "xtmp/escape.jpg", "/tmp/escape.jpg");
+    expect(await importPhotoZip(t.db, { zip: rooted, imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "unsafePath" });
+    expect(fs.readdirSync(imagesDir)).toHaveLength(files);
+    expect(fs.existsSync(path.join(imagesDir, "..", "..", "escape.jpg"))).toBe(false);
+  });
+
+  it("stops a zip bomb at its first oversized entry without unpacking it", async () => {
+    // 60 MB of zeros packs into a few dozen kilobytes.
+    const bomb = await zipOf([[`${slugs[0]}.jpg`, Buffer.alloc(60 * 1024 * 1024)]], { compress: true });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const result = await importPhotoZip(t.db, { zip: bomb, imagesDir, actorId: admin });
+    expect(result).toMatchObject({ ok: false, problems: [{ file: `${slugs[0]}.jpg`, problem: "entryTooLarge" }] });
+  });
+
+  it("refuses what is not a zip, an empty zip, and a zip with too many entries", async () => {
+    expect(await importPhotoZip(t.db, { zip: Buffer.from("PK\u0003\u0004 truncated"), imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "notZip" });
+    expect(await importPhotoZip(t.db, { zip: await photo(1, 1, 1), imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "notZip" });
+    expect(await importPhotoZip(t.db, { zip: await zipOf([]), imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "empty" });
+    const many = await zipOf(Array.from({ length: MAX_PHOTO_ZIP_ENTRIES + 1 }, (_, i) => [`f${i}.txt`, Buffer.from("x")] as [string, Buffer]));
+    expect(await importPhotoZip(t.db, { zip: many, imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "tooManyEntries" });
+  });
+});
