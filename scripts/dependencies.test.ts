@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { builtinModules } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -34,5 +35,21 @@ describe("dependencies", () => {
     const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     const loose = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(([, version]) => !/^\d+\.\d+\.\d+$/.test(version));
     expect(loose).toEqual([]);
+  });
+
+  it("declares every package the code, tests, scripts and configs import", () => {
+    const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]);
+    const files = [...sourceFiles("app"), ...sourceFiles("scripts"), ...sourceFiles("tests"), ...fs.readdirSync(".").filter((name) => /\.(ts|js)$/.test(name))];
+    const undeclared = new Set<string>();
+    for (const file of files) {
+      const code = fs.readFileSync(file, "utf8");
+      for (const [, specifier] of code.matchAll(/(?:\bfrom |\bimport\(|^import )["']([^"'.~/][^"']*)["']/gm)) {
+        if (specifier.startsWith("node:") || specifier.startsWith("virtual:") || builtinModules.includes(specifier.split("/")[0])) continue;
+        const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
+        if (!declared.has(name)) undeclared.add(`${name} (${file})`);
+      }
+    }
+    expect([...undeclared]).toEqual([]);
   });
 });

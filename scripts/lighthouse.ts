@@ -1,4 +1,4 @@
-// npm run bench:lighthouse [-- --runs 3 --url http://127.0.0.1:3000]
+// npm run bench:lighthouse [-- --runs 3 --url http://127.0.0.1:3000 --port 4760]
 // Starts the production server on a scratch data folder with the demo catalogue (or uses --url),
 // then runs Lighthouse (mobile, default simulated throttling) on the home page, the shop, a product
 // page, the sign-in page, and, as a signed-in customer with two perfumes in the cart, the cart, the
@@ -25,6 +25,8 @@ const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "3" },
     url: { type: "string" },
+    // The scratch server's port (default: any free one); Chromium's debugging port is the next one.
+    port: { type: "string" },
   },
 });
 const runs = Math.max(1, Number(values.runs) || 1);
@@ -42,7 +44,7 @@ const CHROME_FLAGS = [
 
 async function startServer(): Promise<{ base: string; server: ChildProcess; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-lighthouse-"));
-  const port = await freePort();
+  const port = values.port ? Number(values.port) : await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, PUBLIC_URL: base, LOG_LEVEL: "warn" },
@@ -136,7 +138,7 @@ async function measureWithRetries(url: string, port: number, cookie?: string): P
 async function main() {
   const started = values.url ? null : await startServer();
   const base = values.url ?? started!.base;
-  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium", chromeFlags: CHROME_FLAGS, ...(values.port ? { port: Number(values.port) + 1 } : {}) });
   try {
     const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
     const product = sitemap.match(/<loc>[^<]*?(\/shop\/\d+)<\/loc>/)?.[1];
