@@ -6,7 +6,8 @@ import type { Database, DeliveryMethod, OrderChannel, OrderStatus, PaymentMethod
 import type { Config } from "~/lib/config.server";
 import { DEFAULT_LOCALE, isLocale } from "~/lib/i18n";
 import { translatorFor } from "~/lib/i18n.server";
-import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
+import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/admin";
+import { searchParam } from "~/lib/admin-params";
 import { formatNaira } from "~/lib/money";
 import { recordAudit } from "./audit.server";
 import { catalogChanged } from "./catalog.server";
@@ -61,20 +62,80 @@ export interface OrderFilters {
   payment?: PaymentStatus | null;
   /** order number or customer e-mail, or part of one */
   q?: string;
+  /** YYYY-MM-DD, Lagos time, included */
+  from?: string | null;
+  /** YYYY-MM-DD, Lagos time, included */
+  to?: string | null;
   page?: number;
 }
 
-/** Newest first, filtered by status and channel, searched by order number or customer e-mail. */
-export async function listAdminOrders(
-  db: Db,
-  filters: OrderFilters = {},
-): Promise<{ orders: AdminOrderRow[]; total: number; page: number; pages: number }> {
+export type OrderFilterField = "status" | "channel" | "payment" | "from" | "to";
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function validDay(text: string): boolean {
+  const m = DAY.exec(text);
+  if (!m) return false;
+  const date = new Date(`${text}T12:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text && Number(m[1]) >= 2000 && Number(m[1]) <= 2999;
+}
+
+/**
+ * The order filters of a URL (the orders list's and the export's): status, channel, payment status,
+ * search and a range of Lagos days. A value that is not one of ours is left out of `filters` and named
+ * in `invalid`; the list simply ignores it, the export refuses it.
+ */
+export function parseOrderFilters(params: URLSearchParams): { filters: Omit<OrderFilters, "page">; invalid: OrderFilterField[] } {
+  const invalid: OrderFilterField[] = [];
+  const pick = <T extends string>(name: OrderFilterField, allowed: readonly T[]): T | null => {
+    const value = params.get(name)?.trim() || null;
+    if (value === null) return null;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    invalid.push(name);
+    return null;
+  };
+  const day = (name: "from" | "to"): string | null => {
+    const value = params.get(name)?.trim() || null;
+    if (value === null || validDay(value)) return value;
+    invalid.push(name);
+    return null;
+  };
+  const status = pick("status", ORDER_STATUSES);
+  const channel = pick("channel", ORDER_CHANNELS);
+  const payment = pick("payment", PAYMENT_STATUSES);
+  const from = day("from");
+  const to = day("to");
+  // Dates given the wrong way round mean the days between them.
+  const [first, last] = from && to && from > to ? [to, from] : [from, to];
+  return { filters: { status, channel, payment, q: searchParam(params.get("q")), from: first, to: last }, invalid };
+}
+
+// Lagos is UTC+1 all year (no daylight saving time).
+const lagosStart = (day: string) => new Date(`${day}T00:00:00+01:00`).toISOString();
+const lagosNextDay = (day: string) => new Date(new Date(`${day}T00:00:00+01:00`).getTime() + 24 * 60 * 60 * 1000).toISOString();
+
+/**
+ * The orders the owner asked for, with their customer (`o` and `u`): the one place the filters of the
+ * orders list and of the accountant's export are turned into a query.
+ */
+export function filteredOrders(db: Db, filters: Omit<OrderFilters, "page">) {
   let base = db.selectFrom("orders as o").leftJoin("users as u", "u.id", "o.user_id");
   if (filters.status) base = base.where("o.status", "=", filters.status);
   if (filters.channel) base = base.where("o.channel", "=", filters.channel);
   if (filters.payment) base = base.where("o.payment_status", "=", filters.payment);
+  if (filters.from) base = base.where("o.created_at", ">=", lagosStart(filters.from));
+  if (filters.to) base = base.where("o.created_at", "<", lagosNextDay(filters.to));
   const q = filters.q?.trim();
   if (q) base = base.where((eb) => eb.or([containsText(sql.ref<string>("o.number"), q), containsText(sql.ref<string>("u.email"), q)]));
+  return base;
+}
+
+/** Newest first, filtered by status, channel and payment, searched by order number or customer e-mail. */
+export async function listAdminOrders(
+  db: Db,
+  filters: OrderFilters = {},
+): Promise<{ orders: AdminOrderRow[]; total: number; page: number; pages: number }> {
+  const base = filteredOrders(db, filters);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const total = Number(n);
   const pages = Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE));

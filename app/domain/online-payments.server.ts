@@ -1,7 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import type { Config } from "~/lib/config.server";
-import { recordAudit } from "./audit.server";
-import { queuePaymentReceived } from "./payments.server";
+import { movePaymentStatus, queuePaymentReceived } from "./payments.server";
 import { initializeTransaction, PaystackError, refundTransaction, verifyTransaction, type PaystackConfig } from "./paystack.server";
 
 /**
@@ -123,16 +122,10 @@ export async function settlePaystackReference(context: Context, reference: strin
     console.warn(`order ${number}: Paystack says ${transaction.amount} ${transaction.currency}, the order is ${order.total} NGN; not marked paid`);
     return "mismatch";
   }
-  const at = new Date().toISOString();
   // The mark and its e-mail in one transaction: whichever caller wins sends the one message.
   const won = await context.db.transaction().execute(async (trx) => {
-    const marked = await trx
-      .updateTable("orders")
-      .set({ payment_status: "paid", paid_at: at, payment_reference: reference, payment_channel: transaction.channel, updated_at: at })
-      .where("id", "=", order.id)
-      .where("payment_status", "=", "unpaid")
-      .executeTakeFirst();
-    if (Number(marked.numUpdatedRows) !== 1) return false;
+    const marked = await movePaymentStatus(trx, { order, from: "unpaid", to: "paid", paystack: { reference, channel: transaction.channel } });
+    if (!marked) return false;
     await queuePaymentReceived(trx, context.config, order);
     return true;
   });
@@ -188,22 +181,13 @@ export async function refundOnlineOrder(context: Context, input: { number: strin
     return { ok: false, error: "unavailable" };
   }
   return context.db.transaction().execute(async (trx) => {
-    const at = new Date().toISOString();
-    const changed = await trx
-      .updateTable("orders")
-      .set({ payment_status: "refunded", refunded_at: at, updated_at: at })
-      .where("id", "=", order.id)
-      .where("payment_status", "=", "paid")
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
-    await recordAudit(trx, {
+    const moved = await movePaymentStatus(trx, {
+      order,
+      from: "paid",
+      to: "refunded",
       actorId: input.actorId,
-      action: "update",
-      entity: "order",
-      entityId: order.id,
-      summary: order.number,
-      changes: { paymentStatus: ["paid", "refunded"], paystackRefund: [null, order.payment_reference] },
+      audit: { paystackRefund: [null, order.payment_reference] },
     });
-    return { ok: true as const };
+    return moved ? { ok: true as const } : { ok: false as const, error: "stale" as const };
   });
 }

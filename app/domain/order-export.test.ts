@@ -42,6 +42,7 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
       date: "2026-11-01 00:30",
       channel: "checkout",
       status: "pending",
+      payment: "unpaid",
       customer: "'@Ngozi Test",
       email: "'=cmd@example.com",
       items: '2 x Oud, Wood 50ml; 1 x Rose "Noir"',
@@ -71,6 +72,8 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
     ["to=2026-13-01", "to"],
     ["to=20261101", "to"],
     ["status=lost", "status"],
+    ["payment=owed", "payment"],
+    ["channel=phone", "channel"],
   ])("refuses %s with a translated message", (query, key) => {
     const parsed = parseOrderExportFilters(new URLSearchParams(query));
     expect(parsed).toEqual({ error: `admin.orders.export.errors.${key}` });

@@ -3,6 +3,7 @@ import type { AppLoadContext } from "react-router";
 import type { Db } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import type { PaymentStatus } from "~/db/schema";
+import { PAYMENT_STATUSES } from "~/lib/admin";
 import { translatorFor } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
 import { recordAudit } from "./audit.server";
@@ -15,7 +16,7 @@ import { queueMail } from "./mail-outbox.server";
  * conditional update (so two clicks, or two admins, apply it once) written with its audit entry.
  */
 
-export const PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "paid", "refunded"];
+export { PAYMENT_STATUSES };
 
 export function isPaymentStatus(value: unknown): value is PaymentStatus {
   return typeof value === "string" && (PAYMENT_STATUSES as string[]).includes(value);
@@ -44,6 +45,52 @@ async function paymentRow(db: Db, number: string): Promise<PaymentRow | undefine
     .executeTakeFirst();
 }
 
+/**
+ * The one way an order's payment status moves: a conditional update from `from` to `to` (so of two
+ * callers at the same moment exactly one wins), stamping paid_at or refunded_at, with the owner's
+ * audit entry when an admin made the change. False, with nothing written, when the order was no
+ * longer in `from`. Runs inside the caller's transaction.
+ */
+export async function movePaymentStatus(
+  trx: Kysely<Database>,
+  input: {
+    order: { id: number; number: string };
+    from: PaymentStatus;
+    to: Exclude<PaymentStatus, "unpaid">;
+    /** Paystack's reference and channel, when Paystack settled it */
+    paystack?: { reference: string; channel: string | null };
+    /** the admin who made the change; none when Paystack did */
+    actorId?: number;
+    /** more to say in the audit entry */
+    audit?: Record<string, [unknown, unknown]>;
+  },
+): Promise<boolean> {
+  const at = new Date().toISOString();
+  const changed = await trx
+    .updateTable("orders")
+    .set({
+      payment_status: input.to,
+      ...(input.to === "paid" ? { paid_at: at } : { refunded_at: at }),
+      ...(input.paystack ? { payment_reference: input.paystack.reference, payment_channel: input.paystack.channel } : {}),
+      updated_at: at,
+    })
+    .where("id", "=", input.order.id)
+    .where("payment_status", "=", input.from)
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) !== 1) return false;
+  if (input.actorId !== undefined) {
+    await recordAudit(trx, {
+      actorId: input.actorId,
+      action: "update",
+      entity: "order",
+      entityId: input.order.id,
+      summary: input.order.number,
+      changes: { paymentStatus: [input.from, input.to], ...input.audit },
+    });
+  }
+  return true;
+}
+
 /** Online payments are settled by Paystack (callback, webhook, re-check), never by hand. */
 export function canMarkPaid(order: { status: string; paymentStatus: PaymentStatus; paymentMethod: string | null }): boolean {
   return order.paymentStatus === "unpaid" && order.status !== "cancelled" && order.paymentMethod !== "paystack";
@@ -61,22 +108,7 @@ export async function markOrderPaid(
     if (!canMarkPaid({ status: order.status, paymentStatus: order.payment_status, paymentMethod: order.payment_method })) {
       return { ok: false as const, error: "notAllowed" as const };
     }
-    const at = new Date().toISOString();
-    const changed = await trx
-      .updateTable("orders")
-      .set({ payment_status: "paid", paid_at: at, updated_at: at })
-      .where("id", "=", order.id)
-      .where("payment_status", "=", "unpaid")
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
-    await recordAudit(trx, {
-      actorId: input.actorId,
-      action: "update",
-      entity: "order",
-      entityId: order.id,
-      summary: order.number,
-      changes: { paymentStatus: ["unpaid", "paid"] },
-    });
+    if (!(await movePaymentStatus(trx, { order, from: "unpaid", to: "paid", actorId: input.actorId }))) return { ok: false as const, error: "stale" as const };
     return { ok: true as const, mail: await queuePaymentReceived(trx, context.config, order) };
   });
   return result;
@@ -92,22 +124,7 @@ export async function recordRefund(
     if (!order) return { ok: false as const, error: "notFound" as const };
     if (order.payment_status !== "paid") return { ok: false as const, error: "stale" as const };
     if (order.payment_method === "paystack") return { ok: false as const, error: "notAllowed" as const };
-    const at = new Date().toISOString();
-    const changed = await trx
-      .updateTable("orders")
-      .set({ payment_status: "refunded", refunded_at: at, updated_at: at })
-      .where("id", "=", order.id)
-      .where("payment_status", "=", "paid")
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) return { ok: false as const, error: "stale" as const };
-    await recordAudit(trx, {
-      actorId: input.actorId,
-      action: "update",
-      entity: "order",
-      entityId: order.id,
-      summary: order.number,
-      changes: { paymentStatus: ["paid", "refunded"] },
-    });
+    if (!(await movePaymentStatus(trx, { order, from: "paid", to: "refunded", actorId: input.actorId }))) return { ok: false as const, error: "stale" as const };
     return { ok: true as const, mail: "none" as const };
   });
 }

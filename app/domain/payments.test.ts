@@ -5,7 +5,7 @@ import { testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { insertOrder } from "../../tests/support/orders";
 import { getAdminOrder, listAdminOrders } from "./admin-orders.server";
-import { markOrderPaid, recordRefund } from "./payments.server";
+import { markOrderPaid, movePaymentStatus, recordRefund } from "./payments.server";
 
 describe.each(ENGINES)("payment status on %s", (engine) => {
   let t: TestDatabase;
@@ -85,5 +85,21 @@ describe.each(ENGINES)("payment status on %s", (engine) => {
     expect(await numbers("paid")).toContain(paid.number);
     expect(await numbers("paid")).not.toContain(unpaid.number);
     for (const o of (await listAdminOrders(t.db, { payment: "refunded" })).orders) expect(o.paymentStatus).toBe("refunded");
+  });
+
+  it("moves a payment status once from where it was, stamping the time, with an audit entry only for an admin", async () => {
+    const order = await newOrder("paystack");
+    const settle = () => t.db.transaction().execute((trx) => movePaymentStatus(trx, { order, from: "unpaid", to: "paid", paystack: { reference: `${order.number}-1`, channel: "card" } }));
+    expect((await Promise.all([settle(), settle()])).sort()).toEqual([false, true]);
+    const paid = await t.db.selectFrom("orders").select(["payment_status", "paid_at", "payment_reference", "payment_channel"]).where("id", "=", order.id).executeTakeFirstOrThrow();
+    expect(paid).toMatchObject({ payment_status: "paid", payment_reference: `${order.number}-1`, payment_channel: "card" });
+    expect(paid.paid_at).toMatch(/^\d{4}-/);
+    expect(await t.db.selectFrom("audit_log").select("id").where("summary", "=", order.number).execute()).toEqual([]);
+    // Not from a status the order is not in.
+    expect(await t.db.transaction().execute((trx) => movePaymentStatus(trx, { order, from: "unpaid", to: "refunded", actorId: admin.id }))).toBe(false);
+    expect(await t.db.transaction().execute((trx) => movePaymentStatus(trx, { order, from: "paid", to: "refunded", actorId: admin.id, audit: { note: [null, "x"] } }))).toBe(true);
+    expect((await row(order.number)).refunded_at).toMatch(/^\d{4}-/);
+    const audit = await t.db.selectFrom("audit_log").select(["actor_user_id", "changes"]).where("summary", "=", order.number).execute();
+    expect(audit).toEqual([{ actor_user_id: admin.id, changes: JSON.stringify({ paymentStatus: ["paid", "refunded"], note: [null, "x"] }) }]);
   });
 });

@@ -1,9 +1,10 @@
-import type { AuditEntity, OrderChannel, OrderStatus } from "~/db/schema";
+import type { AuditEntity, OrderChannel, OrderStatus, PaymentStatus } from "~/db/schema";
 
 /** Constants the admin screens share between the server's rules and the browser's forms. */
 
 export const ORDER_STATUSES: OrderStatus[] = ["pending", "confirmed", "shipped", "delivered", "cancelled"];
 export const ORDER_CHANNELS: OrderChannel[] = ["checkout", "whatsapp"];
+export const PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "paid", "refunded"];
 export const MAX_STATUS_NOTE = 500;
 
 /**

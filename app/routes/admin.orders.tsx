@@ -1,12 +1,11 @@
 import { Form, Link, useSubmit } from "react-router";
 import { OrderExportForm } from "~/components/admin/order-export-form";
-import { inputClass, PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroller } from "~/components/admin/ui";
+import { PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
-import { isOrderChannel, isOrderStatus, listAdminOrders } from "~/domain/admin-orders.server";
-import { isPaymentStatus, PAYMENT_STATUSES } from "~/domain/payments.server";
-import { ORDER_CHANNELS, ORDER_STATUSES } from "~/lib/admin";
+import { OrderFilterFields } from "~/components/admin/order-filter-fields";
+import { listAdminOrders, parseOrderFilters } from "~/domain/admin-orders.server";
 import { requireAdmin } from "~/domain/sessions.server";
-import { pageParam, searchParam } from "~/lib/admin-params";
+import { pageParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
@@ -18,18 +17,12 @@ const PATH = "/admin/orders";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const url = new URL(request.url);
-  const status = url.searchParams.get("status");
-  const channel = url.searchParams.get("channel");
-  const payment = url.searchParams.get("payment");
-  const filters = {
-    status: isOrderStatus(status) ? status : null,
-    channel: isOrderChannel(channel) ? channel : null,
-    payment: isPaymentStatus(payment) ? payment : null,
-    q: searchParam(url.searchParams.get("q")),
-  };
+  // A value that is not one of ours is ignored here (the export refuses it).
+  const { status = null, channel = null, payment = null, q = "" } = parseOrderFilters(url.searchParams).filters;
+  const filters = { status, channel, payment, q };
   const list = await listAdminOrders(context.db, { ...filters, page: pageParam(url.searchParams.get("page")) });
   const t = requestTranslator(request);
-  return { ...list, ...filters, paymentStatuses: PAYMENT_STATUSES, title: t("admin.meta.title", { page: t("admin.nav.orders") }) };
+  return { ...list, ...filters, title: t("admin.meta.title", { page: t("admin.nav.orders") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -44,44 +37,12 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={t("admin.orders.title")} />
-      <OrderExportForm />
+      <OrderExportForm values={list} />
       <div className="flex flex-wrap items-end gap-3">
         <SearchBox q={list.q} placeholder={t("admin.orders.search")} label={t("admin.orders.searchLabel")} hidden={{ status: list.status, channel: list.channel, payment: list.payment }} />
         <Form method="get" className="flex flex-wrap items-end gap-2" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
           {list.q && <input type="hidden" name="q" value={list.q} />}
-          <label className="text-sm">
-            <span className="block text-stone-600">{t("admin.orders.filters.status")}</span>
-            <select name="status" defaultValue={list.status ?? ""} className={inputClass}>
-              <option value="">{t("admin.orders.filters.anyStatus")}</option>
-              {ORDER_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {t(`admin.orders.status.${s}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            <span className="block text-stone-600">{t("admin.orders.filters.channel")}</span>
-            <select name="channel" defaultValue={list.channel ?? ""} className={inputClass}>
-              <option value="">{t("admin.orders.filters.anyChannel")}</option>
-              {ORDER_CHANNELS.map((c) => (
-                <option key={c} value={c}>
-                  {t(`admin.orders.channel.${c}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            <span className="block text-stone-600">{t("admin.orders.filters.payment")}</span>
-            <select name="payment" defaultValue={list.payment ?? ""} className={inputClass}>
-              <option value="">{t("admin.orders.filters.anyPayment")}</option>
-              {list.paymentStatuses.map((p) => (
-                <option key={p} value={p}>
-                  {t(`admin.orders.paymentStatus.${p}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <OrderFilterFields values={list} idPrefix="filter" />
           <button type="submit" className="min-h-11 rounded-lg border border-stone-300 bg-white px-4 text-sm">
             {t("admin.orders.filters.apply")}
           </button>

@@ -1,10 +1,13 @@
 import { Download } from "lucide-react";
-import { ORDER_STATUSES } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
+import { OrderFilterFields, type OrderFilterValues } from "./order-filter-fields";
 import { inputClass, secondaryButton } from "./ui";
 
-/** The accountant's download: a plain GET form, so the browser saves the file with or without JavaScript. */
-export function OrderExportForm() {
+/**
+ * The accountant's download: a plain GET form, so the browser saves the file with or without JavaScript.
+ * It starts from the filters the orders list shows.
+ */
+export function OrderExportForm({ values }: { values: OrderFilterValues }) {
   const { t } = useT();
   return (
     <details className="mb-4 rounded-xl border border-stone-200 bg-white px-4 py-3 shadow-sm" data-order-export>
@@ -21,17 +24,7 @@ export function OrderExportForm() {
           <span className="block text-stone-600">{t("admin.orders.export.to")}</span>
           <input type="date" name="to" className={inputClass} />
         </label>
-        <label className="text-sm">
-          <span className="block text-stone-600">{t("admin.orders.filters.status")}</span>
-          <select name="status" defaultValue="" className={inputClass}>
-            <option value="">{t("admin.orders.filters.anyStatus")}</option>
-            {ORDER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`admin.orders.status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <OrderFilterFields values={values} idPrefix="export" />
         <button type="submit" className={secondaryButton}>
           {t("admin.orders.export.download")}
         </button>
