@@ -164,6 +164,31 @@ async function main() {
       }, 60_000)
     : null;
   recheck?.unref();
+  // Shoppers waiting for a sold-out product hear once it has stock again, however it came back: every
+  // minute, and a second after any catalogue change (docs/decisions/133). Safe with several instances.
+  type AlertSender = (db: DatabaseHandle["db"], config: Config) => Promise<number>;
+  let alerting: Promise<unknown> | null = null;
+  const sendAlerts = () => {
+    alerting ??= build()
+      .then((current) => (current.entry.module as { sendBackInStockAlerts?: AlertSender }).sendBackInStockAlerts?.(database.db, config))
+      .then((count) => {
+        if (count) logger.info({ event: "back_in_stock_alerts", count }, "back-in-stock alerts queued");
+      })
+      .catch((error: Error) => logger.error({ err: error }, "back-in-stock alerts failed"))
+      .finally(() => {
+        alerting = null;
+      });
+  };
+  const alertsTimer = setInterval(sendAlerts, 60_000);
+  alertsTimer.unref();
+  let alertSoon: NodeJS.Timeout | null = null;
+  onCatalogChange(() => {
+    alertSoon ??= setTimeout(() => {
+      alertSoon = null;
+      sendAlerts();
+    }, 1000);
+    alertSoon.unref();
+  });
   const mode = production ? "production" : "development";
   const getLoadContext = (req: express.Request, res: express.Response) => ({
     db: database.db,
@@ -188,6 +213,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     if (recheck) clearInterval(recheck);
+    clearInterval(alertsTimer);
     logger.info(`${signal}: finishing requests in flight, then closing`);
     // Stop accepting, let in-flight requests finish, then close the database.
     server.close(async () => {

@@ -12,6 +12,9 @@ export const streamTimeout = 5_000;
 // Background work that needs the app's own modules (translations are bundled by Vite): server.ts
 // reaches it through the build.
 export { recheckUnpaidOnlinePayments } from "~/domain/online-payments.server";
+// Run by server.ts every minute and after catalogue changes: its e-mails are written in each
+// shopper's language, which needs the app's translations.
+export { sendBackInStockAlerts } from "~/domain/back-in-stock.server";
 
 export default function handleRequest(
   request: Request,

@@ -22,6 +22,7 @@ export default [
     route("orders/:number", "routes/account.order.tsx"),
     route("orders/:number/pay", "routes/account.order.pay.tsx"),
     route("checkout", "routes/account.checkout.tsx"),
+    route("back-in-stock/stop", "routes/back-in-stock.stop.tsx"),
     // Anything unmatched renders the store's 'Page not found' with HTTP 404.
     route("*", "routes/_store.not-found.tsx"),
   ]),

@@ -15,6 +15,7 @@ import * as m0042 from "./migrations/0042_perfume_facts";
 import * as m0030 from "./migrations/0030_delivery_and_payment_status";
 import * as m0031 from "./migrations/0031_online_payments";
 import * as m0060 from "./migrations/0060_catalogue_imports";
+import * as m0070 from "./migrations/0070_back_in_stock";
 import * as m0061 from "./migrations/0061_user_locale";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "0031_online_payments": m0031,
   "0060_catalogue_imports": m0060,
   "0061_user_locale": m0061,
+  "0070_back_in_stock": m0070,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

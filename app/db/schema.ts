@@ -254,6 +254,20 @@ export interface RateLimitTable {
 export type MailStatus = "pending" | "sent" | "failed";
 
 /** e-mails waiting to be sent, written in the transaction of what they report (docs/decisions/060) */
+export interface BackInStockRequestTable {
+  id: Generated<number>;
+  product_id: number;
+  email: string;
+  user_id: number | null;
+  /** the language the alert is written in */
+  locale: string;
+  /** for the unsubscribe link */
+  token: string;
+  created_at: Timestamp;
+  /** when the alert was queued: the request is used up */
+  notified_at: Timestamp | null;
+}
+
 export interface MailOutboxTable {
   id: Id;
   /** what the message is about, e.g. order-confirmation, order-status, password-reset */
@@ -315,6 +329,7 @@ export interface Database {
   audit_log: AuditLogTable;
   rate_limits: RateLimitTable;
   mail_outbox: MailOutboxTable;
+  back_in_stock_requests: BackInStockRequestTable;
   catalog_version: CatalogVersionTable;
   product_search: ProductSearchTable;
   delivery_zones: DeliveryZoneTable;

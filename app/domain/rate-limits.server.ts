@@ -37,6 +37,8 @@ export const LIMITS = {
    * cannot be used to flood someone's mailbox
    */
   registerAddress: { points: 3, duration: 15 * 60 },
+  /** back-in-stock requests per IP address (docs/decisions/133) */
+  backInStockIp: { points: 20, duration: 60 * 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

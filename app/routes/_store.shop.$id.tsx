@@ -1,10 +1,17 @@
 import { data } from "react-router";
+import { BackInStockForm } from "~/components/back-in-stock-form";
 import { AddToCartButton } from "~/components/add-to-cart-button";
 import { ProductCarousel } from "~/components/carousel";
 import { Icon } from "~/components/icon";
 import { Price } from "~/components/price";
 import { WishlistButton } from "~/components/wishlist-button";
+import { isWaitingFor, requestBackInStock } from "~/domain/back-in-stock.server";
 import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
+import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
+import { getSessionUser } from "~/domain/sessions.server";
+import { passOnRetryAfter, readForm } from "~/lib/form.server";
+import { detectLocale, requestTranslator } from "~/lib/i18n.server";
+import { redirectWithToast } from "~/lib/toast.server";
 import { wishlistedForRequest } from "~/domain/wishlist.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
@@ -21,10 +28,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const path = `/shop/${product.id}`;
   const image = product.image ? imageVariantUrl(product.image, 1024) : null;
   const wishlisted = await wishlistedForRequest(request, context.db, [product.id, ...related.map((p) => p.id)]);
+  const shopper = product.stock > 0 ? null : await getSessionUser(request, context.db);
+  const backInStock = product.stock > 0 ? null : { email: shopper?.email ?? null, waiting: shopper ? await isWaitingFor(context.db, product.id, shopper.email) : false };
   return {
     product,
     related,
     wishlisted,
+    backInStock,
     meta: seoMeta(context, locale, path, {
       title: fill(content.meta.product.title, { name: product.name }),
       description: product.description,
@@ -54,7 +64,29 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
-export default function ProductPage({ loaderData }: Route.ComponentProps) {
+export const headers = passOnRetryAfter;
+
+/** 'Email me when it's back' on a sold-out product (docs/decisions/133). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const t = requestTranslator(request);
+  const id = parseProductId(params.id);
+  const form = await readForm(request);
+  if (id === null || form.get("intent") !== "notify") throw data(null, { status: 400 });
+  try {
+    await consumeAttempt(context, "backInStockIp", context.clientIp);
+  } catch (error) {
+    if (!(error instanceof TooManyAttempts)) throw error;
+    const minutes = Math.max(1, Math.ceil(error.retryAfterSeconds / 60));
+    return data({ error: t("store.backInStock.errors.tooMany", { minutes }) }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+  }
+  const shopper = await getSessionUser(request, context.db);
+  const email = shopper?.email ?? String(form.get("email") ?? "");
+  const result = await requestBackInStock(context.db, { productId: id, email, userId: shopper?.id ?? null, locale: detectLocale(request).locale });
+  if (!result.ok) return data({ error: t(`store.backInStock.errors.${result.problem}`) }, { status: result.problem === "invalidEmail" ? 400 : result.problem === "unknownProduct" ? 404 : 409 });
+  return redirectWithToast(context, `/shop/${id}`, { type: "success", key: "store.backInStock.toast.saved" });
+}
+
+export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT();
   const { product, related } = loaderData;
   const image = product.image ? responsiveImage(product.image, 560) : null;
@@ -91,6 +123,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <AddToCartButton productId={product.id} soldOut={soldOut} className="max-w-xs flex-1" />
             <WishlistButton productId={product.id} inWishlist={loaderData.wishlisted.includes(product.id)} />
           </div>
+          {loaderData.backInStock && <BackInStockForm state={loaderData.backInStock} error={actionData?.error ?? null} />}
           <ul className="mt-2 grid gap-3 sm:grid-cols-2">
             <li className="info-box">
               <Icon name="truck" size={28} className="text-brand-600" />

@@ -1,0 +1,49 @@
+import { data, Form } from "react-router";
+import { knownStopToken, stopBackInStockAlerts } from "~/domain/back-in-stock.server";
+import { readForm } from "~/lib/form.server";
+import { useT } from "~/lib/i18n";
+import { requestTranslator } from "~/lib/i18n.server";
+import type { Route } from "./+types/back-in-stock.stop";
+
+/**
+ * The unsubscribe link of back-in-stock e-mails (docs/decisions/133). Opening it asks first; only the
+ * button stops the alerts, so a mail scanner following links stops nothing.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const t = requestTranslator(request);
+  const known = await knownStopToken(context.db, token);
+  return data({ token: known ? token : null, title: t("store.backInStock.stop.title") }, { status: known ? 200 : 404, headers: { "Cache-Control": "private, no-store" } });
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: `${data?.title ?? ""} | Unboxed` }, { name: "robots", content: "noindex" }];
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request);
+  const email = await stopBackInStockAlerts(context.db, String(form.get("token") ?? ""));
+  return data({ email }, { status: email ? 200 : 404 });
+}
+
+export default function StopBackInStock({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
+  return (
+    <article className="prose-page">
+      <h1>{t("store.backInStock.stop.title")}</h1>
+      {actionData ? (
+        <p role="status">{actionData.email ? t("store.backInStock.stop.done", { email: actionData.email }) : t("store.backInStock.stop.unknown")}</p>
+      ) : loaderData.token ? (
+        <Form method="post" className="not-prose space-y-4">
+          <p>{t("store.backInStock.stop.ask")}</p>
+          <input type="hidden" name="token" value={loaderData.token} />
+          <button type="submit" className="btn">
+            {t("store.backInStock.stop.confirm")}
+          </button>
+        </Form>
+      ) : (
+        <p>{t("store.backInStock.stop.unknown")}</p>
+      )}
+    </article>
+  );
+}
