@@ -39,6 +39,8 @@ export default [
     route("categories", "routes/admin.categories.tsx"),
     route("brands", "routes/admin.brands.tsx"),
     route("regions", "routes/admin.regions.tsx"),
+    route("customers", "routes/admin.customers.tsx"),
+    route("customers/:id", "routes/admin.customers.$id.tsx"),
     route("delivery", "routes/admin.delivery.tsx"),
     route("audit", "routes/admin.audit.tsx"),
   ]),

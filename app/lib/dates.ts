@@ -15,3 +15,15 @@ export function formatLagosTime(iso: string, locale: Locale): string {
   }
   return format.format(new Date(iso));
 }
+
+const dateFormatters = new Map<Locale, Intl.DateTimeFormat>();
+
+/** A stored ISO time as a day in Lagos (no time of day), in the reader's language. */
+export function formatLagosDate(iso: string, locale: Locale): string {
+  let format = dateFormatters.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale === "es" ? "es-NG" : "en-NG", { timeZone: "Africa/Lagos", dateStyle: "medium" });
+    dateFormatters.set(locale, format);
+  }
+  return format.format(new Date(iso));
+}

@@ -11,6 +11,8 @@ import * as dashboard from "./admin._index";
 import * as audit from "./admin.audit";
 import * as brands from "./admin.brands";
 import * as categories from "./admin.categories";
+import * as customerPage from "./admin.customers.$id";
+import * as customers from "./admin.customers";
 import * as order from "./admin.orders.$number";
 import * as orders from "./admin.orders";
 import * as products from "./admin.products";
@@ -58,12 +60,14 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
   let categoryId: number;
   let productId: number;
   let orderNumber: string;
+  let customerId: number;
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
     context = testContext(t);
     const admin = await addUser(t.db, "admin");
     const customer = await addUser(t.db, "customer");
+    customerId = customer.id;
     adminCookie = await createSession(context, admin.id);
     customerCookie = await createSession(context, customer.id);
     brandId = (await addBrand(t.db, "Dior")).id;
@@ -86,6 +90,8 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
     ["order", order.loader, `/admin/orders/${orderNumber}`, { number: orderNumber }],
     ["audit", audit.loader, "/admin/audit"],
     ["photos", photos.loader, "/admin/products/photos"],
+    ["customers", customers.loader, "/admin/customers?q=chi"],
+    ["customer", customerPage.loader, `/admin/customers/${customerId}`, { id: String(customerId) }],
   ];
 
   // Each action gets the most damaging request we can think of for it.

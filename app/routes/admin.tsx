@@ -1,4 +1,4 @@
-import { Award, History, LayoutDashboard, LogOut, Package, ShoppingBag, Store, Tags, Truck } from "lucide-react";
+import { Award, History, LayoutDashboard, LogOut, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/order-alerts.server";
 import { requireAdmin } from "~/domain/sessions.server";
@@ -30,6 +30,7 @@ export function shouldRevalidate({ formMethod }: { formMethod?: string }) {
 const NAV = [
   { to: "/admin", key: "dashboard", icon: LayoutDashboard, end: true },
   { to: "/admin/orders", key: "orders", icon: ShoppingBag, end: false },
+  { to: "/admin/customers", key: "customers", icon: Users, end: false },
   { to: "/admin/products", key: "products", icon: Package, end: false },
   { to: "/admin/categories", key: "categories", icon: Tags, end: false },
   { to: "/admin/brands", key: "brands", icon: Award, end: false },

@@ -81,6 +81,9 @@ test.beforeAll(async () => {
     "/admin/brands",
     "/admin/brands?q=nothing-matches",
     "/admin/audit",
+    "/admin/customers",
+    "/admin/customers?q=adeyemi-okonkwo",
+    `/admin/customers/${customer.userId}`,
   ];
 });
 test.afterAll(async () => {
