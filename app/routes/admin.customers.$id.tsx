@@ -109,8 +109,8 @@ export default function AdminCustomer({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
-      <section className="mt-6" aria-labelledby="orders-heading">
-        <h2 id="orders-heading" className="mb-2 font-semibold text-ink">
+      <div className="mt-6">
+        <h2 className="mb-2 font-semibold text-ink">
           {t("admin.customers.orders")}
         </h2>
         <TableScroller label={t("admin.customers.orders")} className="rounded-xl border border-stone-200 bg-white shadow-sm">
@@ -157,7 +157,7 @@ export default function AdminCustomer({ loaderData }: Route.ComponentProps) {
           </table>
         </TableScroller>
         <Pagination page={customer.ordersPage} pages={customer.ordersPages} href={(page) => screenHref(path, { page })} />
-      </section>
+      </div>
     </>
   );
 }
