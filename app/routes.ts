@@ -36,6 +36,7 @@ export default [
     route("products/export", "routes/admin.products.export.ts"),
     route("products/import", "routes/admin.products.import.tsx"),
     route("products/photos", "routes/admin.products.photos.tsx"),
+    route("products/:id/stock", "routes/admin.products.$id.stock.tsx"),
     route("categories", "routes/admin.categories.tsx"),
     route("brands", "routes/admin.brands.tsx"),
     route("regions", "routes/admin.regions.tsx"),

@@ -18,6 +18,7 @@ import * as m0060 from "./migrations/0060_catalogue_imports";
 import * as m0070 from "./migrations/0070_back_in_stock";
 import * as m0061 from "./migrations/0061_user_locale";
 import * as m0064 from "./migrations/0064_customer_indexes";
+import * as m0067 from "./migrations/0067_stock_adjustments";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "0060_catalogue_imports": m0060,
   "0061_user_locale": m0061,
   "0064_customer_indexes": m0064,
+  "0067_stock_adjustments": m0067,
   "0070_back_in_stock": m0070,
 };
 

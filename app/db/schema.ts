@@ -311,6 +311,23 @@ export interface CatalogueImportTable {
   created_at: Timestamp;
 }
 
+export type StockReason = "received" | "damaged" | "correction";
+
+/** one adjustment of a product's stock by the owner (docs/decisions/118) */
+export interface StockAdjustmentTable {
+  id: Id;
+  product_id: number;
+  /** null once the admin's account is gone */
+  actor_user_id: number | null;
+  reason: StockReason;
+  note: string | null;
+  /** signed: +12 received, -1 damaged */
+  change: number;
+  stock_before: number;
+  stock_after: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -336,6 +353,7 @@ export interface Database {
   delivery_states: DeliveryStateTable;
   delivery_settings: DeliverySettingsTable;
   catalogue_imports: CatalogueImportTable;
+  stock_adjustments: StockAdjustmentTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -118,17 +118,23 @@ export interface ParsedProductForm<T> {
   values: Partial<Record<ProductField, string>>;
 }
 
+/** What the edit form may change: everything but the stock, which moves only by adjustments (118). */
+export type ProductUpdate = Partial<Omit<ProductInput, "stock">>;
+const UPDATE_FIELDS = PRODUCT_FIELDS.filter((f) => f !== "stock");
+
 /**
  * Reads the product fields of a form. On create every field is required (a missing one counts as
- * empty). On update a field that is absent is left as it is: the edit form sends only what changed.
+ * empty) and the stock is the opening count. On update a field that is absent is left as it is (the
+ * edit form sends only what changed), and a stock sent anyway is not read: the stock changes only
+ * through an adjustment (app/domain/stock-adjustments.server.ts), never by overwriting it.
  */
 export function parseProductForm(form: FormData, mode: "create"): ParsedProductForm<ProductInput>;
-export function parseProductForm(form: FormData, mode: "update"): ParsedProductForm<Partial<ProductInput>>;
+export function parseProductForm(form: FormData, mode: "update"): ParsedProductForm<ProductUpdate>;
 export function parseProductForm(form: FormData, mode: "create" | "update"): ParsedProductForm<Partial<ProductInput>> {
   return parseProductFields((field) => {
     const raw = form.get(field);
     return raw === null ? null : typeof raw === "string" ? raw : "";
-  }, mode, PRODUCT_FIELDS);
+  }, mode, mode === "create" ? PRODUCT_FIELDS : UPDATE_FIELDS);
 }
 
 /**
@@ -353,13 +359,13 @@ export type UpdateProductResult =
 const shorten = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
 
 /**
- * Updates only the fields given (and that differ from what is stored). An empty discount clears it.
+ * Updates only the fields given (and that differ from what is stored), never the stock. An empty discount clears it.
  * The discount is checked against the price the product will have after the change.
  */
 export async function updateProduct(
   ctx: ProductWriteContext,
   id: number,
-  parsed: ParsedProductForm<Partial<ProductInput>>,
+  parsed: ParsedProductForm<ProductUpdate>,
   image: Uint8Array | null,
   actorId: number,
 ): Promise<UpdateProductResult> {
@@ -390,7 +396,6 @@ export async function updateProduct(
     description: string;
     price: number;
     discount: number | null;
-    stock: number;
     category_id: number;
     brand_id: number;
     concentration: string | null;
@@ -413,10 +418,6 @@ export async function updateProduct(
   if (input.discount !== undefined && input.discount !== current.discount) {
     set.discount = input.discount;
     changes.discount = [current.discount, input.discount];
-  }
-  if (input.stock !== undefined && input.stock !== current.stock) {
-    set.stock = input.stock;
-    changes.stock = [current.stock, input.stock];
   }
   if (input.categoryId !== undefined && input.categoryId !== current.categoryId) {
     set.category_id = input.categoryId;

@@ -1,4 +1,4 @@
-import type { AuditEntity, OrderChannel, OrderStatus, PaymentStatus } from "~/db/schema";
+import type { AuditEntity, OrderChannel, OrderStatus, PaymentStatus, StockReason } from "~/db/schema";
 
 /** Constants the admin screens share between the server's rules and the browser's forms. */
 
@@ -6,6 +6,9 @@ export const ORDER_STATUSES: OrderStatus[] = ["pending", "confirmed", "shipped",
 export const ORDER_CHANNELS: OrderChannel[] = ["checkout", "whatsapp"];
 export const PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "paid", "refunded"];
 export const MAX_STATUS_NOTE = 500;
+/** Why the owner changes a product's stock (docs/decisions/118). */
+export const STOCK_REASONS: StockReason[] = ["received", "damaged", "correction"];
+export const MAX_STOCK_NOTE = 300;
 
 /**
  * Whether an order in this status holds its items' stock: a checkout order from the moment it is

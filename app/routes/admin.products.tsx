@@ -262,9 +262,23 @@ function ProductForm({
         <Field label={t("admin.products.fields.discount")} error={errors.discount}>
           {(props) => <input {...props} name="discount" inputMode="decimal" defaultValue={values.discount} className={inputClass} />}
         </Field>
-        <Field label={t("admin.products.fields.stock")} error={errors.stock}>
-          {(props) => <input {...props} name="stock" inputMode="numeric" defaultValue={values.stock} className={inputClass} />}
-        </Field>
+        {product ? (
+          // Editing never writes the stock: it moves by adjustments, so sales made meanwhile are kept (118).
+          <Field label={t("admin.products.fields.stock")} hint={t("admin.stock.readOnly")}>
+            {(props) => (
+              <div className="flex items-center gap-2">
+                <input {...props} readOnly value={product.stock} className={`${inputClass} w-24 bg-stone-100`} />
+                <Link to={`/admin/products/${product.id}/stock`} className={secondaryButton}>
+                  {t("admin.stock.adjust")}
+                </Link>
+              </div>
+            )}
+          </Field>
+        ) : (
+          <Field label={t("admin.products.fields.stock")} error={errors.stock}>
+            {(props) => <input {...props} name="stock" inputMode="numeric" defaultValue={values.stock} className={inputClass} />}
+          </Field>
+        )}
       </div>
       <Field label={t("admin.products.fields.description")} error={errors.description}>
         {(props) => <textarea {...props} name="description" rows={4} defaultValue={values.description} className={inputClass} />}
@@ -385,7 +399,10 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 <td className="px-3 py-2">{p.categoryName}</td>
                 <td className="px-3 py-2">{p.brandName}</td>
                 <td className={`px-3 py-2 tabular-nums ${p.stock === 0 ? "font-semibold text-red-700" : p.stock <= list.lowStockAt ? "text-amber-700" : ""}`}>
-                  {p.stock}
+                  <Link to={`/admin/products/${p.id}/stock`} className="inline-flex min-h-11 min-w-11 items-center underline decoration-dotted underline-offset-4 hover:decoration-solid" data-stock-link>
+                    {p.stock}
+                    <span className="sr-only"> {t("admin.stock.adjustLabel", { name: p.name })}</span>
+                  </Link>
                 </td>
                 {archivedView ? (
                   <td className="whitespace-nowrap px-3 py-1 text-right">
