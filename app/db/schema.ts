@@ -228,7 +228,7 @@ export interface OrderEventTable {
 }
 
 export type AuditAction = "create" | "update" | "delete" | "archive" | "restore";
-export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery";
+export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user";
 
 export interface AuditLogTable {
   id: Id;

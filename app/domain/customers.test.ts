@@ -5,7 +5,9 @@ import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/d
 import { insertOrder } from "../../tests/support/orders";
 import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
-import { CUSTOMERS_PAGE_SIZE, getCustomer, listCustomers } from "./customers.server";
+import { captureSecurityLog } from "~/lib/security-log.server";
+import { listAudit } from "./audit.server";
+import { changeRole, CUSTOMERS_PAGE_SIZE, getCustomer, listCustomers } from "./customers.server";
 import { createSession } from "./sessions.server";
 
 const HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2VjcmV0c2FsdA$NOT-A-REAL-HASH-but-unmistakable";
@@ -148,5 +150,104 @@ describe.each(ENGINES)("the owner's customers on %s", (engine) => {
     expect(second).toMatchObject({ orders: 23, ordersPage: 2, ordersPages: 2 });
     expect(second!.recentOrders.map((o) => o.createdAt)).toEqual(["2026-05-04T10:00:00.000Z", "2026-05-03T10:00:00.000Z", "2026-05-02T10:00:00.000Z"]);
     expect((await getCustomer(t.db, busy, { ordersPage: 50 }))!.ordersPage).toBe(2);
+  });
+});
+
+describe.each(ENGINES)("admin roles on %s", (engine) => {
+  let t: TestDatabase;
+  const role = async (id: number) => (await t.db.selectFrom("users").select("role").where("id", "=", id).executeTakeFirstOrThrow()).role;
+  const admins = async () => (await t.db.selectFrom("users").select("id").where("role", "=", "admin").execute()).map((r) => r.id);
+  const stamp = () => Math.random().toString(36).slice(2, 10);
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("makes an account an admin and takes it away, in the audit log and the security log", async () => {
+    const owner = await account(t.db, `owner-${stamp()}@unboxed.example`, "Ada", "Owner", "2026-01-01T00:00:00.000Z", "admin");
+    const funke = await account(t.db, `funke-${stamp()}@example.com`, "Funke", "Ade", "2026-01-02T00:00:00.000Z");
+    const log = captureSecurityLog();
+    try {
+      expect(await changeRole(t.db, { actorId: owner, userId: funke, role: "admin" })).toMatchObject({ ok: true, changed: true });
+      expect(await role(funke)).toBe("admin");
+      expect(await changeRole(t.db, { actorId: owner, userId: funke, role: "admin" })).toMatchObject({ ok: true, changed: false });
+      expect(await changeRole(t.db, { actorId: owner, userId: funke, role: "customer" })).toMatchObject({ ok: true, changed: true });
+      expect(await role(funke)).toBe("customer");
+    } finally {
+      log.stop();
+    }
+    const audit = await listAudit(t.db, { entity: "user" });
+    expect(audit.entries.map((e) => [e.action, e.entityId, e.changes.role, e.actor])).toEqual([
+      ["update", funke, ["admin", "customer"], "Ada Owner"],
+      ["update", funke, ["customer", "admin"], "Ada Owner"],
+    ]);
+    const changed = log.lines.filter((l) => l.event === "role_changed");
+    expect(changed).toEqual([
+      expect.objectContaining({ actorId: owner, userId: funke, from: "customer", to: "admin" }),
+      expect.objectContaining({ actorId: owner, userId: funke, from: "admin", to: "customer" }),
+    ]);
+    expect(log.lines.filter((l) => l.event === "admin_change")).toHaveLength(2);
+  });
+
+  it("never changes the asker's own role, nor lets an account that is no longer an admin change any", async () => {
+    const owner = await account(t.db, `solo-${stamp()}@unboxed.example`, "Solo", "Owner", "2026-01-01T00:00:00.000Z", "admin");
+    const other = await account(t.db, `other-${stamp()}@unboxed.example`, "Other", "Admin", "2026-01-01T00:00:00.000Z", "admin");
+    const shopper = await account(t.db, `shopper-${stamp()}@example.com`, "Shopper", "One", "2026-01-01T00:00:00.000Z");
+    const before = (await listAudit(t.db)).total;
+    const log = captureSecurityLog();
+    try {
+      expect(await changeRole(t.db, { actorId: owner, userId: owner, role: "customer" })).toEqual({ ok: false, error: "self" });
+      expect(await changeRole(t.db, { actorId: owner, userId: owner, role: "admin" })).toEqual({ ok: false, error: "self" });
+      expect(await changeRole(t.db, { actorId: shopper, userId: other, role: "customer" })).toEqual({ ok: false, error: "notAdmin" });
+      expect(await changeRole(t.db, { actorId: shopper, userId: shopper, role: "admin" })).toEqual({ ok: false, error: "self" });
+      expect(await changeRole(t.db, { actorId: owner, userId: 9_999_999, role: "admin" })).toEqual({ ok: false, error: "notFound" });
+    } finally {
+      log.stop();
+    }
+    expect(await role(owner)).toBe("admin");
+    expect(await role(other)).toBe("admin");
+    expect(await role(shopper)).toBe("customer");
+    expect((await listAudit(t.db)).total).toBe(before);
+    expect(log.lines.filter((l) => l.event === "role_change_refused").map((l) => l.reason)).toEqual(["self", "self", "notAdmin", "self"]);
+
+    // Once demoted by the other admin, the owner cannot demote them back.
+    expect(await changeRole(t.db, { actorId: other, userId: owner, role: "customer" })).toMatchObject({ ok: true, changed: true });
+    expect(await changeRole(t.db, { actorId: owner, userId: other, role: "customer" })).toEqual({ ok: false, error: "notAdmin" });
+    expect(await role(other)).toBe("admin");
+  });
+
+  it("leaves at least one admin when two admins demote each other at the same moment", async () => {
+    await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "admin").execute();
+    for (let round = 0; round < 8; round++) {
+      const a = await account(t.db, `a${round}-${stamp()}@unboxed.example`, "Amaka", "Admin", "2026-01-01T00:00:00.000Z", "admin");
+      const b = await account(t.db, `b${round}-${stamp()}@unboxed.example`, "Bayo", "Admin", "2026-01-01T00:00:00.000Z", "admin");
+      const results = await Promise.all([changeRole(t.db, { actorId: a, userId: b, role: "customer" }), changeRole(t.db, { actorId: b, userId: a, role: "customer" })]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, error: "notAdmin" }]);
+      const left = await admins();
+      expect(left).toHaveLength(1);
+      expect([a, b]).toContain(left[0]);
+      await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "admin").execute();
+    }
+  });
+
+  it("leaves at least one admin when three admins each demote the next at once", async () => {
+    await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "admin").execute();
+    for (let round = 0; round < 5; round++) {
+      const ids: number[] = [];
+      for (const name of ["Chidi", "Dayo", "Efe"]) ids.push(await account(t.db, `${name}${round}-${stamp()}@unboxed.example`, name, "Admin", "2026-01-01T00:00:00.000Z", "admin"));
+      const results = await Promise.all(ids.map((id, i) => changeRole(t.db, { actorId: id, userId: ids[(i + 1) % 3], role: "customer" })));
+      const left = await admins();
+      expect(left.length).toBeGreaterThanOrEqual(1);
+      expect(results.filter((r) => r.ok)).toHaveLength(3 - left.length);
+      // The audit log holds exactly the changes that happened.
+      const demoted = ids.filter((id) => !left.includes(id));
+      const entries = (await t.db.selectFrom("audit_log").select("entity_id").where("entity", "=", "user").where("entity_id", "in", ids).execute()).map((e) => e.entity_id);
+      expect(entries.sort()).toEqual(demoted.sort());
+      await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "admin").execute();
+    }
   });
 });

@@ -23,6 +23,10 @@ export type SecurityEvent =
   | "cross_site_refused"
   /** a change made in the admin area: { actorId, action, entity, entityId, summary } */
   | "admin_change"
+  /** an account made an admin or its admin role taken away: { actorId, userId, from, to } */
+  | "role_changed"
+  /** a role change refused (own role, last admin, asker no longer an admin): { actorId, userId, to, reason } */
+  | "role_change_refused"
   /** the registration form sent: { email, ip, existingAccount, sent } */
   | "registration_started"
   /** a password-reset link asked for: { email, ip, sent } */

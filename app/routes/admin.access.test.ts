@@ -103,6 +103,7 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
     ["categories create", categories.action, "/admin/categories", () => form({ intent: "create", name: "Hacked" })],
     ["brands rename", brands.action, "/admin/brands", () => form({ intent: "rename", id: String(brandId), name: "Hacked" })],
     ["photo import", photos.action, "/admin/products/photos", () => form({ zip: new Blob([new Uint8Array([0x50, 0x4b, 3, 4])], { type: "application/zip" }) })],
+    ["customer role", customerPage.action, `/admin/customers/${customerId}`, () => form({ intent: "role", role: "admin" }), { id: String(customerId) }],
     ["order status", order.action, `/admin/orders/${orderNumber}`, () => form({ from: "pending", to: "cancelled" }), { number: orderNumber }],
   ];
 
@@ -130,6 +131,7 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
       brand: await t.db.selectFrom("brands").select("name").where("id", "=", brandId).executeTakeFirst(),
       order: await t.db.selectFrom("orders").select("status").where("number", "=", orderNumber).executeTakeFirst(),
       audit: (await t.db.selectFrom("audit_log").select("id").execute()).length,
+      roles: await t.db.selectFrom("users").select(["id", "role"]).orderBy("id").execute(),
     });
     const before = await snapshot();
     for (const [name, action, url, body, params] of actions()) {

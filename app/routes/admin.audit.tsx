@@ -33,6 +33,7 @@ function showValue(field: string, value: unknown, t: Translate): string {
   if (value === null || value === undefined || value === "") return t("admin.audit.none");
   if (MONEY_FIELDS.has(field) && typeof value === "number") return formatNaira(value);
   if (field === "status" && typeof value === "string") return t(`admin.orders.status.${value}`);
+  if (field === "role" && (value === "admin" || value === "customer")) return t(`admin.customers.roles.${value}`);
   return String(value);
 }
 
@@ -62,6 +63,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
 
 function entityLink(entry: AuditEntry): string | null {
   if (entry.action === "delete" || entry.entityId === null) return null;
+  if (entry.entity === "user") return `/admin/customers/${entry.entityId}`;
   if (entry.entity === "order") return `/admin/orders/${encodeURIComponent(entry.summary)}`;
   if (entry.entity === "product" && entry.action !== "archive") return `/admin/products?edit=${entry.entityId}`;
   return null;

@@ -1,24 +1,52 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
+import { RolePanel } from "~/components/admin/role-panel";
 import { PageHeader, Pagination, screenHref, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
-import { getCustomer } from "~/domain/customers.server";
+import { changeRole, getCustomer, isRole } from "~/domain/customers.server";
 import { requireAdmin } from "~/domain/sessions.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
+import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
+import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/admin.customers.$id";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const admin = await requireAdmin(request, context);
   const id = positiveInt(params.id);
   const url = new URL(request.url);
   const customer = id ? await getCustomer(context.db, id, { ordersPage: pageParam(url.searchParams.get("page")) }) : undefined;
   if (!customer) throw data(null, { status: 404 });
   const t = requestTranslator(request);
-  return { customer, title: t("admin.meta.title", { page: customer.name || customer.email }) };
+  const confirming = url.searchParams.get("role");
+  return {
+    customer,
+    self: customer.id === admin.id,
+    confirming: customer.id !== admin.id && isRole(confirming) && confirming !== customer.role ? confirming : null,
+    title: t("admin.meta.title", { page: customer.name || customer.email }),
+  };
+}
+
+// Why a role change was refused, and the status it is answered with.
+const REFUSAL_STATUS = { self: 403, notAdmin: 403, lastAdmin: 409 } as const;
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
+  const id = positiveInt(params.id);
+  if (!id) throw data(null, { status: 404 });
+  const form = await readForm(request);
+  const role = form.get("role");
+  if (form.get("intent") !== "role" || !isRole(role)) return data({ problem: "admin.common.toast.badRequest" }, { status: 400 });
+  const result = await changeRole(context.db, { actorId: admin.id, userId: id, role });
+  if (!result.ok) {
+    if (result.error === "notFound") throw data(null, { status: 404 });
+    return data({ problem: `admin.customers.role.errors.${result.error}` }, { status: REFUSAL_STATUS[result.error] });
+  }
+  const key = !result.changed ? "unchanged" : role === "admin" ? "made" : "removed";
+  return redirectWithToast(context, `/admin/customers/${id}`, { type: result.changed ? "success" : "info", key: `admin.customers.role.toast.${key}`, values: { email: result.email } });
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -27,7 +55,7 @@ export function meta({ data }: Route.MetaArgs) {
 
 const ORDER_COLUMNS = ["number", "date", "status", "payment", "total"] as const;
 
-export default function AdminCustomer({ loaderData }: Route.ComponentProps) {
+export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
   const { t, locale } = useT();
   const { customer } = loaderData;
   const path = `/admin/customers/${customer.id}`;
@@ -87,7 +115,15 @@ export default function AdminCustomer({ loaderData }: Route.ComponentProps) {
           </p>
         </section>
 
-        <section className="min-w-0 rounded-xl border border-stone-200 bg-white p-4 text-sm shadow-sm lg:col-span-2" aria-labelledby="addresses-heading">
+        <RolePanel
+          customer={customer}
+          self={loaderData.self}
+          confirming={loaderData.confirming}
+          problem={actionData && "problem" in actionData ? actionData.problem : null}
+          path={path}
+        />
+
+        <section className="min-w-0 rounded-xl border border-stone-200 bg-white p-4 text-sm shadow-sm lg:col-span-3" aria-labelledby="addresses-heading">
           <h2 id="addresses-heading" className="font-semibold text-ink">
             {t("admin.customers.addresses")}
           </h2>

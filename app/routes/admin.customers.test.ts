@@ -5,6 +5,7 @@ import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { createSession } from "~/domain/sessions.server";
 import * as customerPage from "./admin.customers.$id";
+import * as layout from "./admin";
 import * as customers from "./admin.customers";
 
 type Handler = (args: never) => Promise<unknown>;
@@ -31,6 +32,13 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
   let adminCookie: string;
   let customerCookie: string;
   let customerId: number;
+  let adminId: number;
+
+  const post = (url: string, fields: Record<string, string>, cookies: string[] = []) => {
+    const body = new URLSearchParams(fields);
+    return browserRequest(url, { method: "POST", body, cookies, headers: { Origin: "http://shop.test", "Content-Type": "application/x-www-form-urlencoded" } });
+  };
+  const roleOf = async (id: number) => (await t.db.selectFrom("users").select("role").where("id", "=", id).executeTakeFirstOrThrow()).role;
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
@@ -38,6 +46,7 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
     const admin = await addUser(t.db, "admin", "owner@unboxed.example", "Ada");
     const customer = await addUser(t.db, "customer", "funke@example.com", "Funke");
     customerId = customer.id;
+    adminId = admin.id;
     await t.db.updateTable("users").set({ password_hash: "$argon2id$secret-hash-value" }).execute();
     adminCookie = await createSession(context, admin.id);
     customerCookie = await createSession(context, customer.id);
@@ -77,5 +86,60 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
       const outcome = await run(customerPage.loader, browserRequest(`/admin/customers/${encodeURIComponent(id)}`, { cookies: [adminCookie] }), context, { id });
       expect(outcome.status, id).toBe(404);
     }
+  });
+
+  it("refuses role changes to a customer (403) and a signed-out visitor (sign in), changing nothing", async () => {
+    const url = `/admin/customers/${customerId}`;
+    const asCustomer = await run(customerPage.action, post(url, { intent: "role", role: "admin" }, [customerCookie]), context, { id: String(customerId) });
+    expect(asCustomer.status).toBe(403);
+    const anonymous = await run(customerPage.action, post(url, { intent: "role", role: "admin" }), context, { id: String(customerId) });
+    expect(anonymous).toMatchObject({ status: 302, location: `/auth?redirectTo=${encodeURIComponent(url)}` });
+    expect(await roleOf(customerId)).toBe("customer");
+    expect(await t.db.selectFrom("audit_log").select("id").execute()).toEqual([]);
+  });
+
+  it("answers bad requests with a 4xx and a translated message, never a 500", async () => {
+    const url = `/admin/customers/${customerId}`;
+    const params = { id: String(customerId) };
+    const bad = await run(customerPage.action, post(url, { intent: "role", role: "superuser" }, [adminCookie]), context, params);
+    expect(bad).toMatchObject({ status: 400, body: { problem: "admin.common.toast.badRequest" } });
+    const noIntent = await run(customerPage.action, post(url, { role: "admin" }, [adminCookie]), context, params);
+    expect(noIntent.status).toBe(400);
+    const json = browserRequest(url, { method: "POST", body: JSON.stringify({ intent: "role", role: "admin" }), cookies: [adminCookie], headers: { Origin: "http://shop.test", "Content-Type": "application/json" } });
+    expect((await run(customerPage.action, json, context, params)).status).toBe(400);
+    const self = await run(customerPage.action, post(`/admin/customers/${adminId}`, { intent: "role", role: "customer" }, [adminCookie]), context, { id: String(adminId) });
+    expect(self).toMatchObject({ status: 403, body: { problem: "admin.customers.role.errors.self" } });
+    for (const id of ["abc", "999999"]) {
+      const missing = await run(customerPage.action, post(`/admin/customers/${id}`, { intent: "role", role: "admin" }, [adminCookie]), context, { id });
+      expect(missing.status, id).toBe(404);
+    }
+    expect(await roleOf(customerId)).toBe("customer");
+    expect(await roleOf(adminId)).toBe("admin");
+  });
+
+  it("makes a customer an admin, and taking the role away refuses their very next admin request", async () => {
+    const url = `/admin/customers/${customerId}`;
+    const params = { id: String(customerId) };
+    const made = await run(customerPage.action, post(url, { intent: "role", role: "admin" }, [adminCookie]), context, params);
+    expect(made).toMatchObject({ status: 303, location: url });
+    expect(await roleOf(customerId)).toBe("admin");
+    // Their existing session now opens the admin area.
+    expect((await run(layout.loader, browserRequest("/admin", { cookies: [customerCookie] }), context)).status).toBe(200);
+    const page = await run(customerPage.loader, browserRequest(`${url}?role=customer`, { cookies: [adminCookie] }), context, params);
+    expect(page.body).toMatchObject({ confirming: "customer", self: false });
+
+    const removed = await run(customerPage.action, post(url, { intent: "role", role: "customer" }, [adminCookie]), context, params);
+    expect(removed).toMatchObject({ status: 303, location: url });
+    expect(await roleOf(customerId)).toBe("customer");
+    expect((await run(layout.loader, browserRequest("/admin", { cookies: [customerCookie] }), context)).status).toBe(403);
+    expect((await run(customers.loader, browserRequest("/admin/customers", { cookies: [customerCookie] }), context)).status).toBe(403);
+    const entries = await t.db.selectFrom("audit_log").select(["entity", "entity_id", "actor_user_id", "changes"]).orderBy("id").execute();
+    expect(entries).toEqual([
+      { entity: "user", entity_id: customerId, actor_user_id: adminId, changes: JSON.stringify({ role: ["customer", "admin"] }) },
+      { entity: "user", entity_id: customerId, actor_user_id: adminId, changes: JSON.stringify({ role: ["admin", "customer"] }) },
+    ]);
+    // The owner's own page offers no role button and no confirmation.
+    const own = await run(customerPage.loader, browserRequest(`/admin/customers/${adminId}?role=customer`, { cookies: [adminCookie] }), context, { id: String(adminId) });
+    expect(own.body).toMatchObject({ self: true, confirming: null });
   });
 });

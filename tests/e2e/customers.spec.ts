@@ -56,6 +56,51 @@ test("the owner searches for a customer, sees what they spent and opens their pa
   await expect(page.getByRole("heading", { level: 1 })).toContainText(paidNumber);
 });
 
+test("the owner makes a customer an admin, the audit log shows it, and taking the role away locks them out", async ({ page, context, baseURL, browser }) => {
+  test.setTimeout(90_000);
+  await context.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
+  const name = `Temitope Bankole${stamp}`;
+
+  await page.goto(`/admin/customers?q=${encodeURIComponent(email)}`);
+  await page.locator("[data-customer-row]").first().getByRole("link", { name }).click();
+  const panel = page.locator("[data-role-panel]");
+  await expect(panel).toContainText(`${name} shops as a customer`);
+  await panel.getByRole("link", { name: "Make admin" }).click();
+  const dialog = page.getByRole("dialog", { name: `Make ${name} an admin?` });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Make admin" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${email} is now an admin.` })).toBeVisible();
+  await expect(page.locator("[data-customer-role]")).toHaveAttribute("data-customer-role", "admin");
+  await expect(panel).toContainText(`${name} can use the admin area.`);
+
+  // Their own browser, already signed in, now opens the admin area.
+  const theirs = await browser.newContext();
+  await theirs.addCookies([{ name: "ub_session", value: customer.token, url: baseURL! }]);
+  const their = await theirs.newPage();
+  expect((await their.goto("/admin/customers"))?.status()).toBe(200);
+
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Audit log" }).click();
+  const entry = page.locator('[data-audit-entry="user:update"]').first();
+  await expect(entry).toContainText("Changed account");
+  await expect(entry).toContainText(email);
+  await expect(entry).toContainText("Bisi Owner");
+  await expect(entry.locator('[data-change="role"]')).toHaveText("Role: Customer → Admin");
+  await entry.getByRole("link", { name: email }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+  // Taken away again: their next admin page is refused.
+  await panel.getByRole("link", { name: "Remove admin access" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove admin access" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${email} is no longer an admin.` })).toBeVisible();
+  expect((await their.goto("/admin/customers"))?.status()).toBe(403);
+  await theirs.close();
+
+  // The owner's own page offers no way to change their own role.
+  await page.goto(`/admin/customers/${admin.userId}`);
+  await expect(page.locator("[data-role-panel]")).toContainText("This is your own account.");
+  await expect(page.locator("[data-role-panel]").getByRole("link")).toHaveCount(0);
+});
+
 test("on a phone the customers table becomes cards, with nothing wider than the screen", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
   await context.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);

@@ -84,6 +84,7 @@ test.beforeAll(async () => {
     "/admin/customers",
     "/admin/customers?q=adeyemi-okonkwo",
     `/admin/customers/${customer.userId}`,
+    `/admin/customers/${customer.userId}?role=admin`,
   ];
 });
 test.afterAll(async () => {
