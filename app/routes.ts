@@ -39,6 +39,7 @@ export default [
     route("products/:id/stock", "routes/admin.products.$id.stock.tsx"),
     route("categories", "routes/admin.categories.tsx"),
     route("brands", "routes/admin.brands.tsx"),
+    route("reviews", "routes/admin.reviews.tsx"),
     route("regions", "routes/admin.regions.tsx"),
     route("customers", "routes/admin.customers.tsx"),
     route("customers/:id", "routes/admin.customers.$id.tsx"),

@@ -4,6 +4,7 @@ import { useT } from "~/lib/i18n";
 import { responsiveImage } from "~/lib/images";
 import { AddToCartButton } from "./add-to-cart-button";
 import { Price } from "./price";
+import { Stars } from "./stars";
 import { WishlistButton } from "./wishlist-button";
 
 /**
@@ -57,6 +58,12 @@ export function ProductCard({
             {product.name}
           </Link>
         </h3>
+        {product.reviewCount > 0 && (
+          <p className="flex items-center gap-1 text-xs text-stone-600">
+            <Stars rating={product.ratingTotal / product.reviewCount} />
+            <span aria-hidden="true">({product.reviewCount})</span>
+          </p>
+        )}
         <Price price={product.price} discount={product.discount} className="mt-auto pt-1" />
         <AddToCartButton productId={product.id} soldOut={soldOut} className="relative z-10 mt-2" />
       </div>

@@ -16,6 +16,7 @@ import * as m0030 from "./migrations/0030_delivery_and_payment_status";
 import * as m0031 from "./migrations/0031_online_payments";
 import * as m0060 from "./migrations/0060_catalogue_imports";
 import * as m0070 from "./migrations/0070_back_in_stock";
+import * as m0071 from "./migrations/0071_reviews";
 import * as m0061 from "./migrations/0061_user_locale";
 import * as m0064 from "./migrations/0064_customer_indexes";
 import * as m0067 from "./migrations/0067_stock_adjustments";
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "0064_customer_indexes": m0064,
   "0067_stock_adjustments": m0067,
   "0070_back_in_stock": m0070,
+  "0071_reviews": m0071,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -48,6 +48,9 @@ export interface ProductTable {
   /** units on orders that are not cancelled, kept by triggers (migration 0041); the shop's "best selling" */
   sold: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
+  /** visible reviews, and the sum of their ratings (docs/decisions/134) */
+  review_count: ColumnType<number, number | undefined, number>;
+  rating_total: ColumnType<number, number | undefined, number>;
   updated_at: Timestamp;
 }
 
@@ -228,7 +231,7 @@ export interface OrderEventTable {
 }
 
 export type AuditAction = "create" | "update" | "delete" | "archive" | "restore";
-export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user";
+export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user" | "review";
 
 export interface AuditLogTable {
   id: Id;
@@ -254,6 +257,19 @@ export interface RateLimitTable {
 export type MailStatus = "pending" | "sent" | "failed";
 
 /** e-mails waiting to be sent, written in the transaction of what they report (docs/decisions/060) */
+export interface ReviewTable {
+  id: Generated<number>;
+  product_id: number;
+  user_id: number;
+  /** 1 to 5 */
+  rating: number;
+  body: string;
+  author: string;
+  created_at: Timestamp;
+  hidden_at: Timestamp | null;
+  hidden_by: number | null;
+}
+
 export interface BackInStockRequestTable {
   id: Generated<number>;
   product_id: number;
@@ -347,6 +363,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   mail_outbox: MailOutboxTable;
   back_in_stock_requests: BackInStockRequestTable;
+  reviews: ReviewTable;
   catalog_version: CatalogVersionTable;
   product_search: ProductSearchTable;
   delivery_zones: DeliveryZoneTable;

@@ -36,6 +36,9 @@ export interface ProductCard {
   stock: number;
   image: string | null;
   brandName: string;
+  /** visible reviews and the sum of their ratings: the average is ratingTotal / reviewCount */
+  reviewCount: number;
+  ratingTotal: number;
 }
 
 export interface ProductDetail extends ProductCard {
@@ -57,7 +60,7 @@ function cardQuery(db: Db) {
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName"])
+    .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"])
     .where("p.archived_at", "is", null);
 }
 
@@ -354,7 +357,7 @@ export interface ShopPage {
 
 function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number): Promise<ProductCard[]> {
   const { query, fts } = listing(db, filters, part);
-  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName"]);
+  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"]);
   const ordered = ORDERS[effectiveSort(filters)](selected, fts);
   return ordered.limit(limit).offset(offset).execute();
 }
@@ -456,6 +459,8 @@ export async function productDetail(db: Db, id: number, locale: Locale = "en"): 
       "p.brand_id as brandId",
       "p.category_id as categoryId",
       "p.updated_at as updatedAt",
+      "p.review_count as reviewCount",
+      "p.rating_total as ratingTotal",
       "b.name as brandName",
       categoryName(locale).as("categoryName"),
     ])

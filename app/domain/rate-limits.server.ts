@@ -39,6 +39,8 @@ export const LIMITS = {
   registerAddress: { points: 3, duration: 15 * 60 },
   /** back-in-stock requests per IP address (docs/decisions/133) */
   backInStockIp: { points: 20, duration: 60 * 60 },
+  /** reviews posted per account (docs/decisions/134) */
+  reviewUser: { points: 5, duration: 60 * 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

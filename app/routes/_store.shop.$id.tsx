@@ -1,5 +1,6 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { BackInStockForm } from "~/components/back-in-stock-form";
+import { ProductReviews } from "~/components/product-reviews";
 import { AddToCartButton } from "~/components/add-to-cart-button";
 import { ProductCarousel } from "~/components/carousel";
 import { Icon } from "~/components/icon";
@@ -8,8 +9,9 @@ import { WishlistButton } from "~/components/wishlist-button";
 import { isWaitingFor, requestBackInStock } from "~/domain/back-in-stock.server";
 import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
+import { productReviews, reviewEligibility, reviewInput, submitReview } from "~/domain/reviews.server";
 import { getSessionUser } from "~/domain/sessions.server";
-import { passOnRetryAfter, readForm } from "~/lib/form.server";
+import { fieldErrors, passOnRetryAfter, readForm } from "~/lib/form.server";
 import { detectLocale, requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { wishlistedForRequest } from "~/domain/wishlist.server";
@@ -28,13 +30,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const path = `/shop/${product.id}`;
   const image = product.image ? imageVariantUrl(product.image, 1024) : null;
   const wishlisted = await wishlistedForRequest(request, context.db, [product.id, ...related.map((p) => p.id)]);
-  const shopper = product.stock > 0 ? null : await getSessionUser(request, context.db);
+  const shopper = await getSessionUser(request, context.db);
   const backInStock = product.stock > 0 ? null : { email: shopper?.email ?? null, waiting: shopper ? await isWaitingFor(context.db, product.id, shopper.email) : false };
+  const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
+  const reviews = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
+  const reviewForm = { eligibility: shopper ? await reviewEligibility(context.db, shopper.id, product.id) : null, path };
   return {
     product,
     related,
     wishlisted,
     backInStock,
+    reviews,
+    reviewForm,
     meta: seoMeta(context, locale, path, {
       title: fill(content.meta.product.title, { name: product.name }),
       description: product.description,
@@ -49,6 +56,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         category: product.categoryName,
         brand: { "@type": "Brand", name: product.brandName },
         ...(image ? { image: absoluteUrl(context, image) } : {}),
+        ...(reviews.average !== null
+          ? {
+              aggregateRating: { "@type": "AggregateRating", ratingValue: reviews.average, reviewCount: reviews.count, bestRating: 5, worstRating: 1 },
+              review: reviews.reviews.slice(0, 5).map((r) => ({
+                "@type": "Review",
+                reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5 },
+                author: { "@type": "Person", name: r.author },
+                datePublished: r.createdAt.slice(0, 10),
+                reviewBody: r.body,
+              })),
+            }
+          : {}),
         offers: {
           "@type": "Offer",
           url: absoluteUrl(context, path),
@@ -66,24 +85,39 @@ export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
 export const headers = passOnRetryAfter;
 
-/** 'Email me when it's back' on a sold-out product (docs/decisions/133). */
+/** 'Email me when it's back' on a sold-out product (docs/decisions/133); a review (docs/decisions/134). */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const t = requestTranslator(request);
   const id = parseProductId(params.id);
   const form = await readForm(request);
-  if (id === null || form.get("intent") !== "notify") throw data(null, { status: 400 });
+  const intent = form.get("intent");
+  if (id === null || (intent !== "notify" && intent !== "review")) throw data(null, { status: 400 });
+  const shopper = await getSessionUser(request, context.db);
+  if (intent === "review" && !shopper) return redirect(`/auth?redirectTo=${encodeURIComponent(`/shop/${id}#reviews`)}`, 303);
   try {
-    await consumeAttempt(context, "backInStockIp", context.clientIp);
+    if (intent === "review") await consumeAttempt(context, "reviewUser", String(shopper!.id));
+    else await consumeAttempt(context, "backInStockIp", context.clientIp);
   } catch (error) {
     if (!(error instanceof TooManyAttempts)) throw error;
     const minutes = Math.max(1, Math.ceil(error.retryAfterSeconds / 60));
-    return data({ error: t("store.backInStock.errors.tooMany", { minutes }) }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+    const message = t(intent === "review" ? "store.reviews.errors.tooMany" : "store.backInStock.errors.tooMany", { minutes });
+    return data({ error: message, reviewErrors: { form: message } }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
   }
-  const shopper = await getSessionUser(request, context.db);
+  if (intent === "review") return postReview(context, shopper!.id, id, form, t);
   const email = shopper?.email ?? String(form.get("email") ?? "");
   const result = await requestBackInStock(context.db, { productId: id, email, userId: shopper?.id ?? null, locale: detectLocale(request).locale });
-  if (!result.ok) return data({ error: t(`store.backInStock.errors.${result.problem}`) }, { status: result.problem === "invalidEmail" ? 400 : result.problem === "unknownProduct" ? 404 : 409 });
+  if (!result.ok) return data({ error: t(`store.backInStock.errors.${result.problem}`), reviewErrors: {} }, { status: result.problem === "invalidEmail" ? 400 : result.problem === "unknownProduct" ? 404 : 409 });
   return redirectWithToast(context, `/shop/${id}`, { type: "success", key: "store.backInStock.toast.saved" });
+}
+
+const REVIEW_PROBLEM_STATUS = { notBought: 403, notDelivered: 403, alreadyReviewed: 409, unknownProduct: 404, eligible: 200 } as const;
+
+async function postReview(context: Route.ActionArgs["context"], userId: number, productId: number, form: FormData, t: ReturnType<typeof requestTranslator>) {
+  const parsed = reviewInput.safeParse({ rating: form.get("rating") ?? "", body: String(form.get("body") ?? "") });
+  if (!parsed.success) return data({ error: null, reviewErrors: fieldErrors(parsed.error) }, { status: 400 });
+  const result = await submitReview(context.db, userId, productId, parsed.data);
+  if (!result.ok) return data({ error: null, reviewErrors: { form: t(`store.reviews.errors.${result.problem}`) } }, { status: REVIEW_PROBLEM_STATUS[result.problem] });
+  return redirectWithToast(context, `/shop/${productId}#reviews`, { type: "success", key: "store.reviews.thanks" });
 }
 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -142,6 +176,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </ul>
         </div>
       </article>
+      <ProductReviews page={loaderData.reviews} form={loaderData.reviewForm} errors={actionData?.reviewErrors ?? {}} />
       <ProductCarousel title={t("store.product.related")} products={related} wishlisted={loaderData.wishlisted} />
     </>
   );

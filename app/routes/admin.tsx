@@ -1,4 +1,4 @@
-import { Award, History, LayoutDashboard, LogOut, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
+import { Award, History, LayoutDashboard, LogOut, MessageSquareText, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/order-alerts.server";
 import { requireAdmin } from "~/domain/sessions.server";
@@ -34,6 +34,7 @@ const NAV = [
   { to: "/admin/products", key: "products", icon: Package, end: false },
   { to: "/admin/categories", key: "categories", icon: Tags, end: false },
   { to: "/admin/brands", key: "brands", icon: Award, end: false },
+  { to: "/admin/reviews", key: "reviews", icon: MessageSquareText, end: false },
   { to: "/admin/delivery", key: "delivery", icon: Truck, end: false },
   { to: "/admin/audit", key: "audit", icon: History, end: false },
 ] as const;

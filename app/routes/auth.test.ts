@@ -73,9 +73,14 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
 
   describe("register", () => {
     /** The newest message the outbox sent to an address, once the worker has run. */
+    /** The newest e-mail to the address; waits for it, since the form answers before the link is written. */
     async function lastMail(address: string): Promise<string> {
-      await drainMailOutbox(t.db, base.config);
-      return decodeQuotedPrintable((await readOutbox(base.config.dataDir, address)).at(-1)?.raw ?? "");
+      for (let tries = 0; ; tries++) {
+        await drainMailOutbox(t.db, base.config);
+        const raw = (await readOutbox(base.config.dataDir, address)).at(-1)?.raw;
+        if (raw || tries >= 50) return decodeQuotedPrintable(raw ?? "");
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
 
     it("creates a customer once the e-mailed link is confirmed, signed in and back where they were, even when the form carries a role", async () => {

@@ -29,6 +29,8 @@ test("a visitor without JavaScript asks for a sold-out perfume; the owner restoc
   const category = await shop.db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
   const name = `Last Bottle Oud ${stamp}`;
   const product = await addProduct(shop.db, { brandId: brand.id, categoryId: category.id, name, stock: 1 });
+  // Dated long ago, so it is not among the newest products other journeys pick (it has no picture).
+  await shop.db.updateTable("products").set({ created_at: "2020-01-01T00:00:00.000Z" }).where("id", "=", product.id).execute();
   // A customer's order took the last bottle.
   const buyer = await createCustomer(shop, `last-bottle-buyer-${stamp}@example.com`);
   const order = await insertOrder(shop.db, { userId: buyer.userId, items: [{ productId: product.id, quantity: 1 }] });
