@@ -18,7 +18,7 @@ export function BackInStockForm({ state, error }: { state: BackInStockState; err
   if (state.waiting && state.email) {
     return (
       <p role="status" className="rounded-xl bg-brand-50 p-4 text-sm">
-        {t("store.backInStock.waiting", { email: state.email })}
+        {t("product.backInStock.waiting", { email: state.email })}
       </p>
     );
   }
@@ -26,13 +26,13 @@ export function BackInStockForm({ state, error }: { state: BackInStockState; err
     <Form method="post" preventScrollReset className="space-y-3 rounded-xl border border-stone-200 bg-white p-4" aria-labelledby="back-in-stock-title">
       <input type="hidden" name="intent" value="notify" />
       <h2 id="back-in-stock-title" className="font-semibold">
-        {t("store.backInStock.title")}
+        {t("product.backInStock.title")}
       </h2>
-      <p className="text-sm text-stone-700">{state.email ? t("store.backInStock.signedIn", { email: state.email }) : t("store.backInStock.intro")}</p>
+      <p className="text-sm text-stone-700">{state.email ? t("product.backInStock.signedIn", { email: state.email }) : t("product.backInStock.intro")}</p>
       {!state.email && (
         <div>
           <label htmlFor="back-in-stock-email" className="block text-sm font-medium">
-            {t("store.backInStock.email")}
+            {t("product.backInStock.email")}
           </label>
           <input
             id="back-in-stock-email"
@@ -53,7 +53,7 @@ export function BackInStockForm({ state, error }: { state: BackInStockState; err
         </p>
       )}
       <button type="submit" className="btn" disabled={busy}>
-        {t("store.backInStock.submit")}
+        {t("product.backInStock.submit")}
       </button>
     </Form>
   );

@@ -20,13 +20,13 @@ export type ReviewEligibility = "eligible" | "notBought" | "notDelivered" | "alr
 export type ReviewProblem = ReviewEligibility | "unknownProduct";
 
 export const reviewInput = z.object({
-  rating: z.coerce.number({ message: "store.reviews.errors.rating" }).int("store.reviews.errors.rating").min(1, "store.reviews.errors.rating").max(5, "store.reviews.errors.rating"),
+  rating: z.coerce.number({ message: "product.reviews.errors.rating" }).int("product.reviews.errors.rating").min(1, "product.reviews.errors.rating").max(5, "product.reviews.errors.rating"),
   body: z
     .string()
     // Control characters other than line breaks have no place in a review.
     // eslint-disable-next-line no-control-regex
     .transform((text) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").replace(/\r\n/g, "\n").trim())
-    .pipe(z.string().min(REVIEW_MIN_LENGTH, "store.reviews.errors.tooShort").max(REVIEW_MAX_LENGTH, "store.reviews.errors.tooLong")),
+    .pipe(z.string().min(REVIEW_MIN_LENGTH, "product.reviews.errors.tooShort").max(REVIEW_MAX_LENGTH, "product.reviews.errors.tooLong")),
 });
 export type ReviewInput = z.infer<typeof reviewInput>;
 

@@ -60,8 +60,8 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
 
   it("refuses ratings that are not 1 to 5 and texts too short or too long, and keeps scripts as plain text", () => {
     for (const rating of ["0", "6", "abc", "", "4.5", "-1"]) expect(reviewInput.safeParse({ rating, body: "A perfectly fine review." }).success, rating).toBe(false);
-    expect(reviewInput.safeParse({ rating: "5", body: "short" }).error?.issues[0].message).toBe("store.reviews.errors.tooShort");
-    expect(reviewInput.safeParse({ rating: "5", body: "x".repeat(10_000) }).error?.issues[0].message).toBe("store.reviews.errors.tooLong");
+    expect(reviewInput.safeParse({ rating: "5", body: "short" }).error?.issues[0].message).toBe("product.reviews.errors.tooShort");
+    expect(reviewInput.safeParse({ rating: "5", body: "x".repeat(10_000) }).error?.issues[0].message).toBe("product.reviews.errors.tooLong");
     // Stored as typed (the page escapes it), without control characters.
     expect(reviewInput.parse({ rating: "3", body: "<script>alert(1)</script>\u0007 ok" }).body).toBe("<script>alert(1)</script> ok");
   });

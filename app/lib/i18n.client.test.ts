@@ -15,6 +15,9 @@ describe("translations in the browser", () => {
     expect(Object.keys(await loadMessages("en", "/cart"))).toContain("cart");
     expect(Object.keys(await loadMessages("en", "/auth/register"))).toContain("auth");
     expect(Object.keys(await loadMessages("en", "/cartoons"))).not.toContain("cart");
+    // A product page's reviews texts: on product pages only, not on the listing.
+    expect(Object.keys(shop)).toContain("product");
+    expect(Object.keys(await loadMessages("en", "/shop"))).not.toContain("product");
 
     const admin = await loadMessages("es", "/admin/products");
     expect(Object.keys(admin)).toContain("admin");

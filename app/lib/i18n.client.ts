@@ -14,13 +14,15 @@ const PAGE_AREAS: Record<string, string[]> = {
   // Texts only e-mails use, written on the server: never sent to a browser.
   mail: [],
   invoice: ["/orders", "/admin/orders"],
+  // A product page's reviews and back-in-stock form (a prefix ending in "/" takes what is below it only).
+  product: ["/shop/", "/back-in-stock"],
 };
 
 const areaOf = (file: string) => file.match(/([\w-]+)\.json$/)![1];
 
 function usedOn(area: string, pathname: string): boolean {
   const prefixes = PAGE_AREAS[area];
-  return !prefixes || prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  return !prefixes || prefixes.some((prefix) => (prefix.endsWith("/") ? pathname.startsWith(prefix) : pathname === prefix || pathname.startsWith(`${prefix}/`)));
 }
 
 let current: { locale: Locale; messages: Messages } | null = null;

@@ -17,6 +17,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { wishlistedForRequest } from "~/domain/wishlist.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
+import { ensureMessages } from "~/lib/i18n.client";
 import { imageVariantUrl, responsiveImage } from "~/lib/images";
 import { absoluteUrl, seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/_store.shop.$id";
@@ -83,6 +84,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
+
+/** Reached by in-app navigation: the reviews' and alerts' texts are loaded with the page's data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [loaded] = await Promise.all([serverLoader(), ensureMessages("product")]);
+  return loaded;
+}
+
 export const headers = passOnRetryAfter;
 
 /** 'Email me when it's back' on a sold-out product (docs/decisions/133); a review (docs/decisions/134). */
@@ -100,14 +108,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof TooManyAttempts)) throw error;
     const minutes = Math.max(1, Math.ceil(error.retryAfterSeconds / 60));
-    const message = t(intent === "review" ? "store.reviews.errors.tooMany" : "store.backInStock.errors.tooMany", { minutes });
+    const message = t(intent === "review" ? "product.reviews.errors.tooMany" : "product.backInStock.errors.tooMany", { minutes });
     return data({ error: message, reviewErrors: { form: message } }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
   }
   if (intent === "review") return postReview(context, shopper!.id, id, form, t);
   const email = shopper?.email ?? String(form.get("email") ?? "");
   const result = await requestBackInStock(context.db, { productId: id, email, userId: shopper?.id ?? null, locale: detectLocale(request).locale });
-  if (!result.ok) return data({ error: t(`store.backInStock.errors.${result.problem}`), reviewErrors: {} }, { status: result.problem === "invalidEmail" ? 400 : result.problem === "unknownProduct" ? 404 : 409 });
-  return redirectWithToast(context, `/shop/${id}`, { type: "success", key: "store.backInStock.toast.saved" });
+  if (!result.ok) return data({ error: t(`product.backInStock.errors.${result.problem}`), reviewErrors: {} }, { status: result.problem === "invalidEmail" ? 400 : result.problem === "unknownProduct" ? 404 : 409 });
+  return redirectWithToast(context, `/shop/${id}`, { type: "success", key: "product.backInStock.toast.saved" });
 }
 
 const REVIEW_PROBLEM_STATUS = { notBought: 403, notDelivered: 403, alreadyReviewed: 409, unknownProduct: 404, eligible: 200 } as const;
@@ -116,8 +124,8 @@ async function postReview(context: Route.ActionArgs["context"], userId: number, 
   const parsed = reviewInput.safeParse({ rating: form.get("rating") ?? "", body: String(form.get("body") ?? "") });
   if (!parsed.success) return data({ error: null, reviewErrors: fieldErrors(parsed.error) }, { status: 400 });
   const result = await submitReview(context.db, userId, productId, parsed.data);
-  if (!result.ok) return data({ error: null, reviewErrors: { form: t(`store.reviews.errors.${result.problem}`) } }, { status: REVIEW_PROBLEM_STATUS[result.problem] });
-  return redirectWithToast(context, `/shop/${productId}#reviews`, { type: "success", key: "store.reviews.thanks" });
+  if (!result.ok) return data({ error: null, reviewErrors: { form: t(`product.reviews.errors.${result.problem}`) } }, { status: REVIEW_PROBLEM_STATUS[result.problem] });
+  return redirectWithToast(context, `/shop/${productId}#reviews`, { type: "success", key: "product.reviews.thanks" });
 }
 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -13,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const t = requestTranslator(request);
   const known = await knownStopToken(context.db, token);
-  return data({ token: known ? token : null, title: t("store.backInStock.stop.title") }, { status: known ? 200 : 404, headers: { "Cache-Control": "private, no-store" } });
+  return data({ token: known ? token : null, title: t("product.backInStock.stop.title") }, { status: known ? 200 : 404, headers: { "Cache-Control": "private, no-store" } });
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -30,19 +30,19 @@ export default function StopBackInStock({ loaderData, actionData }: Route.Compon
   const { t } = useT();
   return (
     <article className="prose-page">
-      <h1>{t("store.backInStock.stop.title")}</h1>
+      <h1>{t("product.backInStock.stop.title")}</h1>
       {actionData ? (
-        <p role="status">{actionData.email ? t("store.backInStock.stop.done", { email: actionData.email }) : t("store.backInStock.stop.unknown")}</p>
+        <p role="status">{actionData.email ? t("product.backInStock.stop.done", { email: actionData.email }) : t("product.backInStock.stop.unknown")}</p>
       ) : loaderData.token ? (
         <Form method="post" className="not-prose space-y-4">
-          <p>{t("store.backInStock.stop.ask")}</p>
+          <p>{t("product.backInStock.stop.ask")}</p>
           <input type="hidden" name="token" value={loaderData.token} />
           <button type="submit" className="btn">
-            {t("store.backInStock.stop.confirm")}
+            {t("product.backInStock.stop.confirm")}
           </button>
         </Form>
       ) : (
-        <p>{t("store.backInStock.stop.unknown")}</p>
+        <p>{t("product.backInStock.stop.unknown")}</p>
       )}
     </article>
   );

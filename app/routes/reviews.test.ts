@@ -54,8 +54,8 @@ describe.each(ENGINES)("review pages on %s", (engine) => {
   it("sends a visitor to sign in, refuses a customer whose order is not delivered, and checks the rating and text", async () => {
     expect(await review({ rating: "5", body: "Wonderful scent, lasts." })).toMatchObject({ status: 303, location: `/auth?redirectTo=${encodeURIComponent(`/shop/${productId}#reviews`)}` });
     expect(await review({ rating: "5", body: "Wonderful scent, lasts." }, [waitingCookie])).toMatchObject({ status: 403 });
-    expect(await review({ rating: "9", body: "Wonderful scent, lasts." }, [buyerCookie])).toMatchObject({ status: 400, body: { reviewErrors: { rating: "store.reviews.errors.rating" } } });
-    expect(await review({ rating: "4", body: "meh" }, [buyerCookie])).toMatchObject({ status: 400, body: { reviewErrors: { body: "store.reviews.errors.tooShort" } } });
+    expect(await review({ rating: "9", body: "Wonderful scent, lasts." }, [buyerCookie])).toMatchObject({ status: 400, body: { reviewErrors: { rating: "product.reviews.errors.rating" } } });
+    expect(await review({ rating: "4", body: "meh" }, [buyerCookie])).toMatchObject({ status: 400, body: { reviewErrors: { body: "product.reviews.errors.tooShort" } } });
     expect(await t.db.selectFrom("reviews").select("id").execute()).toEqual([]);
   });
 

