@@ -58,14 +58,16 @@ async function statsFor(db: Db, userIds: number[]): Promise<Map<number, Customer
 }
 
 /**
- * Newest accounts first, searched by name or e-mail (any part, any case). Only the page's accounts
+ * Newest accounts first, searched by name or e-mail (any part, any case), optionally only one role
+ * (the owner checking who has admin access). Only the page's accounts
  * are read, and only their orders are summed.
  */
 export async function listCustomers(
   db: Db,
-  options: { q?: string; page?: number } = {},
+  options: { q?: string; page?: number; role?: Role | null } = {},
 ): Promise<{ customers: CustomerRow[]; total: number; page: number; pages: number }> {
   let base = db.selectFrom("users as u");
+  if (options.role) base = base.where("u.role", "=", options.role);
   const q = options.q?.trim();
   if (q) {
     base = base.where((eb) =>

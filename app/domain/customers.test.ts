@@ -151,6 +151,16 @@ describe.each(ENGINES)("the owner's customers on %s", (engine) => {
     expect(second!.recentOrders.map((o) => o.createdAt)).toEqual(["2026-05-04T10:00:00.000Z", "2026-05-03T10:00:00.000Z", "2026-05-02T10:00:00.000Z"]);
     expect((await getCustomer(t.db, busy, { ordersPage: 50 }))!.ordersPage).toBe(2);
   });
+
+  it("lists only admins, or only customers, when asked", async () => {
+    const owner = await account(t.db, "owner@unboxed.example", "Ada", "Owner", "2026-06-01T00:00:00.000Z", "admin");
+    const all = (await listCustomers(t.db)).total;
+    const admins = await listCustomers(t.db, { role: "admin" });
+    expect(admins.customers.map((c) => [c.id, c.role])).toEqual([[owner, "admin"]]);
+    expect((await listCustomers(t.db, { role: "customer" })).total).toBe(all - 1);
+    expect((await listCustomers(t.db, { role: "admin", q: "ngozi" })).total).toBe(0);
+    expect((await listCustomers(t.db, { role: "customer", q: "ngozi" })).total).toBe(1);
+  });
 });
 
 describe.each(ENGINES)("admin roles on %s", (engine) => {

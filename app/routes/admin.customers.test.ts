@@ -68,6 +68,10 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
     const list = await run(customers.loader, browserRequest("/admin/customers?q=FUNKE&page=abc", { cookies: [adminCookie] }), context);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ q: "FUNKE", page: 1, total: 1, customers: [{ email: "funke@example.com", orders: 0, spent: 0 }] });
+    const admins = await run(customers.loader, browserRequest("/admin/customers?role=admin", { cookies: [adminCookie] }), context);
+    expect(admins.body).toMatchObject({ role: "admin", total: 1, customers: [{ email: "owner@unboxed.example" }] });
+    const bogus = await run(customers.loader, browserRequest("/admin/customers?role=superuser", { cookies: [adminCookie] }), context);
+    expect(bogus.body).toMatchObject({ role: null, total: 2 });
     const page = await run(customerPage.loader, browserRequest(`/admin/customers/${customerId}`, { cookies: [adminCookie] }), context, { id: String(customerId) });
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ customer: { id: customerId, email: "funke@example.com", role: "customer" } });

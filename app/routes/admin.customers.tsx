@@ -1,6 +1,6 @@
-import { Link } from "react-router";
-import { PageHeader, Pagination, screenHref, SearchBox, TableScroller } from "~/components/admin/ui";
-import { listCustomers } from "~/domain/customers.server";
+import { Form, Link, useSubmit } from "react-router";
+import { inputClass, PageHeader, Pagination, screenHref, SearchBox, TableScroller } from "~/components/admin/ui";
+import { isRole, listCustomers, ROLES } from "~/domain/customers.server";
 import { requireAdmin } from "~/domain/sessions.server";
 import { pageParam, searchParam } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
@@ -15,9 +15,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
-  const list = await listCustomers(context.db, { q, page: pageParam(url.searchParams.get("page")) });
+  const raw = url.searchParams.get("role");
+  const role = isRole(raw) ? raw : null;
+  const list = await listCustomers(context.db, { q, role, page: pageParam(url.searchParams.get("page")) });
   const t = requestTranslator(request);
-  return { ...list, q, title: t("admin.meta.title", { page: t("admin.nav.customers") }) };
+  return { ...list, q, role, roles: ROLES, title: t("admin.meta.title", { page: t("admin.nav.customers") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -30,11 +32,31 @@ const RIGHT = new Set<string>(["orders", "spent"]);
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
   const list = loaderData;
+  const submit = useSubmit();
   const label = (c: (typeof COLUMNS)[number]) => t(`admin.customers.columns.${c}`);
   return (
     <>
       <PageHeader title={t("admin.customers.title")} />
-      <SearchBox q={list.q} placeholder={t("admin.customers.search")} label={t("admin.customers.searchLabel")} />
+      <div className="flex flex-wrap items-end gap-3">
+        <SearchBox q={list.q} placeholder={t("admin.customers.search")} label={t("admin.customers.searchLabel")} hidden={{ role: list.role }} />
+        <Form method="get" className="flex flex-wrap items-end gap-2" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
+          {list.q && <input type="hidden" name="q" value={list.q} />}
+          <label className="text-sm">
+            <span className="block text-stone-600">{t("admin.customers.columns.role")}</span>
+            <select name="role" defaultValue={list.role ?? ""} className={inputClass}>
+              <option value="">{t("admin.customers.anyRole")}</option>
+              {list.roles.map((r) => (
+                <option key={r} value={r}>
+                  {t(`admin.customers.rolesPlural.${r}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="min-h-11 rounded-lg border border-stone-300 bg-white px-4 text-sm">
+            {t("admin.orders.filters.apply")}
+          </button>
+        </Form>
+      </div>
       <TableScroller label={t("admin.customers.title")} className="mt-4 rounded-xl border border-stone-200 bg-white shadow-sm">
         <table className="stack-table w-full text-left text-sm sm:min-w-[44rem]">
           <thead className="bg-stone-50 text-stone-600">
@@ -50,7 +72,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
             {list.customers.length === 0 && (
               <tr>
                 <td colSpan={COLUMNS.length} className="px-3 py-8 text-center text-stone-600">
-                  {list.q ? t("admin.customers.noMatch") : t("admin.customers.empty")}
+                  {list.q || list.role ? t("admin.customers.noMatch") : t("admin.customers.empty")}
                 </td>
               </tr>
             )}
@@ -87,7 +109,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
         </table>
       </TableScroller>
       <p className="mt-3 text-sm text-stone-600">{t("admin.customers.count", { count: list.total })}</p>
-      <Pagination page={list.page} pages={list.pages} href={(page) => screenHref(PATH, { q: list.q, page })} />
+      <Pagination page={list.page} pages={list.pages} href={(page) => screenHref(PATH, { q: list.q, role: list.role, page })} />
     </>
   );
 }

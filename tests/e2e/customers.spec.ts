@@ -73,6 +73,14 @@ test("the owner makes a customer an admin, the audit log shows it, and taking th
   await expect(page.locator("[data-customer-role]")).toHaveAttribute("data-customer-role", "admin");
   await expect(panel).toContainText(`${name} can use the admin area.`);
 
+  // The list shows them among the admins.
+  await page.goto(`/admin/customers?q=${encodeURIComponent(email)}`);
+  await expect(page.locator("[data-customer-row]")).toHaveCount(1);
+  await page.getByLabel("Role").selectOption("admin");
+  await expect(page).toHaveURL(/role=admin/);
+  await expect(page.locator("[data-customer-row]")).toHaveCount(1);
+  await expect(page.locator("[data-customer-row] [data-role-badge=admin]")).toBeVisible();
+
   // Their own browser, already signed in, now opens the admin area.
   const theirs = await browser.newContext();
   await theirs.addCookies([{ name: "ub_session", value: customer.token, url: baseURL! }]);
@@ -86,6 +94,7 @@ test("the owner makes a customer an admin, the audit log shows it, and taking th
   await expect(entry).toContainText("Bisi Owner");
   await expect(entry.locator('[data-change="role"]')).toHaveText("Role: Customer → Admin");
   await entry.getByRole("link", { name: email }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/customers/${customer.userId}$`));
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 
   // Taken away again: their next admin page is refused.

@@ -83,6 +83,7 @@ test.beforeAll(async () => {
     "/admin/audit",
     "/admin/customers",
     "/admin/customers?q=adeyemi-okonkwo",
+    "/admin/customers?role=admin",
     `/admin/customers/${customer.userId}`,
     `/admin/customers/${customer.userId}?role=admin`,
   ];
