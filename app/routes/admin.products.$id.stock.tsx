@@ -139,7 +139,7 @@ export default function AdminProductStock({ loaderData }: Route.ComponentProps) 
           {history.entries.length === 0 ? (
             <p className="mt-4 text-sm text-stone-600">{t("admin.stock.empty")}</p>
           ) : (
-            <TableScroller label={t("admin.stock.history")} className="mt-2">
+            <TableScroller label={t("admin.stock.title", { name: product.name })} className="mt-2">
               <table className="w-full min-w-[36rem] text-left text-sm">
                 <thead className="bg-stone-50 text-stone-600">
                   <tr>

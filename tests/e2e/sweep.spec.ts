@@ -3,6 +3,7 @@ import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
+import { adjustStock } from "~/domain/stock-adjustments.server";
 
 // Every page of the shop, on the two phone widths most of our shoppers have, in both languages, signed
 // out, as a customer and as the admin: the document is never wider than the screen, and axe finds no
@@ -37,6 +38,8 @@ test.beforeAll(async () => {
   const items = [{ productId: first.id, quantity: 2 }, { productId: longest.id, quantity: 1 }];
   const checkout = await insertOrder(shop.db, { userId: customer.userId, items });
   const whatsapp = await insertOrder(shop.db, { userId: customer.userId, channel: "whatsapp", items: [{ productId: second.id, quantity: 1 }], address: null });
+  // A stock history row with a long note, so the stock page shows its table.
+  await adjustStock(shop.db, longest.id, { reason: "received", change: 1, note: "Carton from the Dubai supplier, checked and shelved by the weekend team", expected: null }, admin.userId);
   await shop.db.insertInto("addresses").values({ user_id: customer.userId, street: "Plot 1415 Adetokunbo Ademola Street, Victoria Island", city: "Lagos", state: "Lagos", country: "Nigeria", created_at: new Date().toISOString() }).execute();
 
   pages.signedOut = [
@@ -76,6 +79,7 @@ test.beforeAll(async () => {
     "/admin/products",
     "/admin/products?new=1",
     `/admin/products?edit=${longest.id}`,
+    `/admin/products/${longest.id}/stock`,
     "/admin/categories",
     "/admin/categories?new=1",
     "/admin/brands",
