@@ -23,7 +23,8 @@ test.afterAll(async () => {
 async function newProduct(name: string, stock: number) {
   const brand = await shop.db.selectFrom("brands").select("id").orderBy("id").executeTakeFirstOrThrow();
   const category = await shop.db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
-  return addProduct(shop.db, { brandId: brand.id, categoryId: category.id, name, stock });
+  // Dated long ago, so it is not among the newest products other journeys pick (it has no picture).
+  return addProduct(shop.db, { brandId: brand.id, categoryId: category.id, name, stock, createdAt: "2020-01-01T00:00:00.000Z" });
 }
 
 const stockOf = async (id: number) => (await shop.db.selectFrom("products").select("stock").where("id", "=", id).executeTakeFirstOrThrow()).stock;
