@@ -6,7 +6,6 @@
 // and counts empty or half-written .eml files. It prints the figures and fails if an acknowledged order
 // has no confirmation or an .eml file is empty. Bounded: every phase has a time limit.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,7 +17,7 @@ import { imagesDir } from "../app/lib/images.server";
 import { outboxDir } from "../app/lib/mail.server";
 import { freePort } from "../tests/support/free-port";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../tests/support/postgres";
-import { checkoutOnce } from "./support/shopper";
+import { checkoutOnce, customerWithSession } from "./support/shopper";
 
 const { values } = parseArgs({
   options: {
@@ -55,22 +54,11 @@ async function prepareShop(dataDir: string): Promise<{ shoppers: Shopper[]; prod
     await database.db.updateTable("products").set({ stock: 1_000_000 }).execute();
     const productIds = (await database.db.selectFrom("products").select("id").where("archived_at", "is", null).execute()).map((p) => p.id);
     const shoppers: Shopper[] = [];
-    const at = new Date().toISOString();
     // An account may hold only a few unpaid orders at once (docs/decisions/062): shoppers take the next
     // account of the pool when theirs is full.
     for (let i = 0; i < shopperCount * POOL_PER_SHOPPER; i++) {
       const email = `crash-shopper-${i}@example.com`;
-      const user = await database.db
-        .insertInto("users")
-        .values({ email, password_hash: "not-a-real-hash", first_name: `Shopper${i}`, last_name: "Test", role: "customer", created_at: at })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      const token = randomBytes(32).toString("base64url");
-      await database.db
-        .insertInto("sessions")
-        .values({ id: createHash("sha256").update(token).digest("hex"), user_id: user.id, expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: at })
-        .execute();
-      shoppers.push({ email, cookie: `ub_session=${token}` });
+      shoppers.push({ email, cookie: await customerWithSession(database.db, email, `Shopper${i}`) });
     }
     return { shoppers, productIds };
   } finally {

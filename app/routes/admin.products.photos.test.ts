@@ -5,7 +5,7 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
 import { addBrand, addCategory, addProduct, addUser } from "../../tests/support/catalogue";
-import { browserRequest, testContext } from "../../tests/support/context";
+import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { createSession } from "~/domain/sessions.server";
 import { bodyLimitFor, FORM_BODY_LIMIT, PHOTO_ZIP_BODY_LIMIT } from "~/lib/body-limit.server";
@@ -21,18 +21,6 @@ async function zipOf(files: [string, Buffer][]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function run(handler: (args: never) => Promise<unknown>, request: Request, context: AppLoadContext) {
-  let value: unknown;
-  try {
-    value = await handler({ request, context, params: {} } as never);
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, location: value.headers.get("Location"), body: null as unknown };
-  const wrapped = value as { type?: string; data?: unknown; init?: ResponseInit | null };
-  if (wrapped?.type === "DataWithResponseInit") return { status: wrapped.init?.status ?? 200, location: null, body: wrapped.data };
-  return { status: 200, location: null, body: value };
-}
 
 describe.each(ENGINES)("the photo import page on %s", (engine) => {
   let t: TestDatabase;

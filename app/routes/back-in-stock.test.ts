@@ -1,25 +1,13 @@
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addUser, makeProducts } from "../../tests/support/catalogue";
-import { browserRequest, testContext } from "../../tests/support/context";
+import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { LIMITS } from "~/domain/rate-limits.server";
 import { createSession } from "~/domain/sessions.server";
 import * as product from "./_store.shop.$id";
 import * as stop from "./back-in-stock.stop";
 
-async function run(handler: (args: never) => Promise<unknown>, request: Request, context: AppLoadContext, params: Record<string, string> = {}) {
-  let value: unknown;
-  try {
-    value = await handler({ request, context, params } as never);
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, location: value.headers.get("Location"), headers: value.headers, body: null as unknown };
-  const wrapped = value as { type?: string; data?: unknown; init?: ResponseInit | null };
-  if (wrapped?.type === "DataWithResponseInit") return { status: wrapped.init?.status ?? 200, location: null, headers: new Headers(wrapped.init?.headers), body: wrapped.data };
-  return { status: 200, location: null, headers: new Headers(), body: value };
-}
 
 describe.each(ENGINES)("back-in-stock pages on %s", (engine) => {
   let t: TestDatabase;

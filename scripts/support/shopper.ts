@@ -1,4 +1,26 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "../../app/db/client.server";
+
 /** A shopper's requests, as a browser without JavaScript sends them, for scripts and multi-process tests. */
+
+/**
+ * A customer account with a signed-in session, written straight into the database (as the session
+ * code stores it: the cookie's token, hashed). Returns the Cookie header value.
+ */
+export async function customerWithSession(db: Db, email: string, firstName = "Shopper", lastName = "Test"): Promise<string> {
+  const at = new Date().toISOString();
+  const user = await db
+    .insertInto("users")
+    .values({ email, password_hash: "not-a-real-hash", first_name: firstName, last_name: lastName, role: "customer", created_at: at })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const token = randomBytes(32).toString("base64url");
+  await db
+    .insertInto("sessions")
+    .values({ id: createHash("sha256").update(token).digest("hex"), user_id: user.id, expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: at })
+    .execute();
+  return `ub_session=${token}`;
+}
 
 /**
  * One checkout: add a product, open the checkout page, place the order. Returns the order number when

@@ -1,11 +1,12 @@
 import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
 import { readOutbox } from "~/lib/mail.server";
 import { addProduct } from "../support/catalogue";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { decodeQuotedPrintable } from "../support/mail";
 import { insertOrder } from "../support/orders";
+import { toast } from "./support";
 
 // A shopper asks to hear when a sold-out perfume is back; the owner puts it back in stock (here by
 // cancelling the order that took the last bottle); the e-mail arrives with the product and a working
@@ -13,7 +14,6 @@ import { insertOrder } from "../support/orders";
 
 let shop: DatabaseHandle;
 const stamp = Date.now().toString(36);
-const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 test.beforeAll(async () => {
   shop = await openShopDatabase();

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -7,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { type DatabaseHandle, openDatabase } from "~/db/client.server";
 import { queueMail } from "~/domain/mail-outbox.server";
 import { type RunningShop, startShop } from "../../scripts/support/shop-server";
-import { checkoutOnce } from "../../scripts/support/shopper";
+import { checkoutOnce, customerWithSession } from "../../scripts/support/shopper";
 import { makeProducts } from "../support/catalogue";
 import { freePort } from "../support/free-port";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/postgres";
@@ -47,20 +46,7 @@ function roundRobin(targets: string[]): http.Server {
   });
 }
 
-async function customerCookie(email: string): Promise<string> {
-  const at = new Date().toISOString();
-  const user = await database.db
-    .insertInto("users")
-    .values({ email, password_hash: "not-a-real-hash", first_name: "Ngozi", last_name: "Twoservers", role: "customer", created_at: at })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const token = randomBytes(32).toString("base64url");
-  await database.db
-    .insertInto("sessions")
-    .values({ id: createHash("sha256").update(token).digest("hex"), user_id: user.id, expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: at })
-    .execute();
-  return `ub_session=${token}`;
-}
+const customerCookie = (email: string) => customerWithSession(database.db, email, "Ngozi", "Twoservers");
 
 test.beforeAll(async () => {
   // A PostgreSQL cluster and two servers to start: slow on a busy machine.

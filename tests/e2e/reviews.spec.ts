@@ -1,16 +1,15 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
 import { addProduct } from "../support/catalogue";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
-import { hydrated } from "./support";
+import { hydrated, toast } from "./support";
 
 // A customer whose order was delivered reviews the perfume; the review shows with its 'Verified
 // buyer' badge, the stars reach the product's card, and the owner can hide it (docs/decisions/134).
 
 let shop: DatabaseHandle;
 const stamp = Date.now().toString(36);
-const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 test.beforeAll(async () => {
   shop = await openShopDatabase();

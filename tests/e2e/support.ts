@@ -33,3 +33,6 @@ export async function confirmFromEmail(page: Page, email: string) {
   await page.goto(await confirmLinkFor(email));
   await page.getByRole("button", { name: "Create my account" }).click();
 }
+
+/** The toast with this text (sonner's, shown with JavaScript). */
+export const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text });

@@ -19,3 +19,27 @@ export function browserRequest(url: string, init: { cookies?: string[]; method?:
   if (cookie) headers.set("Cookie", cookie);
   return new Request(new URL(url, "http://shop.test"), { method: init.method ?? "GET", body: init.body, headers });
 }
+
+export interface RouteOutcome {
+  status: number;
+  location: string | null;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Runs a route's loader or action the way the server does and reports what came back, thrown or returned. */
+export async function runRoute(handler: (args: never) => Promise<unknown>, request: Request, context: AppLoadContext, params: Record<string, string> = {}): Promise<RouteOutcome> {
+  let value: unknown;
+  try {
+    value = await handler({ request, context, params } as never);
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response) return { status: value.status, location: value.headers.get("Location"), headers: value.headers, body: null };
+  const wrapped = value as { type?: string; data?: unknown; init?: ResponseInit | null };
+  if (wrapped?.type === "DataWithResponseInit") {
+    const headers = new Headers(wrapped.init?.headers);
+    return { status: wrapped.init?.status ?? 200, location: headers.get("Location"), headers, body: wrapped.data };
+  }
+  return { status: 200, location: null, headers: new Headers(), body: value };
+}
