@@ -2,7 +2,7 @@ import { Form, Link, useSubmit } from "react-router";
 import { inputClass, PageHeader, Pagination, screenHref, TableScroller } from "~/components/admin/ui";
 import type { AuditEntity } from "~/db/schema";
 import { type AuditEntry, listAudit } from "~/domain/audit.server";
-import { AUDIT_ENTITIES } from "~/lib/admin";
+import { AUDIT_ENTITIES, STOCK_REASONS } from "~/lib/admin";
 import { requireAdmin } from "~/domain/sessions.server";
 import { pageParam } from "~/lib/admin-params";
 import { type Translate, useT } from "~/lib/i18n";
@@ -34,6 +34,7 @@ function showValue(field: string, value: unknown, t: Translate): string {
   if (MONEY_FIELDS.has(field) && typeof value === "number") return formatNaira(value);
   if (field === "status" && typeof value === "string") return t(`admin.orders.status.${value}`);
   if (field === "role" && (value === "admin" || value === "customer")) return t(`admin.customers.roles.${value}`);
+  if (field === "stockReason" && (STOCK_REASONS as unknown[]).includes(value)) return t(`admin.stock.reasons.${value as string}`);
   return String(value);
 }
 

@@ -106,7 +106,10 @@ test("the owner receives goods, writes off a damaged bottle and corrects a count
 
   // The audit log has the adjustments.
   await page.goto("/admin/audit");
-  await expect(page.locator("tr", { hasText: name }).first()).toContainText("Stock adjustment");
+  const latest = page.locator("tr", { hasText: name }).first();
+  await expect(latest).toContainText("Stock adjustment");
+  await expect(latest).toContainText("Correction");
+  await expect(latest).toContainText("Stock take");
 });
 
 test("works without JavaScript, and pages a long history", async ({ browser, baseURL }) => {
