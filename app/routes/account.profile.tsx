@@ -1,4 +1,5 @@
-import { lazy, Suspense } from "react";
+import Addresses from "~/components/profile-addresses";
+import Favourites from "~/components/profile-favourites";
 import { data, Link } from "react-router";
 import type { AddressErrors } from "~/components/address-fields";
 import {
@@ -26,8 +27,6 @@ import type { Route } from "./+types/account.profile";
 
 // Only one tab shows at a time: the favourites (product cards) and the address forms are scripts of
 // their own, loaded when their tab is shown, not with every visit to the orders list.
-const Favourites = lazy(() => import("~/components/profile-favourites"));
-const Addresses = lazy(() => import("~/components/profile-addresses"));
 
 const TABS = ["orders", "favourites", "addresses"] as const;
 type Tab = (typeof TABS)[number];
@@ -150,10 +149,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 
       <div className="py-6">
         {tab === "orders" && <Orders orders={loaderData.orders} />}
-        <Suspense>
-          {tab === "favourites" && <Favourites products={loaderData.wishlist} />}
-          {tab === "addresses" && <Addresses addresses={loaderData.addresses} max={loaderData.maxAddresses} failed={actionData ?? null} />}
-        </Suspense>
+        {tab === "favourites" && <Favourites products={loaderData.wishlist} />}
+        {tab === "addresses" && <Addresses addresses={loaderData.addresses} max={loaderData.maxAddresses} failed={actionData ?? null} />}
       </div>
     </div>
   );
