@@ -1,5 +1,9 @@
 import type { AppLoadContext } from "react-router";
 import type { Config } from "~/lib/config.server";
+import { DEFAULT_LOCALE } from "~/lib/i18n";
+import { translatorFor } from "~/lib/i18n.server";
+import { formatNaira } from "~/lib/money";
+import { queueMail } from "./mail-outbox.server";
 import { movePaymentStatus, queuePaymentReceived } from "./payments.server";
 import { initializeTransaction, PaystackError, refundTransaction, verifyTransaction, type PaystackConfig } from "./paystack.server";
 
@@ -127,10 +131,25 @@ export async function settlePaystackReference(context: Context, reference: strin
     const marked = await movePaymentStatus(trx, { order, from: "unpaid", to: "paid", paystack: { reference, channel: transaction.channel } });
     if (!marked) return false;
     await queuePaymentReceived(trx, context.config, order);
+    // Money for an order that was cancelled meanwhile (it expired unpaid, or the owner cancelled it):
+    // recorded as paid, and the owner is told at once to refund it or bring it back.
+    const now = await trx.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
+    if (now.status === "cancelled") {
+      console.warn(`order ${number} was paid online after it was cancelled: refund it or restore it`);
+      const t = translatorFor(DEFAULT_LOCALE);
+      const link = `${context.config.publicUrl}/admin/orders/${encodeURIComponent(number)}`;
+      for (const to of context.config.shop.ownerEmails) {
+        await queueMail(trx, {
+          to,
+          subject: t("mail.paidAfterCancel.subject", { number }),
+          text: t("mail.paidAfterCancel.body", { number, total: formatNaira(Number(order.total)), link }),
+          kind: "paid-after-cancel",
+        });
+      }
+    }
     return true;
   });
   if (!won) return "alreadyPaid";
-  if (order.status === "cancelled") console.warn(`order ${number} was paid online after it was cancelled: refund it or restore it`);
   return "paid";
 }
 

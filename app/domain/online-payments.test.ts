@@ -124,6 +124,19 @@ describe.each(ENGINES)("paying online with Paystack on %s", (engine) => {
     expect(await settlePaystackReference(context, "somebody-else", "webhook")).toBe("unknown");
   });
 
+  it("records a payment that arrives after the order was cancelled, and e-mails the owner to refund or restore it", async () => {
+    const order = await onlineOrder();
+    await startOnlinePayment(context, { number: order.number, userId: customer.id });
+    // The shopper pays at Paystack just as the order expires unpaid.
+    await t.db.updateTable("orders").set({ status: "cancelled" }).where("id", "=", order.id).execute();
+    await standIn.pay(order.number, { webhook: false });
+    expect(await settlePaystackReference(context, order.number, "callback")).toBe("paid");
+    expect(await row(order.number)).toMatchObject({ payment_status: "paid" });
+    const owners = await t.db.selectFrom("mail_outbox").select(["to_address", "text_body"]).where("kind", "=", "paid-after-cancel").where("subject", "=", `Order ${order.number} was paid after it was cancelled`).execute();
+    expect(owners.map((m) => m.to_address)).toEqual(context.config.shop.ownerEmails);
+    expect(owners[0].text_body).toContain(`/admin/orders/${order.number}`);
+  });
+
   it("a webhook and a callback at the same moment: one 'paid', one e-mail", async () => {
     const order = await onlineOrder();
     await startOnlinePayment(context, { number: order.number, userId: customer.id });
