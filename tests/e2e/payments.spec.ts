@@ -5,7 +5,7 @@ import { E2E_DATA_DIR } from "../../playwright.config";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
 import { decodeQuotedPrintable } from "../support/mail";
-import { hydrated } from "./support";
+import { addFirstFromHome, hydrated } from "./support";
 
 // Delivery fees by state and the ways to pay, as a shopper and the owner meet them.
 
@@ -35,14 +35,6 @@ async function customer(browser: Browser, baseURL: string | undefined, javaScrip
 }
 
 /** Puts the first perfume of the home page that can be bought into the cart. */
-async function addOne(page: Page, { javaScript = true } = {}) {
-  await page.goto("/");
-  if (javaScript) await hydrated(page);
-  const card = page.locator("main article").filter({ has: page.getByRole("button", { name: "Add to Cart" }) }).first();
-  const before = Number(await page.getByTestId("cart-count").innerText());
-  await card.getByRole("button", { name: "Add to Cart" }).click();
-  await expect(page.getByTestId("cart-count")).toHaveText(String(before + 1));
-}
 
 const mailsTo = async (email: string) => (await readOutbox(E2E_DATA_DIR, email)).map((m) => decodeQuotedPrintable(m.raw));
 
@@ -50,7 +42,7 @@ test("a shopper in Kano sees Kano's fee at once, pays by bank transfer, and the 
   test.setTimeout(90_000);
   const shopper = await customer(browser, baseURL);
   const { page } = shopper;
-  await addOne(page);
+  await addFirstFromHome(page);
   await page.goto("/checkout");
   await hydrated(page);
   const subtotal = (await page.getByTestId("checkout-subtotal").innerText()).trim();
@@ -103,7 +95,7 @@ test("a shopper in Kano sees Kano's fee at once, pays by bank transfer, and the 
 test("pick-up at the shop is free, needs no address and can be paid on collection", async ({ browser, baseURL }) => {
   const shopper = await customer(browser, baseURL);
   const { page } = shopper;
-  await addOne(page);
+  await addFirstFromHome(page);
   await page.goto("/checkout");
   await hydrated(page);
   await page.getByRole("radio", { name: /Pick up at the shop/ }).check();
@@ -122,7 +114,7 @@ test("pick-up at the shop is free, needs no address and can be paid on collectio
 test("without JavaScript, pick-up hides the address and the page shows the total before placing the order", async ({ browser, baseURL }) => {
   const shopper = await customer(browser, baseURL, false);
   const { page } = shopper;
-  await addOne(page, { javaScript: false });
+  await addFirstFromHome(page, { javaScript: false });
   await page.goto("/checkout");
   await page.getByRole("radio", { name: /Pick up at the shop/ }).check();
   await expect(page.getByLabel("Street Address")).toBeHidden();
@@ -157,7 +149,7 @@ test("the owner moves a state into a new zone at /admin/delivery, and checkout c
   await expect(owner.page.getByText("Please enter a fee in naira between 0 and 1,000,000")).toBeVisible();
 
   const shopper = await customer(browser, baseURL);
-  await addOne(shopper.page);
+  await addFirstFromHome(shopper.page);
   await shopper.page.goto("/checkout");
   await hydrated(shopper.page);
   await shopper.page.getByLabel("State").selectOption("Zamfara");

@@ -4,7 +4,7 @@ import { readOutbox } from "~/lib/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { decodeQuotedPrintable } from "../support/mail";
-import { hydrated } from "./support";
+import { addFirstFromHome, hydrated } from "./support";
 
 // Paying online: the shop talks to the Paystack stand-in that playwright.config.ts starts
 // (tests/support/paystack-stand-in.ts), which has a hosted checkout page and sends signed webhooks.
@@ -28,14 +28,6 @@ async function customer(browser: Browser, baseURL: string | undefined, javaScrip
   return { email, context, page: await context.newPage() };
 }
 
-async function addOne(page: Page, { javaScript = true } = {}) {
-  await page.goto("/");
-  if (javaScript) await hydrated(page);
-  const card = page.locator("main article").filter({ has: page.getByRole("button", { name: "Add to Cart" }) }).first();
-  const before = Number(await page.getByTestId("cart-count").innerText());
-  await card.getByRole("button", { name: "Add to Cart" }).click();
-  await expect(page.getByTestId("cart-count")).toHaveText(String(before + 1));
-}
 
 async function fillKano(page: Page) {
   await page.getByLabel("Street Address").fill("4 Bompai Road");
@@ -49,7 +41,7 @@ const paymentStatus = async (number: string) =>
 test("a shopper in Kano sees Kano's fee, pays online through Paystack and lands on a paid order", async ({ browser, baseURL }) => {
   test.setTimeout(90_000);
   const { page, context, email } = await customer(browser, baseURL);
-  await addOne(page);
+  await addFirstFromHome(page);
   await page.goto("/checkout");
   await hydrated(page);
   await fillKano(page);
@@ -81,7 +73,7 @@ test("a shopper in Kano sees Kano's fee, pays online through Paystack and lands 
 test("a cancelled payment leaves the order unpaid with 'Pay now', which then goes through", async ({ browser, baseURL }) => {
   test.setTimeout(90_000);
   const { page, context } = await customer(browser, baseURL);
-  await addOne(page);
+  await addFirstFromHome(page);
   await page.goto("/checkout");
   await hydrated(page);
   await fillKano(page);
@@ -102,7 +94,7 @@ test("a cancelled payment leaves the order unpaid with 'Pay now', which then goe
 test("the whole online payment works with JavaScript off", async ({ browser, baseURL }) => {
   test.setTimeout(90_000);
   const { page, context } = await customer(browser, baseURL, false);
-  await addOne(page, { javaScript: false });
+  await addFirstFromHome(page, { javaScript: false });
   await page.goto("/checkout");
   await fillKano(page);
   await page.getByRole("button", { name: "Process Order" }).click();

@@ -36,3 +36,19 @@ export async function confirmFromEmail(page: Page, email: string) {
 
 /** The toast with this text (sonner's, shown with JavaScript). */
 export const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+/**
+ * Adds the first product of the home page that can be bought. With JavaScript the badge moves at once
+ * (optimistically), so this waits for the shop's answer too: a navigation right after could cut the
+ * add short.
+ */
+export async function addFirstFromHome(page: Page, { javaScript = true } = {}) {
+  await page.goto("/");
+  if (javaScript) await hydrated(page);
+  const card = page.locator("main article").filter({ has: page.getByRole("button", { name: "Add to Cart" }) }).first();
+  const before = Number(await page.getByTestId("cart-count").innerText());
+  const answered = javaScript ? page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/cart")) : null;
+  await card.getByRole("button", { name: "Add to Cart" }).click();
+  await answered;
+  await expect(page.getByTestId("cart-count")).toHaveText(String(before + 1));
+}
