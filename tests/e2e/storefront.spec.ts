@@ -485,6 +485,8 @@ test.describe("content pages, search engines and sharing", () => {
 });
 
 test.describe("accessibility", () => {
+  // Colours are judged as they settle, not mid-way through the listing's fade-in.
+  test.use({ reducedMotion: "reduce" });
   for (const url of ["/", "/shop", "/shop/1", "/faq"]) {
     test(`axe finds no serious or critical problems on ${url}`, async ({ page }) => {
       await page.goto(url);
