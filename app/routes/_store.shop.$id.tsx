@@ -14,7 +14,7 @@ import { getSessionUser } from "~/domain/sessions.server";
 import { fieldErrors, passOnRetryAfter, readForm } from "~/lib/form.server";
 import { detectLocale, requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { wishlistedForRequest } from "~/domain/wishlist.server";
+import { wishlistedAmong } from "~/domain/wishlist.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -30,8 +30,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const related = await relatedProducts(context.db, product);
   const path = `/shop/${product.id}`;
   const image = product.image ? imageVariantUrl(product.image, 1024) : null;
-  const wishlisted = await wishlistedForRequest(request, context.db, [product.id, ...related.map((p) => p.id)]);
   const shopper = await getSessionUser(request, context.db);
+  const wishlisted = [...(await wishlistedAmong(context.db, shopper?.id, [product.id, ...related.map((p) => p.id)]))];
   const backInStock = product.stock > 0 ? null : { email: shopper?.email ?? null, waiting: shopper ? await isWaitingFor(context.db, product.id, shopper.email) : false };
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
   const reviews = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addBrand, addCategory, addProduct, addUser } from "../../tests/support/catalogue";
-import { browserRequest, testContext } from "../../tests/support/context";
+import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { solidImage, TEXT_NAMED_JPG } from "../../tests/support/images";
 import { insertOrder } from "../../tests/support/orders";
@@ -20,27 +20,8 @@ import * as photos from "./admin.products.photos";
 import * as regions from "./admin.regions";
 
 type Handler = (args: never) => Promise<unknown>;
-interface Outcome {
-  status: number;
-  location: string | null;
-  body: unknown;
-}
 
-/** Runs a loader or action the way the server does and reports what came back, thrown or returned. */
-async function run(handler: Handler, request: Request, context: AppLoadContext, params: Record<string, string> = {}): Promise<Outcome> {
-  let value: unknown;
-  try {
-    value = await handler({ request, context, params } as never);
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, location: value.headers.get("Location"), body: null };
-  const wrapped = value as { type?: string; data?: unknown; init?: ResponseInit | null };
-  if (wrapped && wrapped.type === "DataWithResponseInit") {
-    return { status: wrapped.init?.status ?? 200, location: new Headers(wrapped.init?.headers).get("Location"), body: wrapped.data };
-  }
-  return { status: 200, location: null, body: value };
-}
+
 
 const post = (url: string, body: BodyInit, cookies: string[] = [], headers: Record<string, string> = {}) =>
   browserRequest(url, { method: "POST", body, cookies, headers: { Origin: "http://shop.test", ...headers } });

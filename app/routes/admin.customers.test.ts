@@ -1,30 +1,14 @@
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addUser } from "../../tests/support/catalogue";
-import { browserRequest, testContext } from "../../tests/support/context";
+import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { createSession } from "~/domain/sessions.server";
 import * as customerPage from "./admin.customers.$id";
 import * as layout from "./admin";
 import * as customers from "./admin.customers";
 
-type Handler = (args: never) => Promise<unknown>;
 
-/** Runs a loader or action the way the server does and reports what came back, thrown or returned. */
-async function run(handler: Handler, request: Request, context: AppLoadContext, params: Record<string, string> = {}) {
-  let value: unknown;
-  try {
-    value = await handler({ request, context, params } as never);
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, location: value.headers.get("Location"), body: null as unknown };
-  const wrapped = value as { type?: string; data?: unknown; init?: ResponseInit | null };
-  if (wrapped && wrapped.type === "DataWithResponseInit") {
-    return { status: wrapped.init?.status ?? 200, location: new Headers(wrapped.init?.headers).get("Location"), body: wrapped.data };
-  }
-  return { status: 200, location: null, body: value };
-}
 
 describe.each(ENGINES)("the customers screens on %s", (engine) => {
   let t: TestDatabase;
