@@ -2,17 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addBrand, addCategory, addProduct, addUser } from "../../tests/support/catalogue";
 import { testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { decodeQuotedPrintable } from "../../tests/support/mail";
 import { insertOrder } from "../../tests/support/orders";
 import { readOutbox } from "~/lib/mail.server";
 import type { AppLoadContext } from "react-router";
 import { canMoveOrder, changeOrderStatus, getAdminOrder, listAdminOrders } from "./admin-orders.server";
 import { drainMailOutbox } from "./mail-outbox.server";
 import { ORDER_STATUSES } from "~/lib/admin";
-
-function decodeQuotedPrintable(raw: string): string {
-  const joined = raw.replace(/=\r?\n/g, "");
-  return Buffer.from(joined.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8");
-}
 
 describe.each(ENGINES)("admin orders on %s", (engine) => {
   let t: TestDatabase;

@@ -72,13 +72,12 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
   });
 
   describe("register", () => {
-    /** The newest message the outbox sent to an address, once the worker has run. */
-    /** The newest e-mail to the address; waits for it, since the form answers before the link is written. */
+    /** The newest e-mail to the address as written (still quoted-printable), once the worker has run. */
     async function lastMail(address: string): Promise<string> {
       for (let tries = 0; ; tries++) {
         await drainMailOutbox(t.db, base.config);
         const raw = (await readOutbox(base.config.dataDir, address)).at(-1)?.raw;
-        if (raw || tries >= 50) return decodeQuotedPrintable(raw ?? "");
+        if (raw || tries >= 50) return raw ?? "";
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -92,10 +91,9 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
       expect(await t.db.selectFrom("users").select("id").where("email", "=", "role@example.com").executeTakeFirst()).toBeUndefined();
       expect(await run(register.loader, browserRequest("/auth/register?sent=1"), ctx())).toMatchObject({ data: { sent: true } });
 
+      // confirmLinks decodes the message itself: decoding twice turned a token starting "=3F…" into a byte.
       const link = confirmLinks(await lastMail("role@example.com"))[0];
-      // (Seen once under a loaded full run: no link. The outbox row says why if it happens again.)
-      const queued = await t.db.selectFrom("mail_outbox").select(["kind", "status", "attempts", "last_error"]).where("to_address", "=", "role@example.com").execute();
-      expect(link, JSON.stringify(queued)).toMatch(/^http:\/\/shop\.test\/auth\/register\/confirm\?token=[\w-]{43}$/);
+      expect(link).toMatch(/^http:\/\/shop\.test\/auth\/register\/confirm\?token=[\w-]{43}$/);
       const url = new URL(link);
       const token = url.searchParams.get("token")!;
       // Opening the link (as a mail scanner would) creates nothing; it shows a button.
@@ -128,7 +126,7 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
         expect(out.headers.getSetCookie()).toEqual([]);
         expect(out.data).toBeNull();
       }
-      const mail = await lastMail("taken@example.com");
+      const mail = decodeQuotedPrintable(await lastMail("taken@example.com"));
       expect(mail).toContain("Subject: Someone tried to create an Unboxed account with your email");
       expect(mail).toContain("Hello Ngozi,");
       expect(mail).toContain("http://shop.test/auth/forgot-password");
