@@ -20,6 +20,7 @@ import * as m0071 from "./migrations/0071_reviews";
 import * as m0061 from "./migrations/0061_user_locale";
 import * as m0064 from "./migrations/0064_customer_indexes";
 import * as m0067 from "./migrations/0067_stock_adjustments";
+import * as m0088 from "./migrations/0088_bought_together_indexes";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "0067_stock_adjustments": m0067,
   "0070_back_in_stock": m0070,
   "0071_reviews": m0071,
+  "0088_bought_together_indexes": m0088,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

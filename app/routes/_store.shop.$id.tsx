@@ -9,6 +9,7 @@ import { WishlistButton } from "~/components/wishlist-button";
 import { isWaitingFor, requestBackInStock } from "~/domain/back-in-stock.server";
 import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
+import { boughtTogether } from "~/domain/recommendations.server";
 import { productReviews, reviewEligibility, reviewInput, submitReview } from "~/domain/reviews.server";
 import { getSessionUser } from "~/domain/sessions.server";
 import { fieldErrors, passOnRetryAfter, readForm } from "~/lib/form.server";
@@ -27,11 +28,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { locale, content } = pageContent(request);
   const product = id === null ? null : await productDetail(context.db, id, locale);
   if (!product) throw data(null, { status: 404 });
-  const related = await relatedProducts(context.db, product);
+  const [sameCategory, together] = await Promise.all([relatedProducts(context.db, product), boughtTogether(context.db, product.id)]);
+  // A product in the 'often bought together' row is not shown twice.
+  const related = sameCategory.filter((p) => !together.some((t) => t.id === p.id));
   const path = `/shop/${product.id}`;
   const image = product.image ? imageVariantUrl(product.image, 1024) : null;
   const shopper = await getSessionUser(request, context.db);
-  const wishlisted = [...(await wishlistedAmong(context.db, shopper?.id, [product.id, ...related.map((p) => p.id)]))];
+  const wishlisted = [...(await wishlistedAmong(context.db, shopper?.id, [product.id, ...together.map((p) => p.id), ...related.map((p) => p.id)]))];
   const backInStock = product.stock > 0 ? null : { email: shopper?.email ?? null, waiting: shopper ? await isWaitingFor(context.db, product.id, shopper.email) : false };
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
   const reviews = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
@@ -39,6 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     product,
     related,
+    together,
     wishlisted,
     backInStock,
     reviews,
@@ -185,6 +189,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         </div>
       </article>
       <ProductReviews page={loaderData.reviews} form={loaderData.reviewForm} errors={actionData?.reviewErrors ?? {}} />
+      <ProductCarousel title={t("product.boughtTogether")} products={loaderData.together} wishlisted={loaderData.wishlisted} />
       <ProductCarousel title={t("store.product.related")} products={related} wishlisted={loaderData.wishlisted} />
     </>
   );
