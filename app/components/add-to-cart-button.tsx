@@ -12,7 +12,18 @@ export interface CartActionError {
  * toast as a flash message); with it, a fetcher: no reload, the header badge moves at once, the
  * server's toast follows.
  */
-export function AddToCartButton({ productId, soldOut, className = "" }: { productId: number; soldOut: boolean; className?: string }) {
+export function AddToCartButton({
+  productId,
+  soldOut,
+  className = "",
+  children,
+}: {
+  productId: number;
+  soldOut: boolean;
+  className?: string;
+  /** more fields of the form: the product page's size choice (docs/decisions/121) */
+  children?: React.ReactNode;
+}) {
   const { t } = useT();
   const fetcher = useFetcher<CartActionError>();
   const busy = fetcher.state !== "idle";
@@ -38,6 +49,7 @@ export function AddToCartButton({ productId, soldOut, className = "" }: { produc
     >
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={productId} />
+      {children}
       <button
         type="submit"
         disabled={soldOut}

@@ -1,13 +1,16 @@
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 
-/** The price pair shown on cards and the product page: the price, and the struck-through original when discounted. */
-export function Price({ price, discount, className = "" }: { price: number; discount: number | null; className?: string }) {
+/**
+ * The price pair shown on cards and the product page: the price, and the struck-through original when
+ * discounted. `from`: the product comes in sizes at different prices and this is the cheapest.
+ */
+export function Price({ price, discount, from = false, className = "" }: { price: number; discount: number | null; from?: boolean; className?: string }) {
   const { t } = useT();
   const original = discount && discount > 0 ? price + discount : null;
   return (
     <p className={`flex flex-wrap items-baseline gap-x-2 ${className}`}>
-      <span className="font-semibold text-ink">{formatNaira(price)}</span>
+      <span className="font-semibold text-ink">{from ? t("common.product.fromPrice", { price: formatNaira(price) }) : formatNaira(price)}</span>
       {original !== null && (
         <s className="text-sm text-stone-600">
           <span className="sr-only">{t("common.product.originalPrice")} </span>

@@ -51,6 +51,30 @@ export interface ProductTable {
   /** visible reviews, and the sum of their ratings (docs/decisions/134) */
   review_count: ColumnType<number, number | undefined, number>;
   rating_total: ColumnType<number, number | undefined, number>;
+  /** the dearest size's price (kobo), kept by triggers on product_sizes (docs/decisions/121) */
+  price_max: ColumnType<number, number | undefined, number>;
+  updated_at: Timestamp;
+}
+
+/**
+ * One size of a product (docs/decisions/121), with its own price, discount and stock. The product's
+ * price, discount, price_max and stock are summaries of its sizes, kept by triggers (migration 0080).
+ */
+export interface ProductSizeTable {
+  id: Id;
+  product_id: number;
+  /** e.g. "100 ml"; unique per product */
+  label: string;
+  ml: number | null;
+  /** unique when set */
+  sku: string | null;
+  /** kobo */
+  price: number;
+  /** kobo off; the original price is price + discount */
+  discount: number | null;
+  stock: ColumnType<number, number | undefined, number>;
+  position: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
   updated_at: Timestamp;
 }
 
@@ -120,6 +144,8 @@ export interface CartTable {
 export interface CartLineTable {
   cart_id: string;
   product_id: number;
+  /** the size in the cart; (cart_id, size_id) is the key */
+  size_id: number;
   quantity: number;
   created_at: Timestamp;
 }
@@ -209,6 +235,10 @@ export interface OrderItemTable {
   id: Id;
   order_id: number;
   product_id: number | null;
+  /** the size sold; null once the size is gone */
+  size_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** the size's label when ordered, shown beside the name ("Sauvage — 100 ml") */
+  size_label: ColumnType<string | null, string | null | undefined, string | null>;
   name: string;
   unit_price: number;
   quantity: number;
@@ -333,6 +363,10 @@ export type StockReason = "received" | "damaged" | "correction";
 export interface StockAdjustmentTable {
   id: Id;
   product_id: number;
+  /** the size adjusted (docs/decisions/121); null once the size is gone */
+  size_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** its label, when the product had several sizes */
+  size_label: ColumnType<string | null, string | null | undefined, string | null>;
   /** null once the admin's account is gone */
   actor_user_id: number | null;
   reason: StockReason;
@@ -348,6 +382,7 @@ export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
   products: ProductTable;
+  product_sizes: ProductSizeTable;
   users: UserTable;
   sessions: SessionTable;
   password_resets: PasswordResetTable;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { makeProducts } from "../../tests/support/catalogue";
+import { makeProducts, firstSizeOf } from "../../tests/support/catalogue";
 import { decodeQuotedPrintable, resetLinks } from "../../tests/support/mail";
 import { translatorFor } from "~/lib/i18n.server";
 import { readOutbox } from "~/lib/mail.server";
@@ -163,7 +163,7 @@ describe.each(ENGINES)("customer accounts on %s", (engine) => {
     const guestCart = "g".repeat(32);
     const stamp = new Date().toISOString();
     await t.db.insertInto("carts").values({ id: guestCart, user_id: null, created_at: stamp, updated_at: stamp }).execute();
-    await t.db.insertInto("cart_lines").values({ cart_id: guestCart, product_id: product, quantity: 2, created_at: stamp }).execute();
+    await t.db.insertInto("cart_lines").values({ cart_id: guestCart, product_id: product, size_id: firstSizeOf(product), quantity: 2, created_at: stamp }).execute();
 
     const toast = { type: "success" as const, key: "auth.toast.signedIn" };
     const response = await signIn(browserRequest("/auth", { method: "POST", cookies: [`ub_cart=${guestCart}`] }), base, made.userId, "/", toast);

@@ -11,6 +11,7 @@ import { searchParam } from "~/lib/admin-params";
 import { formatNaira } from "~/lib/money";
 import { recordAudit } from "./audit.server";
 import { catalogChanged } from "./catalog.server";
+import { returnSizeStock, sizeStock, takeSizeStock } from "./product-sizes.server";
 import { queueMail } from "./mail-outbox.server";
 
 /**
@@ -344,34 +345,27 @@ export async function changeOrderStatus(
       if (heldBefore !== heldAfter) {
         const items = await trx
           .selectFrom("order_items")
-          .select(["product_id", "name", "quantity"])
+          .select(["product_id", "size_id", "name", "quantity"])
           .where("order_id", "=", order.id)
           .where("product_id", "is not", null)
-          .orderBy("id")
+          .orderBy("product_id")
+          .orderBy("size_id")
           .execute();
         for (const item of items) {
+          // Stock is per size (docs/decisions/121): a size removed since can neither give nor take.
           if (heldAfter) {
             // Conditional, so the stock never goes below zero, whatever else happens at the same time.
-            const took = await trx
-              .updateTable("products")
-              .set((eb) => ({ stock: eb("stock", "-", item.quantity), updated_at: at }))
-              .where("id", "=", item.product_id!)
-              .where("stock", ">=", item.quantity)
-              .executeTakeFirst();
-            if (Number(took.numUpdatedRows) !== 1) {
-              const left = await trx.selectFrom("products").select("stock").where("id", "=", item.product_id!).executeTakeFirst();
+            if (item.size_id === null || !(await takeSizeStock(trx, item.size_id, item.quantity, at))) {
+              const left = item.size_id === null ? 0 : await sizeStock(trx, item.size_id);
               // Rolls the whole change back.
-              throw new NotEnoughStock(item.name, left?.stock ?? 0);
+              throw new NotEnoughStock(item.name, left);
             }
             taken += item.quantity;
-          } else {
-            await trx
-              .updateTable("products")
-              .set((eb) => ({ stock: eb("stock", "+", item.quantity), updated_at: at }))
-              .where("id", "=", item.product_id!)
-              .execute();
+          } else if (item.size_id !== null) {
+            await returnSizeStock(trx, item.size_id, item.quantity, at);
             restocked += item.quantity;
           }
+          await trx.updateTable("products").set({ updated_at: at }).where("id", "=", item.product_id!).execute();
         }
       }
       await recordAudit(trx, {

@@ -191,6 +191,8 @@ export interface AdminProductRow {
   brandName: string;
   concentration: string | null;
   family: string | null;
+  /** how many sizes it comes in (docs/decisions/121) */
+  sizeCount: number;
 }
 
 function adminProductQuery(db: Db, archived: boolean | "any" = false) {
@@ -199,6 +201,7 @@ function adminProductQuery(db: Db, archived: boolean | "any" = false) {
     .innerJoin("categories as c", "c.id", "p.category_id")
     .innerJoin("brands as b", "b.id", "p.brand_id")
     .select([
+      sql<number>`(select cast(count(*) as integer) from product_sizes s where s.product_id = p.id)`.as("sizeCount"),
       "p.id",
       "p.name",
       "p.description",
@@ -325,6 +328,7 @@ export async function createProduct(
         description: input.description,
         price: input.price,
         discount: input.discount,
+        // Becomes the product's first size, "Standard", by trigger (migration 0080).
         stock: input.stock,
         image: stored.key,
         category_id: input.categoryId,
@@ -439,9 +443,24 @@ export async function updateProduct(
   }
   const changed = Object.keys(changes);
   if (!changed.length) return { ok: true, name: current.name, changed };
+  if ((set.price !== undefined || set.discount !== undefined) && current.sizeCount > 1) {
+    return { ok: false, errors: { [set.price !== undefined ? "price" : "discount"]: E + "pricePerSize" } };
+  }
 
   const name = set.name ?? current.name;
+  // Price and discount belong to the sizes (docs/decisions/121): the form's price is the only size's.
+  const sizePrice: { price?: number; discount?: number | null } = {};
+  if (set.price !== undefined) sizePrice.price = set.price;
+  if (set.discount !== undefined) sizePrice.discount = set.discount;
+  delete set.price;
+  delete set.discount;
   const updated = await ctx.db.transaction().execute(async (trx) => {
+    if (Object.keys(sizePrice).length) {
+      // Sizes first, then the product: the same lock order as a checkout (a size, then its product).
+      const sizes = await trx.selectFrom("product_sizes").select("id").where("product_id", "=", id).execute();
+      if (sizes.length !== 1) return "severalSizes" as const;
+      await trx.updateTable("product_sizes").set({ ...sizePrice, updated_at: new Date().toISOString() }).where("id", "=", sizes[0].id).execute();
+    }
     const result = await trx
       .updateTable("products")
       .set({ ...set, updated_at: new Date().toISOString() })
@@ -451,10 +470,14 @@ export async function updateProduct(
     await recordAudit(trx, { actorId, action: "update", entity: "product", entityId: id, summary: name, changes });
     return true;
   });
+  if (updated === "severalSizes") return { ok: false, errors: { price: E + "pricePerSize" } };
   if (!updated) return { ok: false, notFound: true };
   catalogChanged();
   return { ok: true, name, changed };
 }
+
+/** The label of the one size of a product that has not been given sizes (what migration 0080 gave every product). */
+export const DEFAULT_SIZE_LABEL = "Standard";
 
 export type DeleteProductResult =
   | { ok: true; outcome: "deleted"; name: string }

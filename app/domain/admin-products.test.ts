@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addBrand, addCategory, addProduct, addUser } from "../../tests/support/catalogue";
+import { addBrand, addCategory, addProduct, addUser, firstSizeOf } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { hugePng, solidImage, SVG_IMAGE, TEXT_NAMED_JPG } from "../../tests/support/images";
 import { insertOrder } from "../../tests/support/orders";
@@ -240,7 +240,7 @@ describe.each(ENGINES)("admin products on %s", (engine) => {
     const { id } = await addProduct(t.db, { brandId: brand.id, categoryId: category.id, name: "In a cart" });
     const at = new Date().toISOString();
     await t.db.insertInto("carts").values({ id: `cart-${engine}-archive`, user_id: null, created_at: at, updated_at: at }).execute();
-    await t.db.insertInto("cart_lines").values({ cart_id: `cart-${engine}-archive`, product_id: id, quantity: 1, created_at: at }).execute();
+    await t.db.insertInto("cart_lines").values({ cart_id: `cart-${engine}-archive`, product_id: id, size_id: firstSizeOf(id), quantity: 1, created_at: at }).execute();
     expect(await deleteProduct(t.db, id, adminId)).toEqual({ ok: true, outcome: "archived", reason: "carts", name: "In a cart" });
     expect(await t.db.selectFrom("cart_lines").select("product_id").where("cart_id", "=", `cart-${engine}-archive`).execute()).toEqual([{ product_id: id }]);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProducts, makeUser } from "../../tests/support/catalogue";
+import { makeProducts, makeUser, setSize } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { knownStopToken, requestBackInStock, sendBackInStockAlerts, stopBackInStockAlerts } from "./back-in-stock.server";
 
@@ -15,7 +15,7 @@ describe.each(ENGINES)("back-in-stock alerts on %s", (engine) => {
     await t?.drop();
   });
 
-  const restock = (id: number, stock: number) => t.db.updateTable("products").set({ stock }).where("id", "=", id).execute();
+  const restock = (id: number, stock: number) => setSize(t.db, id, { stock });
   const alerts = (to?: string) =>
     t.db
       .selectFrom("mail_outbox")

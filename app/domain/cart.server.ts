@@ -6,16 +6,18 @@ import { type Db, now } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import { isBuyable, type LineStatus, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { readCookie, serializeCookie } from "~/lib/cookies.server";
+import { resolveSize } from "./product-sizes.server";
 import { getSessionUser } from "./sessions.server";
 
 /**
  * The cart lives on the server: a signed-in shopper's cart belongs to the account (one per account,
  * carts.user_id is unique); an anonymous shopper's is found by the random id in the ub_cart cookie.
- * Lines hold product and quantity only: names, images, prices and stock are read fresh every time.
+ * Lines hold product, size and quantity only: names, images, prices and stock are read fresh every time.
+ * A line is one size of a product (docs/decisions/121): the same perfume in two sizes is two lines.
  *
  * Every change is one conditional statement, so two tabs acting at once can neither duplicate a line
- * (cart_lines' primary key is (cart_id, product_id) and adds are "insert ... on conflict do nothing")
- * nor push a quantity below 1 or above the stock.
+ * (cart_lines' primary key is (cart_id, size_id) and adds are "insert ... on conflict do nothing")
+ * nor push a quantity below 1 or above the size's stock.
  */
 export const CART_COOKIE = "ub_cart";
 /** An anonymous cart (and its cookie) lasts this long after its last change. */
@@ -123,6 +125,9 @@ async function touchCart(db: Db, cartId: string): Promise<void> {
 
 export interface CartLine {
   productId: number;
+  sizeId: number;
+  /** the size's label when the product comes in several sizes, else null */
+  sizeLabel: string | null;
   slug: string;
   name: string;
   brandName: string;
@@ -149,38 +154,46 @@ async function readLines(db: Db, cartId: string): Promise<CartLine[]> {
   const rows = await db
     .selectFrom("cart_lines as l")
     .innerJoin("products as p", "p.id", "l.product_id")
+    .innerJoin("product_sizes as s", "s.id", "l.size_id")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select([
+    .select((eb) => [
       "l.product_id",
+      "l.size_id",
       "l.quantity",
       "p.slug",
       "p.name",
       "p.image",
-      "p.price",
-      "p.stock",
+      "s.price",
+      "s.stock",
+      "s.label",
       "p.archived_at",
       "b.name as brandName",
+      eb.selectFrom("product_sizes as o").select((o) => o.fn.countAll<number>().as("n")).whereRef("o.product_id", "=", "l.product_id").as("sizeCount"),
     ])
     .where("l.cart_id", "=", cartId)
     .orderBy("l.created_at")
     .orderBy("l.product_id")
+    .orderBy("s.position")
     .execute();
   return rows.map((r) => {
     const status: LineStatus =
       r.archived_at !== null ? "unavailable" : r.stock <= 0 ? "soldOut" : r.quantity > r.stock ? "reduced" : "available";
     const quantity = status === "reduced" ? r.stock : r.quantity;
     const buyable = status === "available" || status === "reduced";
+    const price = Number(r.price);
     return {
       productId: r.product_id,
+      sizeId: r.size_id,
+      sizeLabel: Number(r.sizeCount) > 1 ? r.label : null,
       slug: r.slug,
       name: r.name,
       brandName: r.brandName,
       image: r.image,
-      unitPrice: r.price,
+      unitPrice: price,
       quantity,
       stock: r.stock,
       status,
-      lineTotal: buyable ? r.price * quantity : 0,
+      lineTotal: buyable ? price * quantity : 0,
     };
   });
 }
@@ -194,6 +207,7 @@ export async function cartView(db: Db, cartId: string | null): Promise<CartView>
 
 export interface CartSummaryItem {
   productId: number;
+  sizeId: number;
   quantity: number;
   /** kobo */
   unitPrice: number;
@@ -219,6 +233,7 @@ export async function cartSummary(request: Request, context: Pick<AppLoadContext
     total: view.subtotal,
     items: view.lines.map((l) => ({
       productId: l.productId,
+      sizeId: l.sizeId,
       quantity: l.quantity,
       unitPrice: l.unitPrice,
       stock: l.stock,
@@ -246,7 +261,7 @@ export const PROBLEM_STATUS: Record<CartProblem, 404 | 409> = {
 };
 
 function stockOf(eb: ExpressionBuilder<Database, "cart_lines">) {
-  return eb.selectFrom("products").select("products.stock").whereRef("products.id", "=", "cart_lines.product_id");
+  return eb.selectFrom("product_sizes").select("product_sizes.stock").whereRef("product_sizes.id", "=", "cart_lines.size_id");
 }
 
 function inShop(eb: ExpressionBuilder<Database, "cart_lines">) {
@@ -263,14 +278,34 @@ async function findProduct(db: Db, productId: number) {
   return db.selectFrom("products").select(["id", "name", "stock", "archived_at"]).where("id", "=", productId).executeTakeFirst();
 }
 
+/**
+ * The size of the product a line change means: the one named, or (an old page, a hand-made request)
+ * the product's first line in this cart. Null when the cart holds no such line.
+ */
+async function lineSize(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<number | null> {
+  if (sizeId != null) return sizeId;
+  const row = await db
+    .selectFrom("cart_lines")
+    .select("size_id")
+    .where("cart_id", "=", cartId)
+    .where("product_id", "=", productId)
+    .orderBy("created_at")
+    .orderBy("size_id")
+    .executeTakeFirst();
+  return row?.size_id ?? null;
+}
+
 /** Why a change to a line did not happen, looked up after the conditional update matched nothing. */
-async function explainRefusal(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+async function explainRefusal(db: Db, cartId: string, productId: number, sizeId: number | null): Promise<CartOutcome> {
+  if (sizeId === null) return { ok: false, kind: "notInCart" };
   const row = await db
     .selectFrom("cart_lines as l")
     .innerJoin("products as p", "p.id", "l.product_id")
-    .select(["p.name", "p.stock", "p.archived_at"])
+    .innerJoin("product_sizes as s", "s.id", "l.size_id")
+    .select(["p.name", "s.stock", "p.archived_at"])
     .where("l.cart_id", "=", cartId)
     .where("l.product_id", "=", productId)
+    .where("l.size_id", "=", sizeId)
     .executeTakeFirst();
   if (!row) return { ok: false, kind: "notInCart" };
   if (row.archived_at !== null) return { ok: false, kind: "unknownProduct", productName: row.name };
@@ -283,17 +318,20 @@ async function productName(db: Db, productId: number): Promise<string | undefine
 }
 
 /**
- * Adds one of a product. A line already there changes nothing ("alreadyInCart"); a product that is not
- * in the shop or is sold out cannot be added.
+ * Adds one of a product's size (without a size: the first one in stock). A line already there changes
+ * nothing ("alreadyInCart"); a product that is not in the shop, a size that is not the product's, or a
+ * sold-out size cannot be added.
  */
-export async function addLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+export async function addLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
   const product = await findProduct(db, productId);
   if (!product || product.archived_at !== null) return { ok: false, kind: "unknownProduct", productName: product?.name };
-  if (product.stock <= 0) return { ok: false, kind: "outOfStock", productName: product.name };
+  const size = await resolveSize(db, productId, sizeId);
+  if (!size) return { ok: false, kind: "unknownProduct", productName: product.name };
+  if (size.stock <= 0) return { ok: false, kind: "outOfStock", productName: product.name };
   const result = await db
     .insertInto("cart_lines")
-    .values({ cart_id: cartId, product_id: productId, quantity: 1, created_at: now() })
-    .onConflict((oc) => oc.columns(["cart_id", "product_id"]).doNothing())
+    .values({ cart_id: cartId, product_id: productId, size_id: size.id, quantity: 1, created_at: now() })
+    .onConflict((oc) => oc.columns(["cart_id", "size_id"]).doNothing())
     .executeTakeFirst();
   if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return { ok: true, kind: "alreadyInCart", productName: product.name };
   await touchCart(db, cartId);
@@ -304,32 +342,43 @@ export async function addLine(db: Db, cartId: string, productId: number): Promis
  * Adds a product to this request's cart, making the cart (and its cookie) only when the product can be
  * added: an unknown, archived or sold-out product leaves no cart row and no cookie behind.
  */
-export async function addToCart(request: Request, context: CartContext, productId: number): Promise<{ outcome: CartOutcome; setCookie: string | null }> {
+export async function addToCart(
+  request: Request,
+  context: CartContext,
+  productId: number,
+  sizeId?: number | null,
+): Promise<{ outcome: CartOutcome; setCookie: string | null }> {
   const product = await findProduct(context.db, productId);
   if (!product || product.archived_at !== null) return { outcome: { ok: false, kind: "unknownProduct", productName: product?.name }, setCookie: null };
-  if (product.stock <= 0) return { outcome: { ok: false, kind: "outOfStock", productName: product.name }, setCookie: null };
+  const size = await resolveSize(context.db, productId, sizeId);
+  if (!size) return { outcome: { ok: false, kind: "unknownProduct", productName: product.name }, setCookie: null };
+  if (size.stock <= 0) return { outcome: { ok: false, kind: "outOfStock", productName: product.name }, setCookie: null };
   const cart = await ensureCart(request, context);
-  return { outcome: await addLine(context.db, cart.cartId, productId), setCookie: cart.setCookie };
+  return { outcome: await addLine(context.db, cart.cartId, productId, size.id), setCookie: cart.setCookie };
 }
 
 /** Removes a line; removing a line that is not there (e.g. from another tab) is not an error. */
-export async function removeLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+export async function removeLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
   const name = await productName(db, productId);
-  await db.deleteFrom("cart_lines").where("cart_id", "=", cartId).where("product_id", "=", productId).execute();
+  const size = await lineSize(db, cartId, productId, sizeId);
+  if (size !== null) await db.deleteFrom("cart_lines").where("cart_id", "=", cartId).where("product_id", "=", productId).where("size_id", "=", size).execute();
   await touchCart(db, cartId);
   return { ok: true, kind: "removed", productName: name };
 }
 
 /** One more, never above the stock. */
-export async function incrementLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+export async function incrementLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
+  const size = await lineSize(db, cartId, productId, sizeId);
+  if (size === null) return { ok: false, kind: "notInCart" };
   const result = await db
     .updateTable("cart_lines")
     .set((eb) => ({ quantity: eb("quantity", "+", 1) }))
     .where("cart_id", "=", cartId)
     .where("product_id", "=", productId)
+    .where("size_id", "=", size)
     .where((eb) => eb.and([eb("quantity", "<", stockOf(eb)), inShop(eb)]))
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return explainRefusal(db, cartId, productId);
+  if (Number(result.numUpdatedRows) === 0) return explainRefusal(db, cartId, productId, size);
   await touchCart(db, cartId);
   return { ok: true, kind: "updated" };
 }
@@ -338,7 +387,9 @@ export async function incrementLine(db: Db, cartId: string, productId: number): 
  * One fewer; at quantity 1 the line goes. A line holding more than the stock steps down from the stock.
  * Never below 1: the update only touches lines that stay at 1 or more, the delete only the others.
  */
-export async function decrementLine(db: Db, cartId: string, productId: number): Promise<CartOutcome> {
+export async function decrementLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
+  const size = await lineSize(db, cartId, productId, sizeId);
+  if (size === null) return { ok: true, kind: "removed", productName: await productName(db, productId) };
   const updated = await db
     .updateTable("cart_lines")
     .set((eb) => ({
@@ -352,6 +403,7 @@ export async function decrementLine(db: Db, cartId: string, productId: number): 
     }))
     .where("cart_id", "=", cartId)
     .where("product_id", "=", productId)
+    .where("size_id", "=", size)
     .where((eb) => eb.and([eb("quantity", ">", 1), eb(stockOf(eb), ">", 1)]))
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) > 0) {
@@ -363,6 +415,7 @@ export async function decrementLine(db: Db, cartId: string, productId: number): 
     .deleteFrom("cart_lines")
     .where("cart_id", "=", cartId)
     .where("product_id", "=", productId)
+    .where("size_id", "=", size)
     .where((eb) => eb.or([eb("quantity", "<=", 1), eb(stockOf(eb), "<=", 1)]))
     .execute();
   await touchCart(db, cartId);
@@ -370,18 +423,21 @@ export async function decrementLine(db: Db, cartId: string, productId: number): 
 }
 
 /** Sets a line to a typed quantity (1 to the stock). */
-export async function setLineQuantity(db: Db, cartId: string, productId: number, quantity: number): Promise<CartOutcome> {
+export async function setLineQuantity(db: Db, cartId: string, productId: number, quantity: number, sizeId?: number | null): Promise<CartOutcome> {
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_LINE_QUANTITY) {
     throw new RangeError(`quantity must be a whole number from 1 to ${MAX_LINE_QUANTITY}`);
   }
+  const size = await lineSize(db, cartId, productId, sizeId);
+  if (size === null) return { ok: false, kind: "notInCart" };
   const result = await db
     .updateTable("cart_lines")
     .set({ quantity })
     .where("cart_id", "=", cartId)
     .where("product_id", "=", productId)
+    .where("size_id", "=", size)
     .where((eb) => eb.and([eb(stockOf(eb), ">=", quantity), inShop(eb)]))
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return explainRefusal(db, cartId, productId);
+  if (Number(result.numUpdatedRows) === 0) return explainRefusal(db, cartId, productId, size);
   await touchCart(db, cartId);
   return { ok: true, kind: "updated" };
 }
@@ -414,21 +470,21 @@ export async function mergeGuestCartIntoUser(db: Db, guestCartId: string, userId
     const [guestLines, userLines] = await Promise.all([
       trx
         .selectFrom("cart_lines as l")
-        .innerJoin("products as p", "p.id", "l.product_id")
-        .select(["l.product_id", "l.quantity", "l.created_at", "p.stock"])
+        .innerJoin("product_sizes as s", "s.id", "l.size_id")
+        .select(["l.product_id", "l.size_id", "l.quantity", "l.created_at", "s.stock"])
         .where("l.cart_id", "=", guest.id)
         .execute(),
-      trx.selectFrom("cart_lines").select(["product_id", "quantity"]).where("cart_id", "=", target).execute(),
+      trx.selectFrom("cart_lines").select(["size_id", "quantity"]).where("cart_id", "=", target).execute(),
     ]);
-    const had = new Map(userLines.map((l) => [l.product_id, l.quantity]));
+    const had = new Map(userLines.map((l) => [l.size_id, l.quantity]));
     for (const line of guestLines) {
-      let quantity = Math.max(line.quantity, had.get(line.product_id) ?? 0);
+      let quantity = Math.max(line.quantity, had.get(line.size_id) ?? 0);
       // A sold-out line stays (the cart shows it as sold out) at quantity 1.
       quantity = Math.max(1, Math.min(quantity, line.stock));
       await trx
         .insertInto("cart_lines")
-        .values({ cart_id: target, product_id: line.product_id, quantity, created_at: line.created_at })
-        .onConflict((oc) => oc.columns(["cart_id", "product_id"]).doUpdateSet({ quantity }))
+        .values({ cart_id: target, product_id: line.product_id, size_id: line.size_id, quantity, created_at: line.created_at })
+        .onConflict((oc) => oc.columns(["cart_id", "size_id"]).doUpdateSet({ quantity }))
         .execute();
     }
     await trx.deleteFrom("carts").where("id", "=", guest.id).execute();
@@ -463,12 +519,15 @@ const quantity = z
   .transform(Number)
   .pipe(z.number().int().min(1, "cart.errors.quantity").max(MAX_LINE_QUANTITY, "cart.errors.quantity"));
 
+/** The size of the product (docs/decisions/121); without it the cart picks the product's first size in stock. */
+const sizeId = productId.optional();
+
 export const cartActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("add"), productId }),
-  z.object({ intent: z.literal("remove"), productId }),
-  z.object({ intent: z.literal("increment"), productId }),
-  z.object({ intent: z.literal("decrement"), productId }),
-  z.object({ intent: z.literal("set"), productId, quantity }),
+  z.object({ intent: z.literal("add"), productId, sizeId }),
+  z.object({ intent: z.literal("remove"), productId, sizeId }),
+  z.object({ intent: z.literal("increment"), productId, sizeId }),
+  z.object({ intent: z.literal("decrement"), productId, sizeId }),
+  z.object({ intent: z.literal("set"), productId, sizeId, quantity }),
   z.object({ intent: z.literal("clear") }),
   z.object({ intent: z.literal("whatsapp") }),
 ]);

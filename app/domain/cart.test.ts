@@ -19,7 +19,7 @@ import {
   setLineQuantity,
 } from "./cart.server";
 import { createSession } from "./sessions.server";
-import { addProduct } from "../../tests/support/catalogue";
+import { addProduct, setSize } from "../../tests/support/catalogue";
 
 const stamp = "2026-01-01T00:00:00.000Z";
 
@@ -214,7 +214,7 @@ describe.each(ENGINES)("cart on %s", (engine) => {
       const id = await product({ stock: 9 });
       await addLine(t.db, cartId, id);
       await setLineQuantity(t.db, cartId, id, 8);
-      await t.db.updateTable("products").set({ stock: 3 }).where("id", "=", id).execute();
+      await setSize(t.db, id, { stock: 3 });
       await decrementLine(t.db, cartId, id);
       expect(await lines(cartId)).toEqual([{ product_id: id, quantity: 2 }]);
     });
@@ -235,9 +235,10 @@ describe.each(ENGINES)("cart on %s", (engine) => {
       expect((await incrementLine(t.db, cartId, id)).kind).toBe("notInCart");
       expect((await setLineQuantity(t.db, cartId, id, 2)).kind).toBe("notInCart");
       await addLine(t.db, cartId, id);
-      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", id).execute();
+      await setSize(t.db, id, { stock: 0 });
       expect((await incrementLine(t.db, cartId, id)).kind).toBe("outOfStock");
-      await t.db.updateTable("products").set({ stock: 4, archived_at: stamp }).where("id", "=", id).execute();
+      await t.db.updateTable("products").set({ archived_at: stamp }).where("id", "=", id).execute();
+      await setSize(t.db, id, { stock: 4 });
       expect((await incrementLine(t.db, cartId, id)).kind).toBe("unknownProduct");
       expect(await lines(cartId)).toEqual([{ product_id: id, quantity: 1 }]);
     });
@@ -268,9 +269,10 @@ describe.each(ENGINES)("cart on %s", (engine) => {
       await setLineQuantity(t.db, cartId, fine, 2);
       await setLineQuantity(t.db, cartId, reduced, 5);
 
-      await t.db.updateTable("products").set({ price: 5_000_000, name: "Bleu de Chanel" }).where("id", "=", fine).execute();
-      await t.db.updateTable("products").set({ stock: 3 }).where("id", "=", reduced).execute();
-      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", soldOut).execute();
+      await t.db.updateTable("products").set({ name: "Bleu de Chanel" }).where("id", "=", fine).execute();
+      await setSize(t.db, fine, { price: 5_000_000 });
+      await setSize(t.db, reduced, { stock: 3 });
+      await setSize(t.db, soldOut, { stock: 0 });
       await t.db.updateTable("products").set({ archived_at: stamp }).where("id", "=", archived).execute();
       await t.db.deleteFrom("products").where("id", "=", deleted).execute();
 
@@ -325,8 +327,8 @@ describe.each(ENGINES)("cart on %s", (engine) => {
       await addLine(t.db, guest.cartId, guestSoldOut);
       await setLineQuantity(t.db, guest.cartId, guestSoldOut, 3);
       await addLine(t.db, guest.cartId, userLarger);
-      await t.db.updateTable("products").set({ stock: 2 }).where("id", "=", bothCapped).execute();
-      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", guestSoldOut).execute();
+      await setSize(t.db, bothCapped, { stock: 2 });
+      await setSize(t.db, guestSoldOut, { stock: 0 });
 
       const clear = await mergeCartOnSignIn(browserRequest("/auth", { cookies: [guest.cookie] }), context, userId);
       expect(clear).toBe(`${CART_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0; HttpOnly`);

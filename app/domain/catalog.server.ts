@@ -6,6 +6,7 @@ import { DISCOUNT_PER_MILLE } from "~/db/migrations/0041_product_sorting";
 import { CONCENTRATIONS, type Concentration, FAMILIES, type Family, knownValues } from "~/lib/perfume-facts";
 import { effectiveSort, NO_FILTERS, PRICE_MAX, PRICE_MIN, SEARCH_MAX_LENGTH, SHOP_PAGE_SIZE, SHOP_SORTS, type ShopFilters, type ShopSort } from "~/lib/shop-url";
 import type { Locale } from "~/lib/i18n";
+import { listSizes, type ProductSize } from "./product-sizes.server";
 
 // ---------------------------------------------------------------------------------------------
 // Change notifications
@@ -31,8 +32,12 @@ export interface ProductCard {
   id: number;
   slug: string;
   name: string;
+  /** the cheapest size's price and discount (docs/decisions/121) */
   price: number;
   discount: number | null;
+  /** the dearest size's price: above `price`, the card says "from" */
+  priceMax: number;
+  /** of all its sizes */
   stock: number;
   image: string | null;
   brandName: string;
@@ -49,6 +54,8 @@ export interface ProductDetail extends ProductCard {
   categoryId: number;
   categoryName: string;
   updatedAt: string;
+  /** its sizes in the owner's order; always at least one */
+  sizes: ProductSize[];
 }
 
 export interface NamedRow {
@@ -60,7 +67,7 @@ function cardQuery(db: Db) {
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"])
+    .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"])
     .where("p.archived_at", "is", null);
 }
 
@@ -357,7 +364,7 @@ export interface ShopPage {
 
 function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number): Promise<ProductCard[]> {
   const { query, fts } = listing(db, filters, part);
-  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"]);
+  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"]);
   const ordered = ORDERS[effectiveSort(filters)](selected, fts);
   return ordered.limit(limit).offset(offset).execute();
 }
@@ -451,6 +458,7 @@ export async function productDetail(db: Db, id: number, locale: Locale = "en"): 
       "p.name",
       "p.price",
       "p.discount",
+      "p.price_max as priceMax",
       "p.stock",
       "p.image",
       "p.description",
@@ -467,7 +475,7 @@ export async function productDetail(db: Db, id: number, locale: Locale = "en"): 
     .where("p.id", "=", id)
     .where("p.archived_at", "is", null)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? { ...row, sizes: await listSizes(db, row.id) } : null;
 }
 
 export const RELATED_LIMIT = 5;

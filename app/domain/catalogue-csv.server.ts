@@ -129,6 +129,8 @@ interface ExistingProduct {
   brand_id: number;
   category_id: number;
   archived_at: string | null;
+  /** how many sizes it comes in: the file's price, discount and stock are those of a one-size product */
+  size_count: number;
 }
 
 interface WorkRow {
@@ -213,6 +215,7 @@ async function existingBySlug(db: Db, slugs: string[]): Promise<Map<string, Exis
     let query = db
       .selectFrom("products")
       .select(["id", "slug", "name", "description", "price", "discount", "stock", "brand_id", "category_id", "archived_at"])
+      .select(sql<number>`(select cast(count(*) as integer) from product_sizes s where s.product_id = products.id)`.as("size_count"))
       .where("slug", "in", chunk);
     // Inside the import's transaction on PostgreSQL, the rows are held until it commits.
     if (isPostgres(db) && db.isTransaction) query = query.forUpdate();
@@ -317,6 +320,15 @@ export async function analyseImport(db: Db, text: string, options: { createMissi
   const newCategories = new Map<string, string>();
   for (const row of rows) {
     row.existing = row.slug ? (existing.get(row.slug) ?? null) : null;
+    const e = row.existing;
+    if (e && Number(e.size_count) > 1) {
+      // A product in several sizes (docs/decisions/121): its prices and stock are per size, not one figure.
+      for (const field of ["price", "discount", "stock"] as const) {
+        if (row.input[field] !== undefined && row.input[field] !== e[field]) {
+          problems.push({ row: row.row, column: field, key: E + "severalSizes", values: { name: e.name } });
+        }
+      }
+    }
     if (row.brand && row.brand.length <= MAX_TAXONOMY_NAME && !brands.has(fold(row.brand))) {
       if (options.createMissing) {
         if (!newBrands.has(fold(row.brand))) newBrands.set(fold(row.brand), row.brand);
@@ -429,6 +441,8 @@ async function insertAudit(db: Db, rows: AuditRow[]) {
 
 interface ProductUpdate {
   id: number;
+  /** one-size products take the file's price, discount and stock on their size */
+  oneSize: boolean;
   name: string;
   description: string;
   price: number;
@@ -445,9 +459,24 @@ interface ProductUpdate {
  * row costs next to nothing.
  */
 async function updateProducts(db: Db, rows: ProductUpdate[], at: string): Promise<void> {
+  // Price, discount and stock belong to the size (docs/decisions/121); the product's figures follow by
+  // trigger. Sizes first, then products: the lock order of a checkout.
+  const sized = rows.filter((r) => r.oneSize);
   if (!isPostgres(db)) {
-    for (const { id, ...set } of rows) await db.updateTable("products").set({ ...set, updated_at: at }).where("id", "=", id).execute();
+    for (const r of sized) {
+      await db.updateTable("product_sizes").set({ price: r.price, discount: r.discount, stock: r.stock, updated_at: at }).where("product_id", "=", r.id).execute();
+    }
+    for (const { id, name, description, brand_id, category_id, archived_at } of rows) {
+      await db.updateTable("products").set({ name, description, brand_id, category_id, archived_at, updated_at: at }).where("id", "=", id).execute();
+    }
     return;
+  }
+  for (let i = 0; i < sized.length; i += BATCH) {
+    const values = sql.join(sized.slice(i, i + BATCH).map((r) => sql`(${r.id}::integer, ${r.price}::bigint, ${r.discount}::bigint, ${r.stock}::integer)`));
+    await sql`
+      update product_sizes as s set price = v.price, discount = v.discount, stock = v.stock, updated_at = ${at}
+      from (values ${values}) as v(id, price, discount, stock)
+      where s.product_id = v.id`.execute(db);
   }
   for (let i = 0; i < rows.length; i += BATCH) {
     const values = sql.join(
@@ -455,14 +484,14 @@ async function updateProducts(db: Db, rows: ProductUpdate[], at: string): Promis
         .slice(i, i + BATCH)
         .map(
           (r) =>
-            sql`(${r.id}::integer, ${r.name}::text, ${r.description}::text, ${r.price}::bigint, ${r.discount}::bigint, ${r.stock}::integer, ${r.brand_id}::integer, ${r.category_id}::integer, ${r.archived_at}::text)`,
+            sql`(${r.id}::integer, ${r.name}::text, ${r.description}::text, ${r.brand_id}::integer, ${r.category_id}::integer, ${r.archived_at}::text)`,
         ),
     );
     await sql`
       update products as p set
-        name = v.name, description = v.description, price = v.price, discount = v.discount, stock = v.stock,
+        name = v.name, description = v.description,
         brand_id = v.brand_id, category_id = v.category_id, archived_at = v.archived_at, updated_at = ${at}
-      from (values ${values}) as v(id, name, description, price, discount, stock, brand_id, category_id, archived_at)
+      from (values ${values}) as v(id, name, description, brand_id, category_id, archived_at)
       where p.id = v.id`.execute(db);
   }
 }
@@ -510,6 +539,7 @@ export async function applyImport(db: Db, id: string, actorId: number): Promise<
       }
       updates.push({
         id: e.id,
+        oneSize: Number(e.size_count) === 1,
         name: row.input.name,
         description: row.input.description,
         price: row.input.price,
@@ -545,6 +575,7 @@ export async function applyImport(db: Db, id: string, actorId: number): Promise<
           description: row.input.description,
           price: row.input.price,
           discount: row.input.discount,
+          // Becomes the product's first size by trigger (docs/decisions/121).
           stock: row.input.stock,
           image: null,
           category_id: categories.get(fold(row.category))!.id,
@@ -553,15 +584,17 @@ export async function applyImport(db: Db, id: string, actorId: number): Promise<
           created_at: at,
           updated_at: at,
         }));
-        const inserted = await trx.insertInto("products").values(values).returning(["id", "name", "price", "discount", "stock"]).execute();
+        const inserted = await trx.insertInto("products").values(values).returning(["id", "slug", "name"]).execute();
+        const bySlug = new Map(creates.slice(i, i + BATCH).map((row, n) => [values[n].slug, row.input]));
         for (const p of inserted) {
+          const input = bySlug.get(p.slug)!;
           audit.push({
             actor_user_id: actorId,
             action: "create",
             entity: "product",
             entity_id: p.id,
             summary: p.name.slice(0, 300),
-            changes: JSON.stringify({ price: [null, p.price], discount: [null, p.discount], stock: [null, p.stock] }),
+            changes: JSON.stringify({ price: [null, input.price], discount: [null, input.discount], stock: [null, input.stock] }),
             created_at: at,
           });
         }

@@ -251,7 +251,7 @@ export async function placeCheckoutOrder(
       const placed = await insertOrder(trx, {
         channel: "checkout",
         userId: user.id,
-        lines: checked.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+        lines: checked.lines.map((l) => ({ productId: l.productId, sizeId: l.sizeId, quantity: l.quantity })),
         address,
         addressId: linkTo,
         takeFromStock: true,

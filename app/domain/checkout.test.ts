@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { makeProducts, makeUser } from "../../tests/support/catalogue";
+import { makeProducts, makeUser, setSize, firstSizeOf } from "../../tests/support/catalogue";
 import { addAddress, listAddresses, MAX_ADDRESSES } from "./addresses.server";
 import { type CheckoutInput, checkoutView, placeCheckoutOrder } from "./checkout.server";
 import { testContext } from "../../tests/support/context";
@@ -37,7 +37,7 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     if (lines.length) {
       await t.db
         .insertInto("cart_lines")
-        .values(lines.map((l) => ({ cart_id: cartId, product_id: l.productId, quantity: l.quantity, created_at: at })))
+        .values(lines.map((l) => ({ cart_id: cartId, product_id: l.productId, size_id: firstSizeOf(l.productId), quantity: l.quantity, created_at: at })))
         .execute();
     }
     return { userId, cartId };
@@ -151,7 +151,7 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     const [p] = await makeProducts(t.db, [{ name: "Repriced", price: 1_000_000, stock: 3 }]);
     const { userId } = await shopperWithCart([{ productId: p, quantity: 1 }]);
     const view = await checkoutView(t.db, userId, PAYMENT);
-    await t.db.updateTable("products").set({ price: 1_200_000 }).where("id", "=", p).execute();
+    await setSize(t.db, p, { price: 1_200_000 });
     const input = { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: false, ...choices(1_200_000) };
     expect(await placeCheckoutOrder(t.db, { id: userId }, input)).toEqual({ ok: false, problem: "changed" });
     // A forged "seen" or total never helps: only the database decides.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProducts, makeUser } from "../../tests/support/catalogue";
+import { makeProducts, makeUser, firstSizeOf } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { NIGERIAN_STATES } from "~/lib/nigeria";
 import { type PaymentOptions, paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
@@ -26,7 +26,7 @@ describe.each(ENGINES)("delivery fees and ways to pay at checkout on %s", (engin
     const at = new Date().toISOString();
     const cartId = `cart-delivery-${users}-${"y".repeat(20)}`;
     await t.db.insertInto("carts").values({ id: cartId, user_id: userId, created_at: at, updated_at: at }).execute();
-    await t.db.insertInto("cart_lines").values({ cart_id: cartId, product_id: productId, quantity, created_at: at }).execute();
+    await t.db.insertInto("cart_lines").values({ cart_id: cartId, product_id: productId, size_id: firstSizeOf(productId), quantity, created_at: at }).execute();
     return { userId, productId };
   }
 

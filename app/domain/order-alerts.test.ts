@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProducts, makeUser } from "../../tests/support/catalogue";
+import { makeProducts, makeUser, firstSizeOf } from "../../tests/support/catalogue";
 import { testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { insertOrder } from "../../tests/support/orders";
@@ -42,7 +42,7 @@ describe.each(ENGINES)("new-order alerts on %s", (engine) => {
     const at = new Date().toISOString();
     const cartId = `alert-cart-${engine}-${++users}-${"x".repeat(20)}`;
     await t.db.insertInto("carts").values({ id: cartId, user_id: userId, created_at: at, updated_at: at }).execute();
-    await t.db.insertInto("cart_lines").values(lines.map((l) => ({ cart_id: cartId, product_id: l.productId, quantity: l.quantity, created_at: at }))).execute();
+    await t.db.insertInto("cart_lines").values(lines.map((l) => ({ cart_id: cartId, product_id: l.productId, size_id: firstSizeOf(l.productId), quantity: l.quantity, created_at: at }))).execute();
     return cartId;
   }
 

@@ -6,6 +6,7 @@ import { holdsStock } from "~/lib/admin";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { catalogChanged } from "./catalog.server";
+import { returnSizeStock } from "./product-sizes.server";
 import { queueMail } from "./mail-outbox.server";
 
 /**
@@ -119,13 +120,18 @@ async function expireOne(
 
   const restocked = holdsStock(order.channel, "pending");
   if (restocked) {
-    const items = await trx.selectFrom("order_items").select(["product_id", "quantity"]).where("order_id", "=", order.id).where("product_id", "is not", null).orderBy("product_id").execute();
+    const items = await trx
+      .selectFrom("order_items")
+      .select(["product_id", "size_id", "quantity"])
+      .where("order_id", "=", order.id)
+      .where("size_id", "is not", null)
+      .orderBy("product_id")
+      .orderBy("size_id")
+      .execute();
     for (const item of items) {
-      await trx
-        .updateTable("products")
-        .set((eb) => ({ stock: eb("stock", "+", item.quantity), updated_at: at }))
-        .where("id", "=", item.product_id!)
-        .execute();
+      // Back to the size it was taken from (docs/decisions/121); the product's stock follows.
+      await returnSizeStock(trx, item.size_id!, item.quantity, at);
+      await trx.updateTable("products").set({ updated_at: at }).where("id", "=", item.product_id!).execute();
     }
   }
 

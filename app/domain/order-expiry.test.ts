@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProducts, makeUser } from "../../tests/support/catalogue";
+import { makeProducts, makeUser, firstSizeOf } from "../../tests/support/catalogue";
 import { testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { insertOrder } from "../../tests/support/orders";
@@ -34,7 +34,7 @@ describe.each(ENGINES)("unpaid orders on %s", (engine) => {
     const at = new Date().toISOString();
     const cartId = `expiry-cart-${++carts}-${"x".repeat(24)}`;
     await t.db.insertInto("carts").values({ id: cartId, user_id: userId, created_at: at, updated_at: at }).execute();
-    if (lines.length) await t.db.insertInto("cart_lines").values(lines.map((l) => ({ cart_id: cartId, product_id: l.productId, quantity: l.quantity, created_at: at }))).execute();
+    if (lines.length) await t.db.insertInto("cart_lines").values(lines.map((l) => ({ cart_id: cartId, product_id: l.productId, size_id: firstSizeOf(l.productId), quantity: l.quantity, created_at: at }))).execute();
     return cartId;
   }
 
@@ -104,7 +104,7 @@ describe.each(ENGINES)("unpaid orders on %s", (engine) => {
     const checkout = async () => {
       // The cart holds 10 bottles each time (a refused order leaves it as it was).
       await t.db.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
-      await t.db.insertInto("cart_lines").values({ cart_id: cartId, product_id: oud, quantity: 10, created_at: new Date().toISOString() }).execute();
+      await t.db.insertInto("cart_lines").values({ cart_id: cartId, product_id: oud, size_id: firstSizeOf(oud), quantity: 10, created_at: new Date().toISOString() }).execute();
       const view = await checkoutView(t.db, userId, PAYMENT);
       const choices = { deliveryMethod: "delivery", paymentMethod: "bank_transfer", expectedTotal: String(10 * 2_000_000 + 300_000), payment: PAYMENT };
       return placeCheckoutOrder(t.db, { id: userId }, { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: false, ...choices }, { holdHours: 48 });

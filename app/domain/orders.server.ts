@@ -9,6 +9,7 @@ import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { type CartLine, cartView, isBuyable } from "./cart.server";
 import { catalogChanged } from "./catalog.server";
+import { sizedName, takeSizeStock } from "./product-sizes.server";
 import { MAX_OPEN_WHATSAPP_ORDERS_PER_CART, openWhatsAppOrders, secondsUntilExpiry } from "./order-expiry.server";
 
 /**
@@ -32,6 +33,8 @@ export function isOrderNumber(value: unknown): value is string {
 
 export interface OrderLineInput {
   productId: number;
+  /** the size bought (docs/decisions/121); without it, the product's first size */
+  sizeId?: number;
   quantity: number;
 }
 
@@ -70,6 +73,11 @@ export interface NewOrder {
 
 export interface OrderItem {
   productId: number | null;
+  /** the size sold; null once it is gone */
+  sizeId?: number | null;
+  /** the size's label when the product came in several sizes (the name already carries it) */
+  sizeLabel?: string | null;
+  /** the product's name, with the size when it came in several: "Sauvage (100 ml)" */
   name: string;
   /** kobo */
   unitPrice: number;
@@ -120,16 +128,19 @@ export class OrderError extends Error {
   }
 }
 
-/** Same product twice adds up; quantities must be whole numbers of at least 1. */
+/** Same product and size twice adds up; quantities must be whole numbers of at least 1. */
 function normaliseLines(lines: OrderLineInput[]): OrderLineInput[] {
-  const byProduct = new Map<number, number>();
+  const byLine = new Map<string, OrderLineInput>();
   for (const line of lines) {
     if (!Number.isInteger(line.productId) || line.productId < 1) throw new OrderError("unavailable");
+    if (line.sizeId !== undefined && (!Number.isInteger(line.sizeId) || line.sizeId < 1)) throw new OrderError("unavailable");
     if (!Number.isInteger(line.quantity) || line.quantity < 1) throw new OrderError("invalidQuantity");
-    byProduct.set(line.productId, (byProduct.get(line.productId) ?? 0) + line.quantity);
+    const key = `${line.productId}:${line.sizeId ?? ""}`;
+    const had = byLine.get(key);
+    byLine.set(key, { ...line, quantity: (had?.quantity ?? 0) + line.quantity });
   }
-  if (byProduct.size === 0) throw new OrderError("empty");
-  return [...byProduct].map(([productId, quantity]) => ({ productId, quantity }));
+  if (byLine.size === 0) throw new OrderError("empty");
+  return [...byLine.values()];
 }
 
 /**
@@ -150,41 +161,43 @@ export async function createOrderFromLines(db: Db, order: NewOrder): Promise<Pla
  */
 export async function insertOrder(trx: Transaction<Database>, order: NewOrder): Promise<PlacedOrder> {
   const lines = normaliseLines(order.lines);
-  const products = await trx
-    .selectFrom("products")
-    .select(["id", "name", "price", "stock", "archived_at"])
-    .where(
-      "id",
-      "in",
-      lines.map((l) => l.productId),
-    )
-    .execute();
+  const productIds = [...new Set(lines.map((l) => l.productId))];
+  const [products, sizes] = await Promise.all([
+    trx.selectFrom("products").select(["id", "name", "archived_at"]).where("id", "in", productIds).execute(),
+    trx
+      .selectFrom("product_sizes")
+      .select(["id", "product_id", "label", "price", "stock", "position"])
+      .where("product_id", "in", productIds)
+      .orderBy("position")
+      .orderBy("id")
+      .execute(),
+  ]);
   const byId = new Map(products.map((p) => [p.id, p]));
   const items: OrderItem[] = lines.map((line) => {
     const product = byId.get(line.productId);
     if (!product || product.archived_at !== null) throw new OrderError("unavailable", product?.name);
-    if (product.stock <= 0) throw new OrderError("outOfStock", product.name);
-    if (line.quantity > product.stock) throw new OrderError("notEnoughStock", product.name, product.stock);
-    return { productId: product.id, name: product.name, unitPrice: product.price, quantity: line.quantity };
+    const ofProduct = sizes.filter((s) => s.product_id === product.id);
+    const size = line.sizeId === undefined ? ofProduct[0] : ofProduct.find((s) => s.id === line.sizeId);
+    if (!size) throw new OrderError("unavailable", product.name);
+    const sizeLabel = ofProduct.length > 1 ? size.label : null;
+    const name = sizedName(product.name, sizeLabel);
+    if (size.stock <= 0) throw new OrderError("outOfStock", name);
+    if (line.quantity > size.stock) throw new OrderError("notEnoughStock", name, size.stock);
+    return { productId: product.id, sizeId: size.id, sizeLabel, name, unitPrice: Number(size.price), quantity: line.quantity };
   });
 
   const at = now();
   if (order.takeFromStock) {
-    // Always in product order, so two orders of the same products wait for each other instead of
-    // deadlocking on PostgreSQL's row locks.
-    for (const item of [...items].sort((a, b) => a.productId! - b.productId!)) {
-      // Conditional, so two orders at once can never take the stock below zero.
-      const taken = await trx
-        .updateTable("products")
-        .set((eb) => ({ stock: eb("stock", "-", item.quantity), updated_at: at }))
-        .where("id", "=", item.productId!)
-        .where("stock", ">=", item.quantity)
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 0) {
-        const left = await trx.selectFrom("products").select("stock").where("id", "=", item.productId!).executeTakeFirst();
+    // Always in product and size order, so two orders of the same products wait for each other instead
+    // of deadlocking on PostgreSQL's row locks (a size's row, then its product's summary).
+    for (const item of [...items].sort((a, b) => a.productId! - b.productId! || a.sizeId! - b.sizeId!)) {
+      // Conditional, so two orders at once can never take the size's stock below zero.
+      if (!(await takeSizeStock(trx, item.sizeId!, item.quantity, at))) {
+        const left = await trx.selectFrom("product_sizes").select("stock").where("id", "=", item.sizeId!).executeTakeFirst();
         throw new OrderError("notEnoughStock", item.name, left?.stock ?? 0);
       }
     }
+    await trx.updateTable("products").set({ updated_at: at }).where("id", "in", productIds).execute();
   }
 
   const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
@@ -229,6 +242,8 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
       items.map((item) => ({
         order_id: inserted.id,
         product_id: item.productId,
+        size_id: item.sizeId ?? null,
+        size_label: item.sizeLabel ?? null,
         name: item.name,
         unit_price: item.unitPrice,
         quantity: item.quantity,
@@ -268,7 +283,7 @@ export async function findOrderByNumber(db: Db, number: string): Promise<(Placed
   if (!row) return null;
   const items = await db
     .selectFrom("order_items")
-    .select(["product_id", "name", "unit_price", "quantity"])
+    .select(["product_id", "size_id", "size_label", "name", "unit_price", "quantity"])
     .where("order_id", "=", row.id)
     .orderBy("id")
     .execute();
@@ -288,7 +303,7 @@ export async function findOrderByNumber(db: Db, number: string): Promise<(Placed
     deliveryEstimate: row.delivery_estimate,
     paymentMethod: row.payment_method,
     paymentStatus: row.payment_status,
-    items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity })),
+    items: items.map((i) => ({ productId: i.product_id, sizeId: i.size_id, sizeLabel: i.size_label, name: i.name, unitPrice: i.unit_price, quantity: i.quantity })),
   };
 }
 
@@ -299,10 +314,10 @@ export async function findOrderByNumber(db: Db, number: string): Promise<(Placed
  * What makes two presses "the same cart": the cart's id and, per line that can be bought, the product,
  * quantity and current price. Any change to the cart (or to a price) gives a new fingerprint.
  */
-export function cartFingerprint(cartId: string, lines: Pick<CartLine, "productId" | "quantity" | "unitPrice">[]): string {
+export function cartFingerprint(cartId: string, lines: (Pick<CartLine, "productId" | "quantity" | "unitPrice"> & { sizeId?: number })[]): string {
   const content = [...lines]
-    .sort((a, b) => a.productId - b.productId)
-    .map((l) => `${l.productId}x${l.quantity}@${l.unitPrice}`)
+    .sort((a, b) => a.productId - b.productId || (a.sizeId ?? 0) - (b.sizeId ?? 0))
+    .map((l) => `${l.productId}${l.sizeId === undefined ? "" : `/${l.sizeId}`}x${l.quantity}@${l.unitPrice}`)
     .join(",");
   return createHash("sha256").update(`${cartId}|${content}`).digest("hex");
 }
@@ -352,7 +367,7 @@ export async function placeWhatsAppOrder(
       return insertOrder(trx, {
         channel: "whatsapp",
         userId: cart.userId,
-        lines: lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+        lines: lines.map((l) => ({ productId: l.productId, sizeId: l.sizeId, quantity: l.quantity })),
         cartId,
         cartFingerprint: fingerprint,
         ownerAlert: options.ownerAlert ?? null,

@@ -13,7 +13,7 @@ import {
   whatsAppMessage,
   whatsAppUrl,
 } from "./orders.server";
-import { addProduct } from "../../tests/support/catalogue";
+import { addProduct, setSize } from "../../tests/support/catalogue";
 
 const stamp = "2026-01-01T00:00:00.000Z";
 
@@ -112,11 +112,12 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(events).toEqual([{ status: "pending", actor_user_id: null }]);
 
       // Later catalogue changes do not rewrite the order.
-      await t.db.updateTable("products").set({ name: "Renamed", price: 1 }).where("id", "=", a).execute();
+      await t.db.updateTable("products").set({ name: "Renamed" }).where("id", "=", a).execute();
+      await setSize(t.db, a, { price: 1 });
       const stored = await findOrderByNumber(t.db, order.number);
       expect(stored?.items).toEqual([
-        { productId: a, name: "Aventus", unitPrice: 25_000_000, quantity: 2 },
-        { productId: b, name: "Silver Mountain", unitPrice: 18_050_050, quantity: 1 },
+        { productId: a, name: "Aventus", unitPrice: 25_000_000, quantity: 2, sizeId: expect.any(Number), sizeLabel: null },
+        { productId: b, name: "Silver Mountain", unitPrice: 18_050_050, quantity: 1, sizeId: expect.any(Number), sizeLabel: null },
       ]);
       expect(stored?.total).toBe(68_050_050);
     });
@@ -197,14 +198,14 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       for (const id of [a, b, gone]) await addLine(t.db, cartId, id);
       await setLineQuantity(t.db, cartId, a, 3);
       await setLineQuantity(t.db, cartId, b, 2);
-      await t.db.updateTable("products").set({ stock: 1 }).where("id", "=", b).execute(); // b: capped to 1
-      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", gone).execute(); // left out
+      await setSize(t.db, b, { stock: 1 }); // b: capped to 1
+      await setSize(t.db, gone, { stock: 0 }); // left out
 
       const order = await placeWhatsAppOrder(t.db, { cartId, userId: null });
       expect(order).toMatchObject({ reused: false, channel: "whatsapp", status: "pending", userId: null, total: 17_500_050 });
       expect(order.items).toEqual([
-        { productId: a, name: "Bleu", unitPrice: 5_000_000, quantity: 3 },
-        { productId: b, name: "Libre", unitPrice: 2_500_050, quantity: 1 },
+        { productId: a, name: "Bleu", unitPrice: 5_000_000, quantity: 3, sizeId: expect.any(Number), sizeLabel: null },
+        { productId: b, name: "Libre", unitPrice: 2_500_050, quantity: 1, sizeId: expect.any(Number), sizeLabel: null },
       ]);
       const row = await t.db.selectFrom("orders").select(["cart_id", "cart_fingerprint", "channel", "status"]).where("id", "=", order.id).executeTakeFirstOrThrow();
       expect(row).toEqual({ cart_id: cartId, cart_fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), channel: "whatsapp", status: "pending" });
@@ -231,7 +232,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect(changed.number).not.toBe(first.number);
 
       // A price change is a different message, so a different order.
-      await t.db.updateTable("products").set({ price: 1_234_500 }).where("id", "=", a).execute();
+      await setSize(t.db, a, { price: 1_234_500 });
       const repriced = await placeWhatsAppOrder(t.db, { cartId, userId: userId });
       expect(repriced.number).not.toBe(changed.number);
 
@@ -257,7 +258,7 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       expect((await refusal(placeWhatsAppOrder(t.db, { cartId: null, userId: null }))).problem).toBe("empty");
       const id = await product({ stock: 1 });
       await addLine(t.db, cartId, id);
-      await t.db.updateTable("products").set({ stock: 0 }).where("id", "=", id).execute();
+      await setSize(t.db, id, { stock: 0 });
       expect((await refusal(placeWhatsAppOrder(t.db, { cartId, userId: null }))).problem).toBe("empty");
       await clearCart(t.db, cartId);
     });

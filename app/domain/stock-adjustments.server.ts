@@ -4,6 +4,7 @@ import { MAX_STOCK_NOTE, STOCK_REASONS } from "~/lib/admin";
 import { recordAudit } from "./audit.server";
 import { MAX_STOCK } from "./admin-products.server";
 import { catalogChanged } from "./catalog.server";
+import { resolveSize, sizedName } from "./product-sizes.server";
 
 /**
  * The owner's stock adjustments: goods received, bottles damaged, a count corrected. Each is applied as
@@ -31,6 +32,8 @@ export interface StockAdjustmentInput {
   note: string | null;
   /** a new count: the stock the change was computed from, which must still hold */
   expected: number | null;
+  /** the size adjusted (docs/decisions/121); absent or null: the product's first size */
+  sizeId?: number | null;
 }
 
 const E = "admin.stock.errors.";
@@ -71,8 +74,11 @@ export function parseStockAdjustment(form: FormData): { input: StockAdjustmentIn
     if (values.reason === "damaged" && change > 0) errors.amount = E + "damagedTakes";
   }
   if (values.note.length > MAX_STOCK_NOTE) errors.note = E + "note";
+  const size = text("sizeId").trim();
+  const sizeId = /^[1-9]\d{0,9}$/.test(size) && Number(size) <= 2_147_483_647 ? Number(size) : null;
+  if (size !== "" && sizeId === null) errors.amount = E + "size";
   if (Object.keys(errors).length || change === null) return { input: null, errors, values };
-  return { input: { reason: values.reason as StockReason, change, note: values.note || null, expected }, errors, values };
+  return { input: { reason: values.reason as StockReason, change, note: values.note || null, expected, ...(sizeId !== null ? { sizeId } : {}) }, errors, values };
 }
 
 export type AdjustStockResult =
@@ -84,48 +90,78 @@ export type AdjustStockResult =
   | { ok: false; error: "notEnough"; stock: number }
   | { ok: false; error: "tooMuch"; stock: number };
 
-/** Applies one adjustment: the relative update, its history row and its audit entry, or nothing at all. */
+/**
+ * Applies one adjustment to one size (docs/decisions/121): the relative update, its history row and its
+ * audit entry, or nothing at all. The product's stock (the sum of its sizes) follows by trigger.
+ */
 export async function adjustStock(db: Db, productId: number, input: StockAdjustmentInput, actorId: number): Promise<AdjustStockResult> {
   const result = await db.transaction().execute(async (trx): Promise<AdjustStockResult> => {
     const at = new Date().toISOString();
+    const product = await trx.selectFrom("products").select("name").where("id", "=", productId).executeTakeFirst();
+    if (!product) return { ok: false, error: "notFound" };
+    const sizes = await trx.selectFrom("product_sizes").select((eb) => eb.fn.countAll<number>().as("n")).where("product_id", "=", productId).executeTakeFirstOrThrow();
+    const size = input.sizeId == null ? await resolveFirstSize(trx, productId) : await resolveSize(trx, productId, input.sizeId);
+    if (!size) return { ok: false, error: "notFound" };
     let update = trx
-      .updateTable("products")
+      .updateTable("product_sizes")
       .set((eb) => ({ stock: eb("stock", "+", input.change), updated_at: at }))
-      .where("id", "=", productId);
+      .where("id", "=", size.id);
     // Conditions of the update itself, so they hold whatever else changes the row at the same moment.
     if (input.change < 0) update = update.where("stock", ">=", -input.change);
     else update = update.where("stock", "<=", MAX_STOCK - input.change);
     if (input.expected !== null) update = update.where("stock", "=", input.expected);
-    const updated = await update.returning(["name", "stock"]).executeTakeFirst();
+    const updated = await update.returning(["stock"]).executeTakeFirst();
     if (!updated) {
-      const product = await trx.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirst();
-      if (!product) return { ok: false, error: "notFound" };
-      if (input.expected !== null && product.stock !== input.expected) return { ok: false, error: "stale", stock: product.stock };
-      return { ok: false, error: input.change < 0 ? "notEnough" : "tooMuch", stock: product.stock };
+      const current = await trx.selectFrom("product_sizes").select("stock").where("id", "=", size.id).executeTakeFirst();
+      if (!current) return { ok: false, error: "notFound" };
+      if (input.expected !== null && current.stock !== input.expected) return { ok: false, error: "stale", stock: current.stock };
+      return { ok: false, error: input.change < 0 ? "notEnough" : "tooMuch", stock: current.stock };
     }
+    await trx.updateTable("products").set({ updated_at: at }).where("id", "=", productId).execute();
     const after = Number(updated.stock);
     const before = after - input.change;
+    const sizeLabel = Number(sizes.n) > 1 ? size.label : null;
     await trx
       .insertInto("stock_adjustments")
-      .values({ product_id: productId, actor_user_id: actorId, reason: input.reason, note: input.note, change: input.change, stock_before: before, stock_after: after, created_at: at })
+      .values({
+        product_id: productId,
+        size_id: size.id,
+        size_label: sizeLabel,
+        actor_user_id: actorId,
+        reason: input.reason,
+        note: input.note,
+        change: input.change,
+        stock_before: before,
+        stock_after: after,
+        created_at: at,
+      })
       .execute();
+    const name = sizedName(product.name, sizeLabel);
     await recordAudit(trx, {
       actorId,
       action: "update",
       entity: "product",
       entityId: productId,
-      summary: updated.name,
-      changes: { stock: [before, after], stockReason: [null, input.reason], ...(input.note ? { stockNote: [null, input.note] } : {}) },
+      summary: name,
+      changes: { stock: [before, after], stockReason: [null, input.reason], ...(input.note ? { stockNote: [null, input.note] } : {}), ...(sizeLabel ? { size: [null, sizeLabel] } : {}) },
     });
-    return { ok: true, name: updated.name, before, after };
+    return { ok: true, name, before, after };
   });
   // The shop's cached pages show whether a product is in stock.
   if (result.ok) catalogChanged();
   return result;
 }
 
+/** The product's first size, in the owner's order (what a form without a size means). */
+async function resolveFirstSize(db: Parameters<typeof resolveSize>[0], productId: number) {
+  const first = await db.selectFrom("product_sizes").select("id").where("product_id", "=", productId).orderBy("position").orderBy("id").executeTakeFirst();
+  return first ? resolveSize(db, productId, first.id) : null;
+}
+
 export interface StockHistoryEntry {
   id: number;
+  /** the size adjusted, when the product has several */
+  sizeLabel: string | null;
   at: string;
   /** the admin's name (or e-mail); null once their account is gone */
   actor: string | null;
@@ -153,7 +189,7 @@ export async function stockHistory(
   const rows = await db
     .selectFrom("stock_adjustments as s")
     .leftJoin("users as u", "u.id", "s.actor_user_id")
-    .select(["s.id", "s.created_at", "s.reason", "s.note", "s.change", "s.stock_before", "s.stock_after", "u.first_name", "u.last_name", "u.email"])
+    .select(["s.id", "s.size_label", "s.created_at", "s.reason", "s.note", "s.change", "s.stock_before", "s.stock_after", "u.first_name", "u.last_name", "u.email"])
     .where("s.product_id", "=", productId)
     .orderBy("s.id", "desc")
     .limit(STOCK_HISTORY_PAGE_SIZE)
@@ -165,6 +201,7 @@ export async function stockHistory(
     pages,
     entries: rows.map((r) => ({
       id: r.id,
+      sizeLabel: r.size_label,
       at: r.created_at,
       actor: r.email ? `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim() || r.email : null,
       reason: r.reason,

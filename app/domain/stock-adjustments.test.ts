@@ -85,8 +85,8 @@ describe.each(ENGINES)("stock adjustments on %s", (engine) => {
     const history = await stockHistory(t.db, id);
     expect(history).toMatchObject({ total: 2, page: 1, pages: 1 });
     expect(history.entries).toEqual([
-      { id: expect.any(Number), at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), actor: "Bisi Test", reason: "damaged", note: null, change: -1, before: 17, after: 16 },
-      { id: expect.any(Number), at: expect.any(String), actor: "Bisi Test", reason: "received", note: "Delivery from Dubai", change: 12, before: 5, after: 17 },
+      { id: expect.any(Number), sizeLabel: null, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), actor: "Bisi Test", reason: "damaged", note: null, change: -1, before: 17, after: 16 },
+      { id: expect.any(Number), sizeLabel: null, at: expect.any(String), actor: "Bisi Test", reason: "received", note: "Delivery from Dubai", change: 12, before: 5, after: 17 },
     ]);
     const audit = await t.db.selectFrom("audit_log").select(["actor_user_id", "action", "entity", "summary", "changes"]).where("entity_id", "=", id).where("entity", "=", "product").orderBy("id").execute();
     expect(audit.map((a) => ({ ...a, changes: JSON.parse(a.changes!) }))).toEqual([

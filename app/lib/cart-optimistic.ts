@@ -5,12 +5,14 @@
  */
 
 export type PendingCartAction =
-  | { intent: "add" | "remove" | "increment" | "decrement"; productId: number }
-  | { intent: "set"; productId: number; quantity: number }
+  | { intent: "add" | "remove" | "increment" | "decrement"; productId: number; sizeId?: number }
+  | { intent: "set"; productId: number; sizeId?: number; quantity: number }
   | { intent: "clear" };
 
 export interface OptimisticLine {
   productId: number;
+  /** the line's size (docs/decisions/121); absent in old data: the product's only line */
+  sizeId?: number;
   /** what can be bought: already capped by the stock */
   quantity: number;
   /** kobo */
@@ -29,10 +31,14 @@ export function readCartAction(formData: FormData | undefined, formAction: strin
   const productId = Number(formData.get("productId"));
   if (intent === "clear") return { intent };
   if (!Number.isInteger(productId) || productId < 1) return null;
-  if (intent === "add" || intent === "remove" || intent === "increment" || intent === "decrement") return { intent, productId };
+  const rawSize = formData.get("sizeId");
+  const sizeId = rawSize === null || rawSize === "" ? undefined : Number(rawSize);
+  if (sizeId !== undefined && (!Number.isInteger(sizeId) || sizeId < 1)) return null;
+  const line = sizeId === undefined ? { productId } : { productId, sizeId };
+  if (intent === "add" || intent === "remove" || intent === "increment" || intent === "decrement") return { intent, ...line };
   if (intent === "set") {
     const quantity = Number(String(formData.get("quantity") ?? "").trim());
-    return Number.isInteger(quantity) && quantity >= 1 ? { intent, productId, quantity } : null;
+    return Number.isInteger(quantity) && quantity >= 1 ? { intent, ...line, quantity } : null;
   }
   return null;
 }
@@ -50,7 +56,7 @@ export function applyCartActions<L extends OptimisticLine>(lines: L[], actions: 
       adding.clear();
       continue;
     }
-    const i = next.findIndex((l) => l.productId === action.productId);
+    const i = next.findIndex((l) => l.productId === action.productId && (action.sizeId === undefined || l.sizeId === undefined || l.sizeId === action.sizeId));
     const line = i === -1 ? null : next[i];
     switch (action.intent) {
       case "add":

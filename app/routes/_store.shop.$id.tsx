@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { data, redirect } from "react-router";
 import { BackInStockForm } from "~/components/back-in-stock-form";
 import { ProductReviews } from "~/components/product-reviews";
@@ -136,7 +137,12 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   const { t } = useT();
   const { product, related } = loaderData;
   const image = product.image ? responsiveImage(product.image, 560) : null;
-  const soldOut = product.stock <= 0;
+  // The size chosen (docs/decisions/121): the first one in stock, as the server would pick; without
+  // JavaScript the radios alone carry the choice, with it the price and "Sold out" follow it.
+  const [sizeId, setSizeId] = useState(() => (product.sizes.find((s) => s.stock > 0) ?? product.sizes[0]).id);
+  const size = product.sizes.find((s) => s.id === sizeId) ?? product.sizes[0];
+  const soldOut = size.stock <= 0;
+  const choice = product.sizes.length > 1;
   return (
     <>
       <article className="grid gap-6 md:grid-cols-2 md:gap-10">
@@ -158,7 +164,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         <div className="flex flex-col gap-4">
           <p className="text-sm uppercase tracking-widest text-stone-600">{product.brandName}</p>
           <h1 className="font-serif text-3xl font-semibold leading-tight">{product.name}</h1>
-          <Price price={product.price} discount={product.discount} className="text-xl" />
+          <Price price={size.price} discount={size.discount} className="text-xl" />
           {(product.concentration || product.family) && (
             <p className="text-sm text-stone-700">
               {[product.concentration && t(`store.facts.concentration.${product.concentration}`), product.family && t(`store.facts.family.${product.family}`)].filter(Boolean).join(" · ")}
@@ -166,7 +172,24 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           )}
           <p className="leading-relaxed text-stone-700">{product.description}</p>
           <div className="flex items-center gap-3">
-            <AddToCartButton productId={product.id} soldOut={soldOut} className="max-w-xs flex-1" />
+            <AddToCartButton productId={product.id} soldOut={soldOut} className="max-w-xs flex-1">
+              {choice ? (
+                <fieldset className="mb-3">
+                  <legend className="mb-2 text-sm font-medium">{t("store.product.size")}</legend>
+                  <div className="flex flex-wrap gap-2">
+                    {product.sizes.map((s) => (
+                      <label key={s.id} className="size-choice">
+                        <input type="radio" name="sizeId" value={s.id} checked={s.id === size.id} disabled={s.stock <= 0} onChange={() => setSizeId(s.id)} className="sr-only" />
+                        <span>{s.label}</span>
+                        {s.stock <= 0 && <span className="text-xs text-stone-600">{t("common.product.soldOut")}</span>}
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+              ) : (
+                <input type="hidden" name="sizeId" value={size.id} />
+              )}
+            </AddToCartButton>
             <WishlistButton productId={product.id} inWishlist={loaderData.wishlisted.includes(product.id)} />
           </div>
           {loaderData.backInStock && <BackInStockForm state={loaderData.backInStock} error={actionData?.error ?? null} />}

@@ -2,6 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, type ShouldRevalidateFunctionArgs, useActionData, useNavigation } from "react-router";
 import { Field, inputClass, PageHeader, Pagination, primaryButton, screenHref, TableScroller } from "~/components/admin/ui";
 import { getAdminProduct } from "~/domain/admin-products.server";
+import { listSizes } from "~/domain/product-sizes.server";
 import { requireAdmin } from "~/domain/sessions.server";
 import { adjustStock, parseStockAdjustment, stockHistory } from "~/domain/stock-adjustments.server";
 import { MAX_STOCK_NOTE, STOCK_REASONS } from "~/lib/admin";
@@ -20,10 +21,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = positiveInt(params.id);
   const product = id ? await getAdminProduct(context.db, id, { includeArchived: true }) : undefined;
   if (!product) throw data(null, { status: 404 });
-  const history = await stockHistory(context.db, product.id, pageParam(new URL(request.url).searchParams.get("page")));
+  const query = new URL(request.url).searchParams;
+  const history = await stockHistory(context.db, product.id, pageParam(query.get("page")));
+  // Stock is per size (docs/decisions/121): the page adjusts one size at a time, chosen by ?size=.
+  const sizes = await listSizes(context.db, product.id);
+  const size = sizes.find((s) => s.id === positiveInt(query.get("size"))) ?? sizes[0];
   const t = requestTranslator(request);
   return {
-    product: { id: product.id, name: product.name, stock: product.stock, archived: product.archivedAt !== null },
+    product: { id: product.id, name: product.name, stock: size.stock, total: product.stock, archived: product.archivedAt !== null },
+    sizes: sizes.length > 1 ? sizes.map((s) => ({ id: s.id, label: s.label, stock: s.stock })) : [],
+    sizeId: size.id,
     history,
     lowStockAt: context.config.lowStockThreshold,
     title: t("admin.meta.title", { page: t("admin.stock.title", { name: product.name }) }),
@@ -51,7 +58,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // The stock shown is reloaded with this answer, so the owner sees what it is now.
     return data({ errors: {}, values: parsed.values, refused: { key: `admin.stock.refused.${result.error}`, stock: result.stock } }, { status: 409 });
   }
-  return redirectWithToast(context, `/admin/products/${id}/stock`, {
+  return redirectWithToast(context, `/admin/products/${id}/stock${parsed.input.sizeId ? `?size=${parsed.input.sizeId}` : ""}`, {
     type: "success",
     key: "admin.stock.toast.saved",
     values: { name: result.name, before: result.before, after: result.after },
@@ -62,7 +69,7 @@ const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
 export default function AdminProductStock({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
-  const { product, history, lowStockAt } = loaderData;
+  const { product, history, lowStockAt, sizes, sizeId } = loaderData;
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -79,7 +86,25 @@ export default function AdminProductStock({ loaderData }: Route.ComponentProps) 
       <PageHeader title={t("admin.stock.title", { name: product.name })} />
       <div className="grid gap-4 lg:grid-cols-3">
         <section className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm" aria-labelledby="adjust-heading">
-          <p className="text-sm text-stone-600">{t("admin.stock.current")}</p>
+          {sizes.length > 0 && (
+            <nav aria-label={t("admin.stock.sizes")} className="mb-3">
+              <p className="text-sm text-stone-600">{t("admin.stock.sizesTotal", { count: product.total })}</p>
+              <ul className="mt-1 flex flex-wrap gap-2">
+                {sizes.map((s) => (
+                  <li key={s.id}>
+                    <Link
+                      to={screenHref(path, { size: s.id })}
+                      aria-current={s.id === sizeId ? "true" : undefined}
+                      className="inline-flex min-h-11 items-center rounded-full border border-stone-300 px-3 text-sm aria-[current]:border-ink aria-[current]:bg-ink aria-[current]:text-white"
+                    >
+                      {t("admin.stock.sizeStock", { size: s.label, count: s.stock })}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          <p className="text-sm text-stone-600">{sizes.length > 0 ? t("admin.stock.currentSize", { size: sizes.find((s) => s.id === sizeId)?.label ?? "" }) : t("admin.stock.current")}</p>
           <p className={`text-3xl font-semibold tabular-nums ${level === "out" ? "text-red-700" : level === "low" ? "text-amber-700" : "text-ink"}`} data-stock-now>
             {product.stock}
           </p>
@@ -95,8 +120,9 @@ export default function AdminProductStock({ loaderData }: Route.ComponentProps) 
             </p>
           )}
           {/* key: after a save or a refusal the form starts again from the stock now shown */}
-          <Form method="post" className="mt-3 space-y-3" noValidate key={`${product.stock}-${history.total}`}>
+          <Form method="post" className="mt-3 space-y-3" noValidate key={`${sizeId}-${product.stock}-${history.total}`}>
             <input type="hidden" name="seen" value={product.stock} />
+            <input type="hidden" name="sizeId" value={sizeId} />
             <Field label={t("admin.stock.reason")} error={errors.reason}>
               {(props) => (
                 <select {...props} name="reason" defaultValue={values?.reason ?? ""} className={inputClass}>
@@ -155,7 +181,10 @@ export default function AdminProductStock({ loaderData }: Route.ComponentProps) 
                     <tr key={e.id} className="border-t border-stone-100 align-top" data-stock-entry={e.id}>
                       <td className="whitespace-nowrap px-3 py-2">{formatLagosTime(e.at, locale)}</td>
                       <td className="px-3 py-2">{e.actor ?? <span className="text-stone-500">{t("admin.stock.formerAdmin")}</span>}</td>
-                      <td className="px-3 py-2">{t(`admin.stock.reasons.${e.reason}`)}</td>
+                      <td className="px-3 py-2">
+                        {t(`admin.stock.reasons.${e.reason}`)}
+                        {e.sizeLabel && <span className="block text-xs text-stone-600">{e.sizeLabel}</span>}
+                      </td>
                       <td className={`px-3 py-2 text-right tabular-nums font-medium ${e.change < 0 ? "text-red-700" : "text-green-800"}`}>{signed(e.change)}</td>
                       <td className="px-3 py-2 text-right tabular-nums">{e.before}</td>
                       <td className="px-3 py-2 text-right tabular-nums">{e.after}</td>

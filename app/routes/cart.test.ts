@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProducts } from "../../tests/support/catalogue";
+import { makeProducts, firstSizeOf } from "../../tests/support/catalogue";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { LIMITS } from "~/domain/rate-limits.server";
@@ -39,7 +39,7 @@ describe.each(ENGINES)("WhatsApp orders through the cart on %s", (engine) => {
     const at = new Date().toISOString();
     const id = `route-cart-${++carts}-${"abcdefghij".repeat(3)}`;
     await t.db.insertInto("carts").values({ id, user_id: null, created_at: at, updated_at: at }).execute();
-    await t.db.insertInto("cart_lines").values({ cart_id: id, product_id: productId, quantity: 1, created_at: at }).execute();
+    await t.db.insertInto("cart_lines").values({ cart_id: id, product_id: productId, size_id: firstSizeOf(productId), quantity: 1, created_at: at }).execute();
     return id;
   }
 

@@ -120,16 +120,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   let outcome: CartOutcome;
   let setCookie: string | null = null;
   if (input.intent === "add") {
-    ({ outcome, setCookie } = await addToCart(request, context, input.productId));
+    ({ outcome, setCookie } = await addToCart(request, context, input.productId, input.sizeId));
   } else {
     const cartId = await findCartId(request, context);
     if (!cartId) {
       // No cart (or a forged cookie): there is nothing to change.
       outcome = input.intent === "increment" || input.intent === "set" ? { ok: false, kind: "notInCart" } : { ok: true, kind: input.intent === "clear" ? "cleared" : "removed" };
-    } else if (input.intent === "remove") outcome = await removeLine(db, cartId, input.productId);
-    else if (input.intent === "increment") outcome = await incrementLine(db, cartId, input.productId);
-    else if (input.intent === "decrement") outcome = await decrementLine(db, cartId, input.productId);
-    else if (input.intent === "set") outcome = await setLineQuantity(db, cartId, input.productId, input.quantity);
+    } else if (input.intent === "remove") outcome = await removeLine(db, cartId, input.productId, input.sizeId);
+    else if (input.intent === "increment") outcome = await incrementLine(db, cartId, input.productId, input.sizeId);
+    else if (input.intent === "decrement") outcome = await decrementLine(db, cartId, input.productId, input.sizeId);
+    else if (input.intent === "set") outcome = await setLineQuantity(db, cartId, input.productId, input.quantity, input.sizeId);
     else outcome = await clearCart(db, cartId);
   }
 
@@ -166,6 +166,7 @@ function LineRow({ line, quantity, removed }: { line: CartLine; quantity: number
     <>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="productId" value={line.productId} />
+      <input type="hidden" name="sizeId" value={line.sizeId} />
     </>
   );
   const note =
@@ -182,6 +183,7 @@ function LineRow({ line, quantity, removed }: { line: CartLine; quantity: number
       role="row"
       hidden={removed}
       data-product-id={line.productId}
+      data-size-id={line.sizeId}
       className={`grid grid-cols-[4rem_1fr_auto] items-center gap-x-3 gap-y-2 border-b border-stone-200 py-4 md:table-row ${buyable ? "" : "bg-stone-100/60"}`}
     >
       <td role="cell" className="row-span-2 md:table-cell md:w-20 md:py-4 md:pl-2">
@@ -208,6 +210,7 @@ function LineRow({ line, quantity, removed }: { line: CartLine; quantity: number
             {line.name}
           </Link>
         )}
+        {line.sizeLabel && <p className="text-sm text-stone-700" data-size-label>{t("cart.line.size", { size: line.sizeLabel })}</p>}
         <p className="text-sm text-stone-600">{t("cart.line.each", { price: formatNaira(line.unitPrice) })}</p>
         {note && (
           <p className={`mt-1 text-sm font-medium ${buyable ? "text-amber-800" : "text-red-700"}`} data-line-status={line.status}>
@@ -293,7 +296,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
   // The lines as they will be once the actions in flight are done.
   const expected = useMemo(() => {
     const base = cart.lines.map((l) => ({ ...l, buyable: isBuyable(l) }));
-    return new Map(applyCartActions(base, pending).lines.map((l) => [l.productId, l]));
+    return new Map(applyCartActions(base, pending).lines.map((l) => [l.sizeId, l]));
   }, [cart.lines, pending]);
   const lines = [...expected.values()];
   const subtotal = lines.reduce((sum, l) => (l.buyable ? sum + l.unitPrice * l.quantity : sum), 0);
@@ -348,8 +351,8 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
               </thead>
               <tbody role="rowgroup" className="block md:table-row-group">
                 {cart.lines.map((line) => {
-                  const next = expected.get(line.productId);
-                  return <LineRow key={line.productId} line={line} quantity={next?.quantity ?? line.quantity} removed={!next} />;
+                  const next = expected.get(line.sizeId);
+                  return <LineRow key={line.sizeId} line={line} quantity={next?.quantity ?? line.quantity} removed={!next} />;
                 })}
               </tbody>
             </table>

@@ -7,7 +7,7 @@ import { type DatabaseHandle, openDatabase } from "~/db/client.server";
 import { queueMail } from "~/domain/mail-outbox.server";
 import { type RunningShop, startShop } from "../../scripts/support/shop-server";
 import { checkoutOnce, customerWithSession } from "../../scripts/support/shopper";
-import { makeProducts } from "../support/catalogue";
+import { makeProducts, setSize } from "../support/catalogue";
 import { freePort } from "../support/free-port";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/postgres";
 
@@ -141,7 +141,7 @@ test("each queued e-mail is sent once, by one instance or the other", async () =
 
 test("a catalogue change on one instance reaches the other's page cache within a second", async () => {
   const [{ id }] = await database.db.selectFrom("products").select("id").where("stock", ">", 0).where("archived_at", "is", null).orderBy("id", "desc").limit(1).execute();
-  await database.db.updateTable("products").set({ stock: 1 }).where("id", "=", id).execute();
+  await setSize(database.db, id, { stock: 1 });
   // Rendered by B (no catalogue change since the update, which came from outside the shop, so B
   // renders it now), then served from B's memory.
   const page = () => fetch(`${b.base}/shop/${id}`);

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 
@@ -66,4 +67,20 @@ export async function makeProducts(db: Db, products: { name: string; price: numb
   const ids: number[] = [];
   for (const p of products) ids.push((await addProduct(db, { brandId: brand.id, categoryId: category.id, ...p })).id);
   return ids;
+}
+
+/**
+ * Sets the price, discount or stock of a product that comes in one size (docs/decisions/121): they
+ * belong to the size, and the product's figures follow by trigger. Every product has its size
+ * "Standard" from the moment it is inserted.
+ */
+export async function setSize(db: Db, productId: number, set: { price?: number; discount?: number | null; stock?: number }) {
+  const sizes = await db.selectFrom("product_sizes").select("id").where("product_id", "=", productId).execute();
+  if (sizes.length !== 1) throw new Error(`product ${productId} has ${sizes.length} sizes`);
+  await db.updateTable("product_sizes").set(set).where("id", "=", sizes[0].id).execute();
+}
+
+/** The id of a product's first size, as an expression for inserts (a cart line needs its size). */
+export function firstSizeOf(productId: number) {
+  return sql<number>`(select id from product_sizes where product_id = ${productId} order by position, id limit 1)`;
 }

@@ -2,6 +2,7 @@ import type { Db } from "~/db/client.server";
 import type { OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 import { holdsStock } from "~/lib/admin";
 import { orderNumber } from "~/domain/orders.server";
+import { firstSizeOf } from "./catalogue";
 
 export interface TestOrderItem {
   productId: number;
@@ -77,7 +78,7 @@ export async function insertOrder(
     if (!input.number) await trx.updateTable("orders").set({ number }).where("id", "=", order.id).execute();
     await trx
       .insertInto("order_items")
-      .values(lines.map((l) => ({ order_id: order.id, product_id: l.productId, name: l.name, unit_price: l.unitPrice, quantity: l.quantity })))
+      .values(lines.map((l) => ({ order_id: order.id, product_id: l.productId, size_id: firstSizeOf(l.productId), name: l.name, unit_price: l.unitPrice, quantity: l.quantity })))
       .execute();
     await trx
       .insertInto("order_events")
@@ -85,9 +86,9 @@ export async function insertOrder(
       .execute();
     for (const line of holdsStock(channel, status) ? lines : []) {
       await trx
-        .updateTable("products")
+        .updateTable("product_sizes")
         .set((eb) => ({ stock: eb("stock", "-", line.quantity) }))
-        .where("id", "=", line.productId)
+        .where("id", "=", firstSizeOf(line.productId))
         .execute();
     }
     return { id: order.id, number, total: subtotal };

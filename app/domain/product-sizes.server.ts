@@ -1,0 +1,111 @@
+import type { Transaction } from "kysely";
+import type { Db } from "~/db/client.server";
+import type { Database } from "~/db/schema";
+
+/**
+ * Sizes of a product (docs/decisions/121): each its own label, SKU, price, discount and stock. The
+ * product's price, discount, price_max and stock are summaries kept by triggers (migration 0080), so
+ * stock is always taken and returned here, per size, and the product's figures follow in the same
+ * statement.
+ */
+
+export interface ProductSize {
+  id: number;
+  productId: number;
+  label: string;
+  ml: number | null;
+  sku: string | null;
+  /** kobo */
+  price: number;
+  /** kobo off, or null */
+  discount: number | null;
+  stock: number;
+  position: number;
+}
+
+type Reader = Db | Transaction<Database>;
+
+const COLUMNS = ["id", "product_id", "label", "ml", "sku", "price", "discount", "stock", "position"] as const;
+
+function toSize(r: { id: number; product_id: number; label: string; ml: number | null; sku: string | null; price: number; discount: number | null; stock: number; position: number }): ProductSize {
+  return {
+    id: r.id,
+    productId: r.product_id,
+    label: r.label,
+    ml: r.ml,
+    sku: r.sku,
+    price: Number(r.price),
+    discount: r.discount === null ? null : Number(r.discount),
+    stock: r.stock,
+    position: r.position,
+  };
+}
+
+/** A product's sizes in the order the owner gave them. */
+export async function listSizes(db: Reader, productId: number): Promise<ProductSize[]> {
+  const rows = await db.selectFrom("product_sizes").select(COLUMNS).where("product_id", "=", productId).orderBy("position").orderBy("id").execute();
+  return rows.map(toSize);
+}
+
+/** Sizes of several products at once, by product. */
+export async function sizesOf(db: Reader, productIds: number[]): Promise<Map<number, ProductSize[]>> {
+  const bySize = new Map<number, ProductSize[]>();
+  if (productIds.length === 0) return bySize;
+  const rows = await db.selectFrom("product_sizes").select(COLUMNS).where("product_id", "in", productIds).orderBy("position").orderBy("id").execute();
+  for (const row of rows) {
+    const list = bySize.get(row.product_id) ?? [];
+    list.push(toSize(row));
+    bySize.set(row.product_id, list);
+  }
+  return bySize;
+}
+
+/**
+ * The size a request means: the one named (it must belong to the product), or, when none is named,
+ * the first size in stock (the cheapest of those, as the card's "from" price says), else the first.
+ * Null when the product has no such size.
+ */
+export async function resolveSize(db: Reader, productId: number, sizeId?: number | null): Promise<ProductSize | null> {
+  if (sizeId != null) {
+    const row = await db.selectFrom("product_sizes").select(COLUMNS).where("id", "=", sizeId).where("product_id", "=", productId).executeTakeFirst();
+    return row ? toSize(row) : null;
+  }
+  const sizes = await listSizes(db, productId);
+  if (sizes.length === 0) return null;
+  const inStock = sizes.filter((s) => s.stock > 0).sort((a, b) => a.price - b.price || a.position - b.position || a.id - b.id);
+  return inStock[0] ?? sizes[0];
+}
+
+/**
+ * Takes `quantity` of a size, only if that many are there (one conditional statement: two orders at
+ * once can never take it below zero, on either engine). False when the stock is short.
+ */
+export async function takeSizeStock(trx: Reader, sizeId: number, quantity: number, at: string): Promise<boolean> {
+  const taken = await trx
+    .updateTable("product_sizes")
+    .set((eb) => ({ stock: eb("stock", "-", quantity), updated_at: at }))
+    .where("id", "=", sizeId)
+    .where("stock", ">=", quantity)
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) === 1;
+}
+
+/** Puts `quantity` of a size back (a cancelled or expired order). A size removed since gets nothing. */
+export async function returnSizeStock(trx: Reader, sizeId: number, quantity: number, at: string): Promise<void> {
+  await trx
+    .updateTable("product_sizes")
+    .set((eb) => ({ stock: eb("stock", "+", quantity), updated_at: at }))
+    .where("id", "=", sizeId)
+    .execute();
+}
+
+/** The stock of one size now (0 when it is gone). */
+export async function sizeStock(db: Reader, sizeId: number): Promise<number> {
+  const row = await db.selectFrom("product_sizes").select("stock").where("id", "=", sizeId).executeTakeFirst();
+  return row?.stock ?? 0;
+}
+
+/** How an order item, a cart line or an e-mail names a product in one of several sizes: "Sauvage (100 ml)". */
+export function sizedName(name: string, sizeLabel: string | null): string {
+  return sizeLabel ? `${name} (${sizeLabel})` : name;
+}
