@@ -256,12 +256,21 @@ function ProductForm({
         {(props) => <input {...props} name="name" defaultValue={values.name} maxLength={200} className={inputClass} />}
       </Field>
       <div className="grid gap-4 sm:grid-cols-3">
-        <Field label={t("admin.products.fields.price")} error={errors.price}>
-          {(props) => <input {...props} name="price" inputMode="decimal" defaultValue={values.price} className={inputClass} />}
-        </Field>
-        <Field label={t("admin.products.fields.discount")} error={errors.discount}>
-          {(props) => <input {...props} name="discount" inputMode="decimal" defaultValue={values.discount} className={inputClass} />}
-        </Field>
+        {product && product.sizeCount > 1 ? (
+          // Prices are per size (docs/decisions/121): the sizes page sets them.
+          <p className="flex items-center text-sm text-stone-700 sm:col-span-2" data-price-per-size>
+            {t("admin.sizes.perSize", { count: product.sizeCount })}
+          </p>
+        ) : (
+          <>
+            <Field label={t("admin.products.fields.price")} error={errors.price}>
+              {(props) => <input {...props} name="price" inputMode="decimal" defaultValue={values.price} className={inputClass} />}
+            </Field>
+            <Field label={t("admin.products.fields.discount")} error={errors.discount}>
+              {(props) => <input {...props} name="discount" inputMode="decimal" defaultValue={values.discount} className={inputClass} />}
+            </Field>
+          </>
+        )}
         {product ? (
           // Editing never writes the stock: it moves by adjustments, so sales made meanwhile are kept (118).
           <Field label={t("admin.products.fields.stock")} hint={t("admin.stock.readOnly")}>
@@ -270,6 +279,9 @@ function ProductForm({
                 <input {...props} readOnly value={product.stock} className={`${inputClass} w-24 bg-stone-100`} />
                 <Link to={`/admin/products/${product.id}/stock`} className={secondaryButton}>
                   {t("admin.stock.adjust")}
+                </Link>
+                <Link to={`/admin/products/${product.id}/sizes`} className={secondaryButton} data-sizes-link>
+                  {t("admin.sizes.manage")}
                 </Link>
               </div>
             )}
