@@ -131,7 +131,33 @@ export async function seedDemoCatalogue(db: Db, options: { imagesDir: string; re
         updated_at: at,
       };
     });
-    await trx.insertInto("products").values(rows).execute();
+    const inserted = await trx.insertInto("products").values(rows).returning(["id", "slug"]).execute();
+    // Perfumes in several sizes (docs/decisions/121): each product got its first size by trigger, from
+    // the first size's figures; name it and add the others.
+    const ids = new Map(inserted.map((r) => [r.slug, r.id]));
+    for (const [i, p] of demoProducts.entries()) {
+      if (!p.sizes) continue;
+      const productId = ids.get(rows[i].slug)!;
+      const at = rows[i].created_at;
+      const [first, ...others] = p.sizes;
+      await trx.updateTable("product_sizes").set({ label: first.label, ml: first.ml }).where("product_id", "=", productId).execute();
+      await trx
+        .insertInto("product_sizes")
+        .values(
+          others.map((s, n) => ({
+            product_id: productId,
+            label: s.label,
+            ml: s.ml,
+            price: nairaToKobo(s.priceNaira),
+            discount: s.discountNaira === null ? null : nairaToKobo(s.discountNaira),
+            stock: s.stock,
+            position: n + 1,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
+        .execute();
+    }
   });
 
   return {

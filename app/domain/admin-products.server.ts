@@ -454,27 +454,37 @@ export async function updateProduct(
   if (set.discount !== undefined) sizePrice.discount = set.discount;
   delete set.price;
   delete set.discount;
-  const updated = await ctx.db.transaction().execute(async (trx) => {
-    if (Object.keys(sizePrice).length) {
-      // Sizes first, then the product: the same lock order as a checkout (a size, then its product).
-      const sizes = await trx.selectFrom("product_sizes").select("id").where("product_id", "=", id).execute();
-      if (sizes.length !== 1) return "severalSizes" as const;
-      await trx.updateTable("product_sizes").set({ ...sizePrice, updated_at: new Date().toISOString() }).where("id", "=", sizes[0].id).execute();
-    }
-    const result = await trx
-      .updateTable("products")
-      .set({ ...set, updated_at: new Date().toISOString() })
-      .where("id", "=", id)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return false;
-    await recordAudit(trx, { actorId, action: "update", entity: "product", entityId: id, summary: name, changes });
-    return true;
-  });
+  const updated = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      // The product's row first, then its size: the lock order of every writer of sizes.
+      const result = await trx
+        .updateTable("products")
+        .set({ ...set, updated_at: new Date().toISOString() })
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      if (Object.keys(sizePrice).length) {
+        const sizes = await trx.selectFrom("product_sizes").select("id").where("product_id", "=", id).execute();
+        if (sizes.length !== 1) throw new SeveralSizes();
+        await trx.updateTable("product_sizes").set({ ...sizePrice, updated_at: new Date().toISOString() }).where("id", "=", sizes[0].id).execute();
+      }
+      await recordAudit(trx, { actorId, action: "update", entity: "product", entityId: id, summary: name, changes });
+      return true;
+    })
+    // The product came to have several sizes since the form was shown: rolled back, and said so.
+    .catch((error: unknown) => {
+      if (error instanceof SeveralSizes) return "severalSizes" as const;
+      throw error;
+    });
   if (updated === "severalSizes") return { ok: false, errors: { price: E + "pricePerSize" } };
   if (!updated) return { ok: false, notFound: true };
   catalogChanged();
   return { ok: true, name, changed };
 }
+
+/** A product's sizes changed while its one-size form was being saved. */
+class SeveralSizes extends Error {}
 
 /** The label of the one size of a product that has not been given sizes (what migration 0080 gave every product). */
 export const DEFAULT_SIZE_LABEL = "Standard";

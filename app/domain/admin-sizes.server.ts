@@ -1,5 +1,8 @@
 import { type Db, isPostgres } from "~/db/client.server";
 import { formatNaira } from "~/lib/money";
+import { MAX_ML, MAX_SIZE_LABEL, MAX_SIZES, MAX_SKU, type SizeRowErrors, type SizeRowValues } from "~/lib/sizes";
+
+export { MAX_ML, MAX_SIZE_LABEL, MAX_SIZES, MAX_SKU, type SizeRowErrors, type SizeRowValues };
 import { recordAudit } from "./audit.server";
 import { parseProductFields } from "./admin-products.server";
 import { catalogChanged } from "./catalog.server";
@@ -12,16 +15,10 @@ import { listSizes, type ProductSize } from "./product-sizes.server";
  * written; then the whole form is saved in one transaction with one audit entry, or nothing is.
  */
 
-export const MAX_SIZES = 8;
-export const MAX_SIZE_LABEL = 40;
-export const MAX_SKU = 40;
-export const MAX_ML = 5_000;
 const SKU = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const E = "admin.sizes.errors.";
 
-export type SizeField = "label" | "ml" | "sku" | "price" | "discount" | "remove";
-export type SizeRowErrors = Partial<Record<SizeField, string>>;
 
 export interface SizeRowInput {
   /** null for a new size */
@@ -35,15 +32,6 @@ export interface SizeRowInput {
   remove: boolean;
 }
 
-export interface SizeRowValues {
-  id: string;
-  label: string;
-  ml: string;
-  sku: string;
-  price: string;
-  discount: string;
-  remove: boolean;
-}
 
 export interface ParsedSizes {
   rows: SizeRowInput[] | null;
@@ -139,8 +127,10 @@ const describe = (sizes: Pick<ProductSize, "label" | "sku" | "price" | "discount
 export async function saveSizes(db: Db, productId: number, rows: SizeRowInput[], actorId: number): Promise<SaveSizesResult> {
   const result = await db.transaction().execute(async (trx): Promise<SaveSizesResult> => {
     let find = trx.selectFrom("products").select(["id", "name"]).where("id", "=", productId);
-    // One save at a time per product on PostgreSQL (SQLite has one writer anyway).
+    // The product's row first, then its sizes, as every writer of sizes does; one save at a time per
+    // product. On SQLite the write lock is taken first, so reading before writing cannot fail.
     if (isPostgres(trx)) find = find.forUpdate();
+    else await trx.updateTable("products").set({ updated_at: new Date().toISOString() }).where("id", "=", productId).execute();
     const product = await find.executeTakeFirst();
     if (!product) return { ok: false, notFound: true };
     const before = await listSizes(trx, productId);

@@ -460,23 +460,17 @@ interface ProductUpdate {
  */
 async function updateProducts(db: Db, rows: ProductUpdate[], at: string): Promise<void> {
   // Price, discount and stock belong to the size (docs/decisions/121); the product's figures follow by
-  // trigger. Sizes first, then products: the lock order of a checkout.
+  // trigger. Products first, then their sizes: the lock order of every writer of sizes (on PostgreSQL
+  // the rows are already held since the file was checked again in this transaction).
   const sized = rows.filter((r) => r.oneSize);
   if (!isPostgres(db)) {
-    for (const r of sized) {
-      await db.updateTable("product_sizes").set({ price: r.price, discount: r.discount, stock: r.stock, updated_at: at }).where("product_id", "=", r.id).execute();
-    }
     for (const { id, name, description, brand_id, category_id, archived_at } of rows) {
       await db.updateTable("products").set({ name, description, brand_id, category_id, archived_at, updated_at: at }).where("id", "=", id).execute();
     }
+    for (const r of sized) {
+      await db.updateTable("product_sizes").set({ price: r.price, discount: r.discount, stock: r.stock, updated_at: at }).where("product_id", "=", r.id).execute();
+    }
     return;
-  }
-  for (let i = 0; i < sized.length; i += BATCH) {
-    const values = sql.join(sized.slice(i, i + BATCH).map((r) => sql`(${r.id}::integer, ${r.price}::bigint, ${r.discount}::bigint, ${r.stock}::integer)`));
-    await sql`
-      update product_sizes as s set price = v.price, discount = v.discount, stock = v.stock, updated_at = ${at}
-      from (values ${values}) as v(id, price, discount, stock)
-      where s.product_id = v.id`.execute(db);
   }
   for (let i = 0; i < rows.length; i += BATCH) {
     const values = sql.join(
@@ -493,6 +487,13 @@ async function updateProducts(db: Db, rows: ProductUpdate[], at: string): Promis
         brand_id = v.brand_id, category_id = v.category_id, archived_at = v.archived_at, updated_at = ${at}
       from (values ${values}) as v(id, name, description, brand_id, category_id, archived_at)
       where p.id = v.id`.execute(db);
+  }
+  for (let i = 0; i < sized.length; i += BATCH) {
+    const values = sql.join(sized.slice(i, i + BATCH).map((r) => sql`(${r.id}::integer, ${r.price}::bigint, ${r.discount}::bigint, ${r.stock}::integer)`));
+    await sql`
+      update product_sizes as s set price = v.price, discount = v.discount, stock = v.stock, updated_at = ${at}
+      from (values ${values}) as v(id, price, discount, stock)
+      where s.product_id = v.id`.execute(db);
   }
 }
 

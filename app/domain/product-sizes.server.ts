@@ -77,10 +77,24 @@ export async function resolveSize(db: Reader, productId: number, sizeId?: number
 }
 
 /**
+ * Locks the size's product row first. Every writer of sizes takes the product's row, then the size's
+ * (the size's trigger writes the product's summaries): two orders of different sizes of one perfume
+ * then wait for each other on PostgreSQL instead of deadlocking.
+ */
+async function lockProductOf(trx: Reader, sizeId: number, at: string): Promise<void> {
+  await trx
+    .updateTable("products")
+    .set({ updated_at: at })
+    .where("id", "=", (eb) => eb.selectFrom("product_sizes").select("product_id").where("id", "=", sizeId))
+    .execute();
+}
+
+/**
  * Takes `quantity` of a size, only if that many are there (one conditional statement: two orders at
  * once can never take it below zero, on either engine). False when the stock is short.
  */
 export async function takeSizeStock(trx: Reader, sizeId: number, quantity: number, at: string): Promise<boolean> {
+  await lockProductOf(trx, sizeId, at);
   const taken = await trx
     .updateTable("product_sizes")
     .set((eb) => ({ stock: eb("stock", "-", quantity), updated_at: at }))
@@ -92,6 +106,7 @@ export async function takeSizeStock(trx: Reader, sizeId: number, quantity: numbe
 
 /** Puts `quantity` of a size back (a cancelled or expired order). A size removed since gets nothing. */
 export async function returnSizeStock(trx: Reader, sizeId: number, quantity: number, at: string): Promise<void> {
+  await lockProductOf(trx, sizeId, at);
   await trx
     .updateTable("product_sizes")
     .set((eb) => ({ stock: eb("stock", "+", quantity), updated_at: at }))

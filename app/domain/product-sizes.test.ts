@@ -200,6 +200,23 @@ describe.each(ENGINES)("sizes on %s", (engine) => {
     expect(history).toEqual([{ size_id: s100, size_label: "100 ml", stock_before: 4, stock_after: 10 }]);
   });
 
+  it("orders of both sizes and of one size at the same moment wait for each other, never deadlock, and count exactly", async () => {
+    const { id, s50, s100 } = await twoSizes({ price: 6_000_000, stock: 100 }, { price: 9_500_000, stock: 100 });
+    const admin = await makeUser(t.db, `sizes-mixed-${engine}-${n}@example.com`, "admin");
+    const place = (lines: { sizeId: number; quantity: number }[]) =>
+      createOrderFromLines(t.db, { channel: "checkout", userId: null, takeFromStock: true, lines: lines.map((l) => ({ productId: id, ...l })) });
+    const jobs = [];
+    for (let i = 0; i < 12; i++) {
+      jobs.push(place([{ sizeId: s50, quantity: 1 }, { sizeId: s100, quantity: 2 }]));
+      jobs.push(place([{ sizeId: s100, quantity: 1 }]));
+      jobs.push(adjustStock(t.db, id, { reason: "received", change: 1, note: null, expected: null, sizeId: i % 2 ? s50 : s100 }, admin));
+    }
+    const results = await Promise.allSettled(jobs);
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    // 50 ml: 100 - 12 + 6 received; 100 ml: 100 - 24 - 12 + 6 received.
+    expect([await sizeStock(s50), await sizeStock(s100), (await product(id)).stock]).toEqual([94, 70, 164]);
+  });
+
   it("sells the last bottle of one size once when 50 shoppers check out at the same moment, leaving the other size untouched", async () => {
     const { id, s50, s100 } = await twoSizes({ price: 6_000_000, stock: 1 }, { price: 9_500_000, stock: 8 });
     const shoppers = [];

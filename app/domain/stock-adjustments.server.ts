@@ -97,6 +97,9 @@ export type AdjustStockResult =
 export async function adjustStock(db: Db, productId: number, input: StockAdjustmentInput, actorId: number): Promise<AdjustStockResult> {
   const result = await db.transaction().execute(async (trx): Promise<AdjustStockResult> => {
     const at = new Date().toISOString();
+    // The product's row first, then the size's, as every writer of sizes does (no deadlock on
+    // PostgreSQL); on SQLite this takes the write lock before any read, so a busy database cannot fail it.
+    await trx.updateTable("products").set({ updated_at: at }).where("id", "=", productId).execute();
     const product = await trx.selectFrom("products").select("name").where("id", "=", productId).executeTakeFirst();
     if (!product) return { ok: false, error: "notFound" };
     const sizes = await trx.selectFrom("product_sizes").select((eb) => eb.fn.countAll<number>().as("n")).where("product_id", "=", productId).executeTakeFirstOrThrow();
@@ -117,7 +120,6 @@ export async function adjustStock(db: Db, productId: number, input: StockAdjustm
       if (input.expected !== null && current.stock !== input.expected) return { ok: false, error: "stale", stock: current.stock };
       return { ok: false, error: input.change < 0 ? "notEnough" : "tooMuch", stock: current.stock };
     }
-    await trx.updateTable("products").set({ updated_at: at }).where("id", "=", productId).execute();
     const after = Number(updated.stock);
     const before = after - input.change;
     const sizeLabel = Number(sizes.n) > 1 ? size.label : null;

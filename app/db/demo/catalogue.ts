@@ -19,6 +19,19 @@ export interface DemoProduct {
   discountNaira: number | null;
   stock: number;
   description: string;
+  /**
+   * A perfume sold in several sizes (docs/decisions/121): the first is the one priceNaira,
+   * discountNaira and stock describe; the name then carries no size.
+   */
+  sizes?: DemoSize[];
+}
+
+export interface DemoSize {
+  label: string;
+  ml: number;
+  priceNaira: number;
+  discountNaira: number | null;
+  stock: number;
 }
 
 export const demoCategories: { name: string; nameEs: string; slug: DemoCategorySlug }[] = [
@@ -77,16 +90,20 @@ export const demoProducts: DemoProduct[] = [
       "Eau de Toilette, 100ml. Orange, blood mandarin, sea notes and aldehydes lead to pepper, neroli and cedar, drying down to tonka bean, vanilla, white musk and vetiver. A fresh, clean scent that suits hot afternoons and the gym bag. Lasts around five to six hours.",
   },
   {
-    name: "Sauvage Eau de Parfum 100ml",
+    name: "Sauvage Eau de Parfum",
     brand: "Dior",
     category: "men",
     concentration: "edp",
     family: "aromatic",
-    priceNaira: 150000,
-    discountNaira: 15000,
-    stock: 27,
+    priceNaira: 98000,
+    discountNaira: null,
+    stock: 9,
+    sizes: [
+      { label: "60 ml", ml: 60, priceNaira: 98000, discountNaira: null, stock: 9 },
+      { label: "100 ml", ml: 100, priceNaira: 150000, discountNaira: 15000, stock: 27 },
+    ],
     description:
-      "Eau de Parfum, 100ml, unboxed and 100% authentic. Calabrian bergamot opens onto Sichuan pepper, lavender, star anise and nutmeg, with ambroxan and Papua New Guinea vanilla in the base. Works day or night in any season, and lasts eight hours or more.",
+      "Eau de Parfum in 60ml or 100ml, unboxed and 100% authentic. Calabrian bergamot opens onto Sichuan pepper, lavender, star anise and nutmeg, with ambroxan and Papua New Guinea vanilla in the base. Works day or night in any season, and lasts eight hours or more.",
   },
   {
     name: "Dior Homme Intense Eau de Parfum 100ml",
@@ -439,16 +456,20 @@ export const demoProducts: DemoProduct[] = [
       "Eau de Parfum, 50ml. Pear, bergamot and pink pepper lead to rose and jasmine, over white musk, vanilla, patchouli and cedar. A clean, modern rose for the office and daytime. Expect six to seven hours.",
   },
   {
-    name: "Good Girl Eau de Parfum 80ml",
+    name: "Good Girl Eau de Parfum",
     brand: "Carolina Herrera",
     category: "women",
     concentration: "edp",
     family: "amber",
-    priceNaira: 112000,
-    discountNaira: null,
-    stock: 0,
+    priceNaira: 82000,
+    discountNaira: 7000,
+    stock: 5,
+    sizes: [
+      { label: "50 ml", ml: 50, priceNaira: 82000, discountNaira: 7000, stock: 5 },
+      { label: "80 ml", ml: 80, priceNaira: 112000, discountNaira: null, stock: 0 },
+    ],
     description:
-      "Eau de Parfum, 80ml. Almond, coffee, bergamot and lemon open onto tuberose, jasmine sambac, orange blossom, orris and Bulgarian rose, over tonka bean, cacao, vanilla, praline and sandalwood. A sweet, dark floral for evenings and parties. Lasts eight hours or more.",
+      "Eau de Parfum in 50ml or 80ml. Almond, coffee, bergamot and lemon open onto tuberose, jasmine sambac, orange blossom, orris and Bulgarian rose, over tonka bean, cacao, vanilla, praline and sandalwood. A sweet, dark floral for evenings and parties. Lasts eight hours or more.",
   },
   {
     name: "Bloom Eau de Parfum 100ml",
@@ -585,16 +606,21 @@ export const demoProducts: DemoProduct[] = [
 
   // ------------------------------------------------------------- Unisex
   {
-    name: "Oud Wood Eau de Parfum 50ml",
+    name: "Oud Wood Eau de Parfum",
     brand: "Tom Ford",
     category: "unisex",
     concentration: "edp",
     family: "woody",
-    priceNaira: 290000,
-    discountNaira: 30000,
-    stock: 6,
+    priceNaira: 195000,
+    discountNaira: null,
+    stock: 0,
+    sizes: [
+      { label: "30 ml", ml: 30, priceNaira: 195000, discountNaira: null, stock: 0 },
+      { label: "50 ml", ml: 50, priceNaira: 290000, discountNaira: 30000, stock: 6 },
+      { label: "100 ml", ml: 100, priceNaira: 445000, discountNaira: null, stock: 2 },
+    ],
     description:
-      "Eau de Parfum, 50ml, from the Private Blend line. Oud, rosewood, cardamom and Sichuan pepper lead to sandalwood and vetiver, over tonka bean, vanilla and amber. A smooth, dry woody scent for the office and evenings. Lasts seven to eight hours.",
+      "Eau de Parfum in 30ml, 50ml or 100ml, from the Private Blend line. Oud, rosewood, cardamom and Sichuan pepper lead to sandalwood and vetiver, over tonka bean, vanilla and amber. A smooth, dry woody scent for the office and evenings. Lasts seven to eight hours.",
   },
   {
     name: "Tobacco Vanille Eau de Parfum 50ml",
