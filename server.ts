@@ -12,7 +12,7 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage } from "./app/lib/page-cache.server";
+import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage, servePersonalPage } from "./app/lib/page-cache.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
@@ -137,6 +137,17 @@ async function main() {
   app.use(refuseLargeBodies());
   if (pageCache) app.use(serveCachedPage);
   app.use(compression());
+  const mode = production ? "production" : "development";
+  const getLoadContext = (req: express.Request, res: express.Response) => ({
+    db: database.db,
+    engine: database.engine,
+    config,
+    cspNonce: res.locals.cspNonce as string,
+    clientIp: req.ip ?? "unknown",
+  });
+  // A shopper with a session or a cart gets the cached page with their own parts filled in
+  // (docs/decisions/141); first, so these requests skip the file lookups below.
+  if (pageCache) app.use(servePersonalPage(pageCache, { build: () => build(), mode, getLoadContext }));
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -188,14 +199,6 @@ async function main() {
       sendAlerts();
     }, 1000);
     alertSoon.unref();
-  });
-  const mode = production ? "production" : "development";
-  const getLoadContext = (req: express.Request, res: express.Response) => ({
-    db: database.db,
-    engine: database.engine,
-    config,
-    cspNonce: res.locals.cspNonce as string,
-    clientIp: req.ip ?? "unknown",
   });
   if (pageCache) app.use(renderAndCachePage(pageCache, { build, mode, getLoadContext }));
   app.use(createRequestHandler({ build, mode, getLoadContext }));

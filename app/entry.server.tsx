@@ -3,7 +3,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { DEFAULT_LOCALE, I18nProvider } from "~/lib/i18n";
-import { detectLocale, messagesFor } from "~/lib/i18n.server";
+import { personalState } from "~/domain/personal.server";
+import { detectLocale, messagesFor, translatorFor } from "~/lib/i18n.server";
+import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
 import { NonceProvider } from "~/lib/nonce";
 import { withoutScriptPreloads } from "~/lib/script-preloads.server";
 
@@ -15,6 +17,23 @@ export { recheckUnpaidOnlinePayments } from "~/domain/online-payments.server";
 // Run by server.ts every minute and after catalogue changes: its e-mails are written in each
 // shopper's language, which needs the app's translations.
 export { sendBackInStockAlerts } from "~/domain/back-in-stock.server";
+
+/**
+ * A cached anonymous page made this request's shopper's (docs/decisions/141), or null when it must be
+ * rendered in full. Used by server.ts's page cache; lives here because it needs the app's texts.
+ */
+export async function personalPage(
+  page: { body: Buffer; personal?: PersonalTemplate | null },
+  request: Request,
+  context: Pick<AppLoadContext, "db">,
+): Promise<Buffer[] | null> {
+  const { locale } = detectLocale(request);
+  const t = translatorFor(locale);
+  // Cut once per cached page (its language is part of its key), on the first shopper who needs it.
+  if (page.personal === undefined) page.personal = compilePersonalTemplate(page.body, t);
+  if (!page.personal) return null;
+  return fillPersonalTemplate(page.personal, await personalState(request, context, locale), t);
+}
 
 export default function handleRequest(
   request: Request,

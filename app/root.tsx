@@ -16,8 +16,7 @@ import { detectLocale, localeCookie, translatorFor } from "./lib/i18n.server";
 import { useNonce } from "./lib/nonce";
 import { refusalMessage } from "./lib/refusal";
 import { readToast } from "./lib/toast.server";
-import { cartSummary } from "./domain/cart.server";
-import { getSessionUser, rememberLocale } from "./domain/sessions.server";
+import { personalState } from "./domain/personal.server";
 import { Toasts } from "./components/toasts";
 
 export const links: Route.LinksFunction = () => [
@@ -29,13 +28,7 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, fromQuery } = detectLocale(request);
   const { shop } = context.config;
-  const [{ toast, clear }, user, cart] = await Promise.all([
-    readToast(request, context),
-    getSessionUser(request, context.db),
-    cartSummary(request, context),
-  ]);
-  // E-mails sent to the account later (an order's status) are written in the language it last used.
-  if (user) await rememberLocale(context.db, user, locale);
+  const [{ toast, clear }, personal] = await Promise.all([readToast(request, context), personalState(request, context, locale)]);
   const headers = new Headers();
   // A language chosen with ?lng= is remembered for the next visits.
   if (fromQuery) headers.append("Set-Cookie", localeCookie(locale));
@@ -45,8 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       locale,
       // Translated here, so a toast reads right on any page, whichever texts that page loaded.
       toast: toast && { id: toast.id, type: toast.type, text: translatorFor(locale)(toast.key, toast.values) },
-      cart,
-      user: user && { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role },
+      // One string, so a cached page can be given another shopper's (docs/decisions/141); read with usePersonal().
+      personal: JSON.stringify(personal),
       shop: { phone: shop.phone, whatsapp: shop.whatsapp, email: shop.email, socials: shop.socials },
     },
     { headers },

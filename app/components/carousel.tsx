@@ -80,13 +80,10 @@ export function ProductCarousel({
   title,
   products,
   backward = false,
-  wishlisted = [],
 }: {
   title: string;
   products: ProductCardData[];
   backward?: boolean;
-  /** ids of the products in the signed-in shopper's wishlist */
-  wishlisted?: readonly number[];
 }) {
   const { t } = useT();
   const id = useId();
@@ -135,7 +132,7 @@ export function ProductCarousel({
       <ul ref={track} className={`carousel-track ${backward ? "drift" : ""}`}>
         {products.map((product) => (
           <li key={product.id}>
-            <ProductCard product={product} inWishlist={wishlisted.includes(product.id)} sizes="(min-width: 1024px) 210px, (min-width: 640px) 31vw, calc(50vw - 24px)" />
+            <ProductCard product={product} sizes="(min-width: 1024px) 210px, (min-width: 640px) 31vw, calc(50vw - 24px)" />
           </li>
         ))}
       </ul>

@@ -1,8 +1,7 @@
 import { useMemo } from "react";
-import { useFetchers, useNavigation, useRouteLoaderData } from "react-router";
-import type { CartSummary } from "~/domain/cart.server";
+import { useFetchers, useNavigation } from "react-router";
 import { applyCartActions, type PendingCartAction, readCartAction, summarise } from "~/lib/cart-optimistic";
-import type { loader as rootLoader } from "~/root";
+import { usePersonal } from "~/lib/personal";
 
 /** The cart actions submitted from this page whose answer has not arrived yet, oldest first. */
 export function usePendingCartActions(): PendingCartAction[] {
@@ -29,15 +28,12 @@ export interface LiveCartSummary {
   pending: boolean;
 }
 
-const EMPTY: CartSummary = { lines: 0, total: 0, items: [] };
-
 /**
  * The header's cart figures: the root loader's cart, adjusted for the cart actions in flight, so the
  * badge and the total change at the tap and settle on the server's answer.
  */
 export function useCartSummary(): LiveCartSummary {
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  const cart = root?.cart ?? EMPTY;
+  const { cart } = usePersonal();
   const actions = usePendingCartActions();
   return useMemo(() => {
     if (actions.length === 0) return { lines: cart.lines, total: cart.total, pending: false };

@@ -16,7 +16,6 @@ export function ProductCard({
   eager = false,
   priority = false,
   sizes = "(min-width: 1024px) 240px, (min-width: 640px) 33vw, 50vw",
-  inWishlist = false,
 }: {
   product: ProductCardData;
   /** load at once (above the fold) */
@@ -24,7 +23,6 @@ export function ProductCard({
   /** fetch before other pictures (the first ones seen) */
   priority?: boolean;
   sizes?: string;
-  inWishlist?: boolean;
 }) {
   const { t } = useT();
   const image = product.image ? responsiveImage(product.image) : null;
@@ -48,7 +46,7 @@ export function ProductCard({
         )}
         {soldOut && <span className="badge absolute left-2 top-2">{t("common.product.soldOut")}</span>}
         <div className="absolute right-1 top-1 z-10">
-          <WishlistButton productId={product.id} inWishlist={inWishlist} />
+          <WishlistButton productId={product.id} />
         </div>
       </div>
       <div className="flex flex-1 flex-col gap-1 p-3">

@@ -16,7 +16,7 @@ export default function Favourites({ products }: { products: ProductCardData[] }
         <ul className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
           {products.map((product) => (
             <li key={product.id}>
-              <ProductCard product={product} inWishlist />
+              <ProductCard product={product} />
             </li>
           ))}
         </ul>

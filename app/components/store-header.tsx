@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
+import { usePersonal } from "~/lib/personal";
 import type { RootData } from "~/root";
 import { Drawer, DrawerButton } from "./drawer";
 import { HeaderCart } from "./header-cart";
@@ -21,6 +22,8 @@ const ADMIN_PAGES = [
   ["/admin/categories", "categories"],
   ["/admin/brands", "brands"],
 ] as const;
+
+const NAV = [...PAGES.map(([to, key]) => ({ to, key, admin: false })), ...ADMIN_PAGES.map(([to, key]) => ({ to, key, admin: true }))];
 
 function useRoot(): RootData | undefined {
   return useRouteLoaderData("root") as RootData | undefined;
@@ -69,30 +72,36 @@ function LanguageMenu() {
   );
 }
 
+/**
+ * Sign in, or the shopper's name and Sign out. Both are always in the page and one is hidden: a cached
+ * page becomes a shopper's by moving `hidden` and filling in the name (data-pp, docs/decisions/141).
+ */
 function UserArea() {
   const { t } = useT();
-  const user = useRoot()?.user;
-  if (!user) {
-    return (
-      <Link to="/auth" className="top-link">
-        <Icon name="user" size={16} />
-        <span className="max-sm:sr-only">{t("store.header.signIn")}</span>
-      </Link>
-    );
-  }
+  const { user } = usePersonal();
   return (
     <>
-      <Link to="/profile" className="top-link min-w-0">
-        <Icon name="user" size={16} />
-        <span className="sr-only">{t("store.header.profile")}: </span>
-        <span className="max-w-[6.5rem] truncate sm:max-w-[12rem]">{user.firstName}</span>
-      </Link>
-      <form method="post" action="/auth/logout">
-        <button type="submit" className="top-link">
-          <Icon name="logout" size={16} className="sm:hidden" />
-          <span className="max-sm:sr-only">{t("store.header.signOut")}</span>
-        </button>
-      </form>
+      <span data-pp="guest" className="contents" hidden={user ? true : undefined}>
+        <Link to="/auth" className="top-link">
+          <Icon name="user" size={16} />
+          <span className="max-sm:sr-only">{t("store.header.signIn")}</span>
+        </Link>
+      </span>
+      <span data-pp="member" className="contents" hidden={user ? undefined : true}>
+        <Link to="/profile" className="top-link min-w-0">
+          <Icon name="user" size={16} />
+          <span className="sr-only">{t("store.header.profile")}: </span>
+          <span data-pp="first-name" className="max-w-[6.5rem] truncate sm:max-w-[12rem]">
+            {user?.firstName ?? ""}
+          </span>
+        </Link>
+        <form method="post" action="/auth/logout">
+          <button type="submit" className="top-link">
+            <Icon name="logout" size={16} className="sm:hidden" />
+            <span className="max-sm:sr-only">{t("store.header.signOut")}</span>
+          </button>
+        </form>
+      </span>
     </>
   );
 }
@@ -100,12 +109,12 @@ function UserArea() {
 /** Shop pages, then the admin pages for admins; the active one is highlighted. */
 function NavLinks({ className }: { className: string }) {
   const { t } = useT();
-  const admin = useRoot()?.user?.role === "admin";
-  const links = admin ? [...PAGES, ...ADMIN_PAGES] : PAGES;
+  const admin = usePersonal().user?.role === "admin";
   return (
     <ul className={className}>
-      {links.map(([to, key]) => (
-        <li key={to}>
+      {NAV.map(({ to, key, admin: forAdmins }) => (
+        // Admin pages are listed for everyone and hidden but for admins (data-pp, docs/decisions/141).
+        <li key={to} data-pp={forAdmins ? "admin" : undefined} hidden={forAdmins && !admin ? true : undefined}>
           <NavLink to={to} end={to === "/" || to === "/admin"} className="nav-link">
             {t(`store.nav.${key}`)}
           </NavLink>

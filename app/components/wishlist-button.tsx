@@ -1,13 +1,15 @@
 import { useFetcher } from "react-router";
 import { useT } from "~/lib/i18n";
+import { usePersonal } from "~/lib/personal";
 
 /**
  * The heart on product cards and the product page: toggles the product in the signed-in shopper's
  * wishlist (anonymous shoppers are sent to sign in and back). A plain form without JavaScript; with it,
  * a fetcher that shows the new state at once.
  */
-export function WishlistButton({ productId, inWishlist = false }: { productId: number; inWishlist?: boolean }) {
+export function WishlistButton({ productId }: { productId: number }) {
   const { t } = useT();
+  const inWishlist = usePersonal().wishlist.includes(productId);
   const fetcher = useFetcher();
   const pressed = fetcher.formData ? !inWishlist : inWishlist;
   const label = pressed ? t("common.product.removeFromWishlist") : t("common.product.addToWishlist");
@@ -16,6 +18,7 @@ export function WishlistButton({ productId, inWishlist = false }: { productId: n
       <input type="hidden" name="productId" value={productId} />
       <button
         type="submit"
+        data-pp="heart"
         aria-label={label}
         aria-pressed={pressed}
         title={label}

@@ -1,5 +1,5 @@
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from "kysely";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -56,6 +56,29 @@ function keepPrivate(file: string): void {
   }
 }
 
+/** Statements kept for reuse, the most recently used; queries with many `in (…)` values vary. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The database as the query builder sees it, preparing each distinct SQL text once: preparing is a
+ * good part of a small query's cost, and every page asks the same few. Safe because the driver runs
+ * one statement at a time to completion (nothing here streams rows).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (statement) statements.delete(sqlText);
+      else statement = sqlite.prepare(sqlText);
+      statements.set(sqlText, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
+}
+
 function openSqlite(file: string): DatabaseHandle {
   let sqlite: SQLite.Database;
   try {
@@ -71,7 +94,7 @@ function openSqlite(file: string): DatabaseHandle {
   } catch (error) {
     throw new DatabaseOpenError(`Cannot open the SQLite database at ${file}: ${(error as Error).message}`);
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     engine: "sqlite",

@@ -1,6 +1,5 @@
 import type { Db } from "~/db/client.server";
 import { type ProductCard, productCards } from "./catalog.server";
-import { getSessionUser } from "./sessions.server";
 
 /** The wishlist: always the signed-in user's own rows (user id + product id, unique pair). */
 
@@ -18,22 +17,22 @@ export async function toggleWishlist(db: Db, userId: number, productId: number):
   return { inWishlist: true };
 }
 
-/** Which of these products the user has in the wishlist (for rendering hearts on a page of cards). */
-export async function wishlistedAmong(db: Db, userId: number | null | undefined, productIds: number[]): Promise<Set<number>> {
-  if (!userId || productIds.length === 0) return new Set();
+/** Hearts beyond this many (the most recently added) show empty on storefront pages. */
+export const WISHLIST_SHOWN_LIMIT = 500;
+
+/**
+ * The ids in the user's wishlist (the most recent WISHLIST_SHOWN_LIMIT), ascending: every storefront
+ * page's hearts are drawn from it (docs/decisions/141).
+ */
+export async function wishlistIds(db: Db, userId: number): Promise<number[]> {
   const rows = await db
     .selectFrom("wishlist")
     .select("product_id")
     .where("user_id", "=", userId)
-    .where("product_id", "in", productIds)
+    .orderBy("created_at", "desc")
+    .limit(WISHLIST_SHOWN_LIMIT)
     .execute();
-  return new Set(rows.map((r) => r.product_id));
-}
-
-/** For a page of product cards: the ids among them in this request's shopper's wishlist (none when signed out). */
-export async function wishlistedForRequest(request: Request, db: Db, productIds: number[]): Promise<number[]> {
-  const user = await getSessionUser(request, db);
-  return [...(await wishlistedAmong(db, user?.id, productIds))];
+  return rows.map((r) => r.product_id).sort((a, b) => a - b);
 }
 
 /** The user's wishlist as product cards, most recently added first. */

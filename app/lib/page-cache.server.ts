@@ -23,6 +23,13 @@ const CACHEABLE_PATH =
 const CACHEABLE_TYPE = /^(?:text\/html|text\/x-script|application\/xml|text\/plain)\b/;
 /** Cookies that make a page personal: session, cart, one-time toast, and any future ones of ours. */
 const PERSONAL_COOKIE = /(?:^|;\s*)ub_[^=]*=/;
+/**
+ * Pages a shopper with a session or a cart is given from the cached anonymous page, with their own
+ * parts filled in (docs/decisions/141). Not the data requests of client-side navigation.
+ */
+const PERSONALISABLE_PATH = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|returns-refunds)?$/;
+/** The product page of a signed-in shopper also carries their review and back-in-stock forms. */
+const PRODUCT_PATH = /^\/shop\/\d/;
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -38,6 +45,8 @@ export interface CachedPage {
   nonce: string;
   storedAt: number;
   bytes: number;
+  /** the page cut for filling in shoppers' parts (docs/decisions/141), made on first use; null: cannot be */
+  personal?: unknown;
 }
 
 export interface PageCacheOptions {
@@ -52,6 +61,15 @@ export interface PageCacheStats {
   bytes: number;
   hits: number;
   misses: number;
+}
+
+/** The Cookie header with our cookies taken out: what an anonymous visitor with the same language sends. */
+function withoutOurCookies(header: string): string {
+  return header
+    .split(";")
+    .map((c) => c.trim())
+    .filter((c) => c && !c.startsWith("ub_"))
+    .join("; ");
 }
 
 function readCookieValue(header: string | undefined, name: string): string | undefined {
@@ -95,6 +113,22 @@ export class PageCache {
       acceptLanguage: request.acceptLanguage,
     });
     return `${locale} ${request.protocol}://${request.host ?? ""}${request.url}`;
+  }
+
+  /**
+   * For a shopper whose only cookies of ours are a session and a cart: the key of the anonymous page
+   * theirs can be made from, or null when the page must be rendered in full (a one-time message, a
+   * language chosen in the URL, a signed-in product page, anything else).
+   */
+  sharedKeyFor(request: { method: string; url: string; host: string | undefined; protocol: string; cookie?: string; acceptLanguage?: string }): string | null {
+    if (request.method !== "GET" || !request.cookie) return null;
+    const queryAt = request.url.indexOf("?");
+    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+    if (!PERSONALISABLE_PATH.test(path) || (queryAt !== -1 && new URLSearchParams(request.url.slice(queryAt + 1)).has("lng"))) return null;
+    const ours = request.cookie.split(";").map((c) => c.trim()).filter((c) => c.startsWith("ub_"));
+    if (ours.length === 0 || ours.some((c) => !/^ub_(?:session|cart)=/.test(c))) return null;
+    if (PRODUCT_PATH.test(path) && ours.some((c) => c.startsWith("ub_session="))) return null;
+    return this.keyFor({ ...request, cookie: withoutOurCookies(request.cookie) });
   }
 
   get(key: string): CachedPage | undefined {
@@ -205,28 +239,30 @@ function requestHeaders(req: ExpressRequest): Headers {
   return headers;
 }
 
-/** The cache key of an Express request (see PageCache.keyFor). */
-function keyOf(cache: PageCache, req: ExpressRequest): string | null {
-  return cache.keyFor({
+/** What the cache keys of an Express request are made from (see PageCache.keyFor). */
+function requestFacts(req: ExpressRequest) {
+  return {
     method: req.method,
     url: req.originalUrl,
     host: req.get("host"),
     protocol: req.protocol,
     cookie: req.get("cookie"),
     acceptLanguage: req.get("accept-language"),
-  });
+  };
 }
 
 /**
- * The stored page for this request, if any. Called first (by the nonce middleware in server.ts), so a
- * hit is answered with the Content-Security-Policy of its page; remembers the key for `render`.
+ * The stored page for this request, if any: its own, or for a shopper with a session or a cart the
+ * anonymous page theirs is made from. Called first (by the nonce middleware in server.ts), so a hit is
+ * answered with the Content-Security-Policy of its page; remembers the keys for the middlewares below.
  */
 export function lookUpPage(cache: PageCache, req: ExpressRequest, res: ExpressResponse): CachedPage | undefined {
-  const key = keyOf(cache, req);
+  const key = cache.keyFor(requestFacts(req));
   res.locals.pageCacheKey = key;
-  const entry = key ? cache.get(key) : undefined;
-  res.locals.pageCacheEntry = entry;
-  return entry;
+  if (key) return (res.locals.pageCacheEntry = cache.get(key));
+  const sharedKey = cache.sharedKeyFor(requestFacts(req));
+  res.locals.sharedPageKey = sharedKey;
+  return (res.locals.sharedPageEntry = sharedKey ? cache.get(sharedKey) : undefined);
 }
 
 /** Middleware (after the security headers, before compression): answers a hit found by lookUpPage. */
@@ -236,27 +272,77 @@ export function serveCachedPage(req: ExpressRequest, res: ExpressResponse, next:
   else next();
 }
 
+interface RenderOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: string;
+  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+}
+
+/** A page may be kept and sent to others: a 200 page (or data) that sets no cookie. */
+function isShareable(response: Response): boolean {
+  return response.status === 200 && response.headers.getSetCookie().length === 0 && CACHEABLE_TYPE.test(response.headers.get("content-type") ?? "");
+}
+
+function requestUrl(req: ExpressRequest): URL {
+  return new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+}
+
+type PersonalPage = (page: CachedPage, request: Request, context: AppLoadContext) => Promise<Buffer[] | null>;
+
+/**
+ * Middleware just before the one below, for a shopper with a session or a cart on a storefront page
+ * (docs/decisions/141): takes the cached anonymous page (rendering and storing it first if needed), and
+ * has the app fill in this shopper's parts. When the app cannot (the page is not the expected shape),
+ * or the anonymous page cannot be shared, the request goes on to be rendered in full.
+ */
+export function servePersonalPage(cache: PageCache, options: RenderOptions) {
+  const handle = createRequestHandler(options.build, options.mode);
+  return async function personal(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
+    const key = res.locals.sharedPageKey as string | null | undefined;
+    if (!key) return next();
+    try {
+      let entry = res.locals.sharedPageEntry as CachedPage | undefined;
+      if (!entry) {
+        const generation = cache.currentGeneration();
+        const headers = requestHeaders(req);
+        const cookie = withoutOurCookies(req.get("cookie") ?? "");
+        if (cookie) headers.set("cookie", cookie);
+        else headers.delete("cookie");
+        const response = await handle(new Request(requestUrl(req), { method: "GET", headers }), options.getLoadContext(req, res));
+        const body = Buffer.from(await response.arrayBuffer());
+        if (!isShareable(response)) return next();
+        entry = await cachedPage(response.status, response.headers, body, res.locals.cspNonce as string, Date.now());
+        cache.set(key, entry, generation);
+      }
+      const build = typeof options.build === "function" ? await options.build() : options.build;
+      const personalise = (build.entry.module as { personalPage?: PersonalPage }).personalPage;
+      const request = new Request(requestUrl(req), { method: "GET", headers: requestHeaders(req) });
+      const pieces = personalise ? await personalise(entry, request, options.getLoadContext(req, res)) : null;
+      if (pieces === null) return next();
+      res.status(entry.status);
+      for (const [name, value] of entry.headers) res.setHeader(name, value);
+      res.setHeader("Cache-Control", "private, no-cache");
+      res.setHeader("X-Page-Cache", "personal");
+      res.end(Buffer.concat(pieces));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
 /**
  * Middleware just before the app's own handler: renders a cacheable miss itself, sends it, and stores
  * it when the answer is shareable (200, no Set-Cookie, a page or data type). Everything else goes on
  * to the app's handler untouched.
  */
-export function renderAndCachePage(
-  cache: PageCache,
-  options: {
-    build: ServerBuild | (() => Promise<ServerBuild>);
-    mode: string;
-    getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
-  },
-) {
+export function renderAndCachePage(cache: PageCache, options: RenderOptions) {
   const handle = createRequestHandler(options.build, options.mode);
   return async function render(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
     const key = res.locals.pageCacheKey as string | null | undefined;
     if (!key) return next();
     try {
       const generation = cache.currentGeneration();
-      const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
-      const response = await handle(new Request(url, { method: "GET", headers: requestHeaders(req) }), options.getLoadContext(req, res));
+      const response = await handle(new Request(requestUrl(req), { method: "GET", headers: requestHeaders(req) }), options.getLoadContext(req, res));
       const body = Buffer.from(await response.arrayBuffer());
       res.status(response.status);
       response.headers.forEach((value, name) => {
@@ -264,8 +350,7 @@ export function renderAndCachePage(
       });
       const cookies = response.headers.getSetCookie();
       if (cookies.length) res.setHeader("Set-Cookie", cookies);
-      const shareable =
-        response.status === 200 && cookies.length === 0 && CACHEABLE_TYPE.test(response.headers.get("content-type") ?? "");
+      const shareable = isShareable(response);
       res.setHeader("X-Page-Cache", shareable ? "miss" : "bypass");
       res.end(body);
       if (shareable) {

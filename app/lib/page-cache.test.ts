@@ -30,6 +30,26 @@ describe("the anonymous page cache", () => {
     expect(cache.keyFor(request(`/shop?q=${"x".repeat(3000)}`))).toBeNull();
   });
 
+  it("gives a shopper with only a session or a cart the anonymous page's key, to fill in their parts", () => {
+    const cache = new PageCache();
+    const anonymous = cache.keyFor(request("/shop?brand=2", { cookie: "lng=es" }));
+    expect(anonymous).toBe("es https://shop.test/shop?brand=2");
+    expect(cache.sharedKeyFor(request("/shop?brand=2", { cookie: "ub_session=a; lng=es; ub_cart=b" }))).toBe(anonymous);
+    expect(cache.sharedKeyFor(request("/shop/12", { cookie: "ub_cart=b" }))).toBe("en https://shop.test/shop/12");
+    for (const path of ["/", "/shop", "/about", "/faq", "/contact", "/returns-refunds"]) {
+      expect(cache.sharedKeyFor(request(path, { cookie: "ub_session=a" })), path).not.toBeNull();
+    }
+    // Rendered in full: a one-time message, an unknown cookie of ours, a language chosen in the URL,
+    // client-side data requests, other pages, and a signed-in product page (its review and alert forms).
+    for (const cookie of ["ub_session=a; ub_toast=t", "ub_cart=b; ub_other=1", "lng=es", ""]) {
+      expect(cache.sharedKeyFor(request("/shop", { cookie })), cookie).toBeNull();
+    }
+    for (const path of ["/shop?lng=es", "/shop.data", "/_root.data", "/cart", "/profile", "/checkout", "/sitemap.xml", "/shop/12"]) {
+      expect(cache.sharedKeyFor(request(path, { cookie: "ub_session=a" })), path).toBeNull();
+    }
+    expect(cache.sharedKeyFor(request("/shop", { method: "POST", cookie: "ub_cart=b" }))).toBeNull();
+  });
+
   it("keys by the shopper's language: ?lng=, then the cookie, then Accept-Language", () => {
     const cache = new PageCache();
     expect(cache.keyFor(request("/shop", { cookie: "lng=es; other=1" }))).toBe("es https://shop.test/shop");

@@ -2,7 +2,6 @@ import { Link } from "react-router";
 import { HeroCarousel, ProductCarousel } from "~/components/carousel";
 import { Icon } from "~/components/icon";
 import { newestProducts, productsInCategory } from "~/domain/catalog.server";
-import { wishlistedForRequest } from "~/domain/wishlist.server";
 import { pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { seoMeta } from "~/lib/seo.server";
@@ -28,7 +27,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     promises: home.promises,
     deals: home.bestDeals,
     heading: home.heading,
-    wishlisted: await wishlistedForRequest(request, context.db, [...newest, ...mens, ...womens].map((p) => p.id)),
     meta: seoMeta(context, locale, "/", content.meta.home),
   };
 }
@@ -44,7 +42,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <>
       <h1 className="sr-only">{loaderData.heading}</h1>
       <HeroCarousel slides={hero} />
-      <ProductCarousel title={t("store.home.newArrivals")} products={loaderData.newest} wishlisted={loaderData.wishlisted} />
+      <ProductCarousel title={t("store.home.newArrivals")} products={loaderData.newest} />
       <ul className="mt-12 grid gap-4 rounded-2xl bg-white p-6 sm:grid-cols-3">
         {promises.map((promise, i) => (
           <li key={promise.title} className="flex items-center gap-4">
@@ -67,8 +65,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {t("store.shopNow")}
         </Link>
       </section>
-      <ProductCarousel title={t("store.home.mens")} products={loaderData.mens} wishlisted={loaderData.wishlisted} />
-      <ProductCarousel title={t("store.home.womens")} products={loaderData.womens} wishlisted={loaderData.wishlisted} backward />
+      <ProductCarousel title={t("store.home.mens")} products={loaderData.mens} />
+      <ProductCarousel title={t("store.home.womens")} products={loaderData.womens} backward />
     </>
   );
 }

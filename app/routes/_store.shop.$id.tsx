@@ -16,7 +16,6 @@ import { getSessionUser } from "~/domain/sessions.server";
 import { fieldErrors, passOnRetryAfter, readForm } from "~/lib/form.server";
 import { detectLocale, requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { wishlistedAmong } from "~/domain/wishlist.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -35,7 +34,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const path = `/shop/${product.id}`;
   const image = product.image ? imageVariantUrl(product.image, 1024) : null;
   const shopper = await getSessionUser(request, context.db);
-  const wishlisted = [...(await wishlistedAmong(context.db, shopper?.id, [product.id, ...together.map((p) => p.id), ...related.map((p) => p.id)]))];
   const backInStock = product.stock > 0 ? null : { email: shopper?.email ?? null, waiting: shopper ? await isWaitingFor(context.db, product.id, shopper.email) : false };
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
   const reviews = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
@@ -44,7 +42,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     product,
     related,
     together,
-    wishlisted,
     backInStock,
     reviews,
     reviewForm,
@@ -190,7 +187,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                 <input type="hidden" name="sizeId" value={size.id} />
               )}
             </AddToCartButton>
-            <WishlistButton productId={product.id} inWishlist={loaderData.wishlisted.includes(product.id)} />
+            <WishlistButton productId={product.id} />
           </div>
           {loaderData.backInStock && <BackInStockForm state={loaderData.backInStock} error={actionData?.error ?? null} />}
           <ul className="mt-2 grid gap-3 sm:grid-cols-2">
@@ -212,8 +209,8 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         </div>
       </article>
       <ProductReviews page={loaderData.reviews} form={loaderData.reviewForm} errors={actionData?.reviewErrors ?? {}} />
-      <ProductCarousel title={t("product.boughtTogether")} products={loaderData.together} wishlisted={loaderData.wishlisted} />
-      <ProductCarousel title={t("store.product.related")} products={related} wishlisted={loaderData.wishlisted} />
+      <ProductCarousel title={t("product.boughtTogether")} products={loaderData.together} />
+      <ProductCarousel title={t("store.product.related")} products={related} />
     </>
   );
 }

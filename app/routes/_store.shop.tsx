@@ -6,7 +6,6 @@ import { ProductCard } from "~/components/product-card";
 import { ShopFilters } from "~/components/shop-filters";
 import { ShopSortForm } from "~/components/shop-sort";
 import { listBrands, listCategories, listShopProducts, parseShopQuery, shopFacets } from "~/domain/catalog.server";
-import { wishlistedForRequest } from "~/domain/wishlist.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { seoMeta } from "~/lib/seo.server";
@@ -29,7 +28,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     categories,
     brands,
     facets,
-    wishlisted: await wishlistedForRequest(request, context.db, result.products.map((p) => p.id)),
     meta: seoMeta(context, locale, shopHref(filters, { q: "", sort: null, page: filters.page }), { title, description: text.description }),
   };
 }
@@ -85,7 +83,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             <ul className="product-grid fade-in" key={shopHref(filters)}>
               {products.map((product, i) => (
                 <li key={product.id}>
-                  <ProductCard product={product} inWishlist={loaderData.wishlisted.includes(product.id)} eager={i < 4} priority={i < 2} sizes="(min-width: 1280px) 210px, (min-width: 1024px) 23vw, (min-width: 640px) 31vw, calc(50vw - 24px)" />
+                  <ProductCard product={product} eager={i < 4} priority={i < 2} sizes="(min-width: 1280px) 210px, (min-width: 1024px) 23vw, (min-width: 640px) 31vw, calc(50vw - 24px)" />
                 </li>
               ))}
             </ul>
