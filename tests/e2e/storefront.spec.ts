@@ -377,9 +377,10 @@ test.describe("layout", () => {
       ]) {
         await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
       }
-      // Personal pages are never served from the shared page cache.
+      // The kept page with the admin's own parts filled in (docs/decisions/141), never the shared one as it is.
       const response = await page.goto("/shop");
-      expect(response?.headers()["x-page-cache"]).toBeUndefined();
+      expect(response?.headers()["x-page-cache"]).toBe("personal");
+      await expect(nav.getByRole("link", { name: "Dashboard", exact: true })).toBeVisible();
       await admin.close();
     } finally {
       db.close();
@@ -477,8 +478,10 @@ test.describe("content pages, search engines and sharing", () => {
     expect(await again.text()).toBe(await first.text());
     const nonce = again.headers()["content-security-policy"].match(/'nonce-([^']+)'/)?.[1];
     expect(await again.text()).toContain(`nonce="${nonce}"`);
+    // A cart cookie gets the kept page with that cart's parts filled in, not the shared answer (docs/decisions/141).
     const withCart = await request.get("/faq", { headers: { Cookie: "ub_cart=abcdefghijklmnopqrstuvwxyz" } });
-    expect(withCart.headers()["x-page-cache"]).toBeUndefined();
+    expect(withCart.headers()["x-page-cache"]).toBe("personal");
+    expect(withCart.headers()["cache-control"]).toBe("private, no-cache");
     const spanish = await request.get("/faq", { headers: { Cookie: "lng=es" } });
     expect(await spanish.text()).toContain("Preguntas frecuentes");
   });
