@@ -2,7 +2,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from "kysely";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -22,12 +22,19 @@ export class DatabaseOpenError extends Error {}
 // so they are converted here, once, for every query.
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
-const pgTypes = {
-  getTypeParser(oid: number, format?: "text" | "binary") {
-    if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
+function pgTypes(types: typeof pg.types) {
+  return {
+    getTypeParser(oid: number, format?: "text" | "binary") {
+      if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+      return types.getTypeParser(oid, format);
+    },
+  };
+}
+
+/** The PostgreSQL client library, loaded only by a shop that uses PostgreSQL (it holds about 15 MB). */
+export async function loadPg(): Promise<typeof pg> {
+  return (await import("pg")).default;
+}
 
 export function isPostgres(db: Kysely<unknown> | Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -104,7 +111,8 @@ function openSqlite(file: string): DatabaseHandle {
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
+  const pg = await loadPg();
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes(pg.types), connectionTimeoutMillis: 10_000 });
   // An idle connection closed by the server (restart, failover, administrator) is an "error" event on
   // the pool; with no listener Node would end the whole process. The pool has already dropped that
   // connection and opens a new one for the next query, so there is nothing else to do.

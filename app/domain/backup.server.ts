@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
+import { loadPg } from "~/db/client.server";
 import * as tar from "tar";
 import type { Config } from "~/lib/config.server";
 import { imagesDir } from "~/lib/images.server";
@@ -94,7 +94,7 @@ function sqliteIntegrity(file: string): string {
 }
 
 async function countPostgres(url: string): Promise<Counts | null> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (await loadPg()).Client({ connectionString: url });
   await client.connect();
   try {
     const exists = await client.query("select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name = any($1)", [[...COUNTED]]);
@@ -117,7 +117,7 @@ function listImages(dir: string): string[] {
  * held open meanwhile): orders placed during the dump are either whole in it or absent.
  */
 async function dumpPostgres(databaseUrl: string, dbFile: string): Promise<Counts> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new (await loadPg()).Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query("begin isolation level repeatable read read only");

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
+import { loadPg } from "~/db/client.server";
 import { onCatalogChange } from "./catalog.server";
 
 /**
@@ -48,7 +49,7 @@ export function startCatalogBroadcast(options: {
 
   const connect = async (): Promise<void> => {
     if (stopped) return;
-    const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+    const next = new (await loadPg()).Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
     // An error on an idle client ends it; 'end' below schedules the reconnection.
     next.on("error", (error) => logger?.warn({ event: "catalog_broadcast_error", err: error.message }, "catalogue change listener lost its connection"));
     next.on("end", () => {

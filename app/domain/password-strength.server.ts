@@ -1,5 +1,6 @@
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
+import { createRequire } from "node:module";
+import type * as ZxcvbnCore from "@zxcvbn-ts/core";
+import type * as ZxcvbnCommon from "@zxcvbn-ts/language-common";
 
 /**
  * Which new passwords are too easy to guess (docs/decisions/082): zxcvbn-ts with its common-password
@@ -11,9 +12,14 @@ export const MIN_PASSWORD_SCORE = 3;
 /** Only the first 64 characters are weighed: beyond that the analysis costs time and adds nothing. */
 export const WEIGHED_LENGTH = 64;
 
-let checker: ZxcvbnFactory | null = null;
-function zxcvbn(): ZxcvbnFactory {
-  return (checker ??= new ZxcvbnFactory({
+let checker: ZxcvbnCore.ZxcvbnFactory | null = null;
+/** Loaded on the first password checked: its dictionaries are about 20 MB the shop need not hold until then. */
+function zxcvbn(): ZxcvbnCore.ZxcvbnFactory {
+  if (checker) return checker;
+  const require = createRequire(import.meta.url);
+  const { ZxcvbnFactory: Factory } = require("@zxcvbn-ts/core") as typeof ZxcvbnCore;
+  const { adjacencyGraphs, dictionary } = require("@zxcvbn-ts/language-common") as typeof ZxcvbnCommon;
+  return (checker = new Factory({
     graphs: adjacencyGraphs,
     dictionary: { ...dictionary },
     useLevenshteinDistance: false,

@@ -1,11 +1,20 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import sharp from "sharp";
+import type SharpModule from "sharp";
 import { IMAGE_WIDTHS, imageHeight } from "./images";
 
-// Images are decoded one at a time: a small server should not spend its memory on pixel caches.
-sharp.cache(false);
+let loaded: Promise<typeof SharpModule> | null = null;
+/**
+ * The image library, loaded when a picture is first handled: it holds about 30 MB that a shop serving
+ * pages does not need. Images are decoded one at a time, without sharp's pixel caches.
+ */
+export function loadSharp(): Promise<typeof SharpModule> {
+  return (loaded ??= import("sharp").then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  }));
+}
 
 export function imagesDir(dataDir: string): string {
   return path.join(dataDir, "images");
@@ -26,6 +35,7 @@ export async function storeImageVariants(input: Buffer, dir: string): Promise<st
   }
   if (missing.length === 0) return key;
   const largest = Math.max(...IMAGE_WIDTHS);
+  const sharp = await loadSharp();
   // Decode once at the largest size, then scale down from that raster. Phone photos are turned upright
   // by their EXIF orientation first, as that tag is stripped with the rest of the metadata.
   const base = await sharp(input, { density: 144 })

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Config } from "./config.server";
 
 /**
@@ -24,10 +24,12 @@ export interface SentMail {
 
 const transports = new Map<string, Transporter>();
 
-function transportFor(config: Pick<Config, "smtpUrl">): Transporter {
+/** Loaded with the first message: a shop that sends none does not hold it. */
+async function transportFor(config: Pick<Config, "smtpUrl">): Promise<Transporter> {
   const key = config.smtpUrl ?? "outbox";
   let transport = transports.get(key);
   if (!transport) {
+    const { default: nodemailer } = await import("nodemailer");
     transport = config.smtpUrl
       ? // Bounded waits: a mail server that hangs must not hold a send (and its outbox row) for minutes.
         nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 25_000 })
@@ -100,7 +102,7 @@ export interface SendOptions {
 }
 
 export async function sendMail(config: Pick<Config, "smtpUrl" | "mailFrom" | "dataDir">, message: MailMessage, options: SendOptions = {}): Promise<SentMail> {
-  const info = await transportFor(config).sendMail({ from: config.mailFrom, ...message });
+  const info = await (await transportFor(config)).sendMail({ from: config.mailFrom, ...message });
   if (config.smtpUrl) return { file: null };
   const dir = outboxDir(config.dataDir);
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });

@@ -1,6 +1,6 @@
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { MAX_UPLOAD_BYTES } from "./admin";
-import { storeImageVariants } from "./images.server";
+import { loadSharp, storeImageVariants } from "./images.server";
 
 /**
  * Uploaded product images: checked by their content (never by file name or declared type), size and
@@ -16,6 +16,7 @@ export type ImageProblem = "type" | "size" | "pixels" | "unreadable";
 export async function imageUploadProblem(bytes: Uint8Array): Promise<ImageProblem | null> {
   if (bytes.byteLength > MAX_IMAGE_BYTES) return "size";
   let meta: Metadata;
+  const sharp = await loadSharp();
   try {
     // Reads the header only: a huge picture is measured here without being decoded.
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();

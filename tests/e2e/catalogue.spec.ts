@@ -1,7 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
 import { hydrated } from "./support";
 
-const toNaira = (text: string) => Number(text.replace(/[₦,]/g, ""));
+/** "₦82,000.00", or "From ₦82,000.00" for a perfume whose sizes differ in price. */
+const toNaira = (text: string) => Number(text.replace(/[^\d.]/g, ""));
 
 /** The selling price on each card of the listing, in order. */
 async function cardPrices(page: Page): Promise<number[]> {
