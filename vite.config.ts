@@ -44,11 +44,12 @@ const precompressAssets: Plugin = {
 const STOREFRONT_SHARED =
   /[\\/]app[\\/](lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]|preload-helper/;
 
-// Texts that only the server writes (e-mails) are left out of the language chunks sent to browsers.
+// Texts that only the server writes (e-mails, the product API's refusals) are left out of the language chunks sent to browsers.
 // A page's texts are otherwise loaded whole, per area (lib/i18n.client.ts).
 const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   auth: ["email"],
   account: ["email", "expiry"],
+  product: ["recentErrors"],
 };
 const serverOnlyTextsLeftOut: Plugin = {
   name: "server-only-texts-left-out",

@@ -53,6 +53,7 @@ export default [
   route("auth/logout", "routes/auth.logout.tsx"),
   route("payments/paystack/callback", "routes/payments.paystack.callback.tsx"),
   route("webhooks/paystack", "routes/webhooks.paystack.ts"),
+  route("api/products/cards", "routes/api.products.cards.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
   route("robots.txt", "routes/robots.txt.ts"),
 ] satisfies RouteConfig;

@@ -22,6 +22,7 @@ import * as m0061 from "./migrations/0061_user_locale";
 import * as m0064 from "./migrations/0064_customer_indexes";
 import * as m0067 from "./migrations/0067_stock_adjustments";
 import * as m0088 from "./migrations/0088_bought_together_indexes";
+import * as m0089 from "./migrations/0089_recently_viewed";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   "0071_reviews": m0071,
   "0080_product_sizes": m0080,
   "0088_bought_together_indexes": m0088,
+  "0089_recently_viewed": m0089,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

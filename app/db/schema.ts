@@ -244,6 +244,15 @@ export interface OrderItemTable {
   quantity: number;
 }
 
+/** a signed-in shopper's latest views, at most 12 per shopper (docs/decisions/126) */
+export interface RecentlyViewedTable {
+  user_id: number;
+  product_id: number;
+  /** the shopper's views counted up: the highest is the latest */
+  seq: number;
+  viewed_at: Timestamp;
+}
+
 export interface WishlistTable {
   user_id: number;
   product_id: number;
@@ -393,6 +402,7 @@ export interface Database {
   orders: OrderTable;
   order_items: OrderItemTable;
   wishlist: WishlistTable;
+  recently_viewed: RecentlyViewedTable;
   order_events: OrderEventTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitTable;

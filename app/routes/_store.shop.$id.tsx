@@ -2,6 +2,7 @@ import { useState } from "react";
 import { data, redirect } from "react-router";
 import { BackInStockForm } from "~/components/back-in-stock-form";
 import { ProductReviews } from "~/components/product-reviews";
+import { RecentlyViewed } from "~/components/recently-viewed";
 import { AddToCartButton } from "~/components/add-to-cart-button";
 import { ProductCarousel } from "~/components/carousel";
 import { Icon } from "~/components/icon";
@@ -11,6 +12,7 @@ import { isWaitingFor, requestBackInStock } from "~/domain/back-in-stock.server"
 import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
 import { boughtTogether } from "~/domain/recommendations.server";
+import { viewProduct } from "~/domain/recently-viewed.server";
 import { productReviews, reviewEligibility, reviewInput, submitReview } from "~/domain/reviews.server";
 import { getSessionUser } from "~/domain/sessions.server";
 import { fieldErrors, passOnRetryAfter, readForm } from "~/lib/form.server";
@@ -34,6 +36,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const path = `/shop/${product.id}`;
   const image = product.image ? imageVariantUrl(product.image, 1024) : null;
   const shopper = await getSessionUser(request, context.db);
+  // Signed in: recorded and shown by the server (their product page is rendered in full). Visitors:
+  // by their browser (the page may be a cached one).
+  const recent = shopper ? await viewProduct(context.db, shopper.id, product.id) : null;
   const backInStock = product.stock > 0 ? null : { email: shopper?.email ?? null, waiting: shopper ? await isWaitingFor(context.db, product.id, shopper.email) : false };
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
   const reviews = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
@@ -42,6 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     product,
     related,
     together,
+    recent,
     backInStock,
     reviews,
     reviewForm,
@@ -211,6 +217,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       <ProductReviews page={loaderData.reviews} form={loaderData.reviewForm} errors={actionData?.reviewErrors ?? {}} />
       <ProductCarousel title={t("product.boughtTogether")} products={loaderData.together} />
       <ProductCarousel title={t("store.product.related")} products={related} />
+      <RecentlyViewed title={t("product.recent")} products={loaderData.recent} productId={product.id} />
     </>
   );
 }

@@ -18,6 +18,8 @@ import {
   removeLine,
   setLineQuantity,
 } from "~/domain/cart.server";
+import { RecentStrip } from "~/components/recently-viewed-strip";
+import { recentlyViewedInCart } from "~/domain/recently-viewed.server";
 import { ownerAlert } from "~/domain/order-alerts.server";
 import { OrderError, placeWhatsAppOrder } from "~/domain/orders.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
@@ -40,10 +42,9 @@ const PRIVATE = { "Cache-Control": "private, no-store" };
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, cartId] = await Promise.all([getSessionUser(request, context.db), findCartId(request, context)]);
   const t = requestTranslator(request);
-  return data(
-    { cart: await cartView(context.db, cartId), signedIn: user !== null, meta: { title: t("cart.meta.title") } },
-    { headers: PRIVATE },
-  );
+  const cart = await cartView(context.db, cartId);
+  const recent = await recentlyViewedInCart(context.db, user?.id ?? null, request.headers.get("Cookie") ?? "", cart.lines.map((l) => l.productId));
+  return data({ cart, signedIn: user !== null, recent, meta: { title: t("cart.meta.title") } }, { headers: PRIVATE });
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -395,6 +396,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
           </aside>
         </div>
       )}
+      <RecentStrip title={t("cart.recent")} products={loaderData.recent} />
     </section>
   );
 }

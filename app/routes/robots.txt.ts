@@ -13,6 +13,7 @@ export function loader({ context }: Route.LoaderArgs) {
     "Disallow: /cart",
     "Disallow: /wishlist",
     "Disallow: /orders",
+    "Disallow: /api",
     "",
     `Sitemap: ${absoluteUrl(context, "/sitemap.xml")}`,
     "",

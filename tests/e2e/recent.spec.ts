@@ -1,8 +1,9 @@
 import { expect, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
 import { addBrand, addCategory, addProduct } from "../support/catalogue";
-import { openShopDatabase } from "../support/e2e-shop";
+import { createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
+import { hydrated } from "./support";
 
 // Recently viewed perfumes and 'Often bought together' (docs/decisions/126).
 
@@ -16,16 +17,79 @@ test.afterAll(async () => {
   await shop?.close();
 });
 
-/** Products of a brand and category of their own (so no other row of the page shows them), dated long ago. */
+/**
+ * Products of a brand of their own, each in a category of its own (so no other row of a product page
+ * shows the others), dated long ago so other journeys do not take them for the newest.
+ */
 async function products(names: string[]) {
-  const [brand, category] = await Promise.all([addBrand(shop.db), addCategory(shop.db)]);
+  const brand = await addBrand(shop.db);
   const made: { id: number; name: string }[] = [];
   for (const name of names) {
-    const product = await addProduct(shop.db, { brandId: brand.id, categoryId: category.id, name: `${name} ${stamp}`, stock: 20, createdAt: "2020-01-01T00:00:00.000Z" });
-    made.push(product);
+    const category = await addCategory(shop.db);
+    made.push(await addProduct(shop.db, { brandId: brand.id, categoryId: category.id, name: `${name} ${stamp}`, stock: 20, createdAt: "2020-01-01T00:00:00.000Z" }));
   }
   return made;
 }
+
+test("a visitor sees the perfumes they viewed on the next product page and in the cart; the pages stay shared", async ({ browser }) => {
+  const [first, second, third] = await products(["Viewed Cedar", "Viewed Iris", "Viewed Amber"]);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/shop/${first.id}`);
+  await hydrated(page);
+  // Nothing viewed before: no strip.
+  await expect(page.getByRole("heading", { name: first.name })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Recently viewed" })).toHaveCount(0);
+  await page.goto(`/shop/${second.id}`);
+  await hydrated(page);
+  await expect(page.getByRole("region", { name: "Recently viewed" }).getByRole("link")).toHaveText([first.name]);
+
+  await page.goto(`/shop/${third.id}`);
+  const strip = page.getByRole("region", { name: "Recently viewed" });
+  // Latest first; the page's own perfume is not in it.
+  await expect(strip.getByRole("link")).toHaveText([second.name, first.name]);
+  await strip.getByRole("link", { name: first.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/shop/${first.id}$`));
+  await expect(page.getByRole("region", { name: "Recently viewed" }).getByRole("link")).toHaveText([third.name, second.name]);
+
+  await page.goto("/cart");
+  await expect(page.getByRole("region", { name: "Recently viewed" }).getByRole("link")).toHaveText([first.name, third.name, second.name]);
+
+  // The views live in the visitor's own cookie, not one of the shop's personal (ub_) cookies...
+  const cookies = await context.cookies();
+  expect(cookies.filter((c) => c.name.startsWith("ub_"))).toEqual([]);
+  expect(cookies.find((c) => c.name === "recently_viewed")?.value).toBe(`${first.id}.${third.id}.${second.id}`);
+  // ...so the product page is still served from the shared page cache, without anything personal in it.
+  await context.request.get(`/shop/${third.id}`);
+  const cached = await context.request.get(`/shop/${third.id}`);
+  expect(cached.headers()["x-page-cache"]).toBe("hit");
+  expect(cached.headers()["set-cookie"]).toBeUndefined();
+  const html = await cached.text();
+  expect(html).toContain(third.name);
+  expect(html).not.toContain(first.name);
+  expect(html).not.toContain(second.name);
+  expect(html).not.toContain("Recently viewed");
+  await context.close();
+});
+
+test("a signed-in shopper's strip comes from the server, without JavaScript too", async ({ browser, baseURL }) => {
+  const [first, second, third] = await products(["Server Oud", "Server Musk", "Server Neroli"]);
+  const customer = await createCustomer(shop, `recent-${stamp}@example.com`);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await context.addCookies([{ name: "ub_session", value: customer.token, url: baseURL! }]);
+  const page = await context.newPage();
+  await page.goto(`/shop/${first.id}`);
+  await expect(page.getByRole("heading", { name: first.name })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Recently viewed" })).toHaveCount(0);
+  await page.goto(`/shop/${second.id}`);
+  await page.goto(`/shop/${third.id}`);
+  await expect(page.getByRole("region", { name: "Recently viewed" }).getByRole("link")).toHaveText([second.name, first.name]);
+  await page.goto("/cart");
+  await expect(page.getByRole("region", { name: "Recently viewed" }).getByRole("link")).toHaveText([third.name, second.name, first.name]);
+  // Kept on the server, not in a cookie of the browser.
+  expect((await context.cookies()).find((c) => c.name === "recently_viewed")).toBeUndefined();
+  await context.close();
+});
 
 test("'Often bought together' appears once two orders hold both perfumes", async ({ page }) => {
   const [oud, rose, alone] = await products(["Together Oud", "Together Rose", "Bought Alone"]);

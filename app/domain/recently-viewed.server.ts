@@ -1,0 +1,88 @@
+import type { Db } from "~/db/client.server";
+import { cookieIds, RECENT_SHOWN } from "~/lib/recently-viewed";
+import { type ProductCard, productCards } from "./catalog.server";
+
+/**
+ * Recently viewed perfumes (docs/decisions/126). A signed-in shopper's views are rows of
+ * `recently_viewed`, the newest RECENT_KEPT of them, trimmed in the same write that adds one. A
+ * visitor's are in a cookie the browser keeps (app/lib/recently-viewed.ts): on product pages, which
+ * may be shared cached pages, the browser fills their strip from `recentCards` through
+ * /api/products/cards; the cart, never cached, reads the cookie here.
+ */
+
+/** the views kept per signed-in shopper */
+export const RECENT_KEPT = 12;
+
+/** The shopper's viewed product ids, latest first (at most RECENT_KEPT). */
+export async function viewedIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("recently_viewed")
+    .select("product_id")
+    .where("user_id", "=", userId)
+    .orderBy("seq", "desc")
+    .orderBy("product_id", "desc")
+    .limit(RECENT_KEPT)
+    .execute();
+  return rows.map((r) => r.product_id);
+}
+
+/**
+ * Records that the shopper opened the product's page: it becomes their latest view, and views beyond
+ * the newest RECENT_KEPT are removed in the same transaction. Opening the latest again writes nothing.
+ */
+export async function recordView(db: Db, userId: number, productId: number, now = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const latest = await trx
+      .selectFrom("recently_viewed")
+      .select(["product_id", "seq"])
+      .where("user_id", "=", userId)
+      .orderBy("seq", "desc")
+      .orderBy("product_id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (latest?.product_id === productId) return;
+    const seq = (latest?.seq ?? 0) + 1;
+    const viewedAt = now.toISOString();
+    await trx
+      .insertInto("recently_viewed")
+      .values({ user_id: userId, product_id: productId, seq, viewed_at: viewedAt })
+      .onConflict((oc) => oc.columns(["user_id", "product_id"]).doUpdateSet({ seq, viewed_at: viewedAt }))
+      .execute();
+    const kept = trx
+      .selectFrom("recently_viewed")
+      .select("product_id")
+      .where("user_id", "=", userId)
+      .orderBy("seq", "desc")
+      .orderBy("product_id", "desc")
+      .limit(RECENT_KEPT);
+    await trx.deleteFrom("recently_viewed").where("user_id", "=", userId).where("product_id", "not in", kept).execute();
+  });
+}
+
+/** Cards for these ids in the order given: unknown and archived products are left out. */
+export async function recentCards(db: Db, ids: number[]): Promise<ProductCard[]> {
+  const cards = new Map((await productCards(db, ids)).map((card) => [card.id, card]));
+  return ids.flatMap((id) => cards.get(id) ?? []);
+}
+
+/** The signed-in shopper's strip: their latest views still in the shop, but not those in `leaveOut`. */
+export async function recentlyViewed(db: Db, userId: number, leaveOut: number[] = []): Promise<ProductCard[]> {
+  const ids = (await viewedIds(db, userId)).filter((id) => !leaveOut.includes(id));
+  return (await recentCards(db, ids)).slice(0, RECENT_SHOWN);
+}
+
+/** A signed-in shopper opens a product's page: the view is recorded, and their strip without this product returned. */
+export async function viewProduct(db: Db, userId: number, productId: number): Promise<ProductCard[]> {
+  await recordView(db, userId, productId);
+  return recentlyViewed(db, userId, [productId]);
+}
+
+/**
+ * The cart's strip, rendered by the server (the cart is private and never cached): a signed-in
+ * shopper's views, or those in a visitor's cookie; without what is in the cart.
+ */
+export async function recentlyViewedInCart(db: Db, userId: number | null, cookieHeader: string, inCart: number[]): Promise<ProductCard[]> {
+  if (userId !== null) return recentlyViewed(db, userId, inCart);
+  const ids = cookieIds(cookieHeader).filter((id) => !inCart.includes(id)).slice(0, RECENT_SHOWN);
+  return ids.length ? recentCards(db, ids) : [];
+}

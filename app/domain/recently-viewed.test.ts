@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { makeProducts, makeUser } from "../../tests/support/catalogue";
+import { RECENT_SHOWN } from "~/lib/recently-viewed";
+import { RECENT_KEPT, recentCards, recentlyViewed, recordView, viewedIds, viewProduct } from "./recently-viewed.server";
+
+describe.each(ENGINES)("recently viewed on %s", (engine) => {
+  let t: TestDatabase;
+  let ada: number;
+  let bola: number;
+  let ids: number[];
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+    ada = await makeUser(t.db, "ada@example.com");
+    bola = await makeUser(t.db, "bola@example.com");
+    ids = await makeProducts(
+      t.db,
+      Array.from({ length: 16 }, (_, i) => ({ name: `Perfume ${String(i).padStart(2, "0")}`, price: 1_000_000 + i, stock: i === 2 ? 0 : 5 })),
+    );
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  const rows = (userId: number) => t.db.selectFrom("recently_viewed").select(["product_id", "seq"]).where("user_id", "=", userId).execute();
+
+  it("keeps the shopper's views latest first, a view again moving the product to the front", async () => {
+    for (const id of [ids[0], ids[1], ids[2]]) await recordView(t.db, ada, id);
+    expect(await viewedIds(t.db, ada)).toEqual([ids[2], ids[1], ids[0]]);
+    await recordView(t.db, ada, ids[0]);
+    expect(await viewedIds(t.db, ada)).toEqual([ids[0], ids[2], ids[1]]);
+    // Opening the latest again writes nothing.
+    const before = await rows(ada);
+    await recordView(t.db, ada, ids[0]);
+    expect(await rows(ada)).toEqual(before);
+    // Each shopper has their own.
+    await recordView(t.db, bola, ids[5]);
+    expect(await viewedIds(t.db, bola)).toEqual([ids[5]]);
+    expect(await viewedIds(t.db, ada)).toEqual([ids[0], ids[2], ids[1]]);
+  });
+
+  it(`keeps only the latest ${RECENT_KEPT} views, removing older ones in the same write`, async () => {
+    for (const id of ids) await recordView(t.db, ada, id);
+    const kept = [...ids].reverse().slice(0, RECENT_KEPT);
+    expect(await viewedIds(t.db, ada)).toEqual(kept);
+    expect((await rows(ada)).length).toBe(RECENT_KEPT);
+    expect((await rows(bola)).length).toBe(1);
+  });
+
+  it(`shows at most ${RECENT_SHOWN}, without the page's own product, archived ones, or those left out; sold-out ones stay`, async () => {
+    const strip = await viewProduct(t.db, ada, ids[15]);
+    expect(strip.map((p) => p.id)).toEqual([ids[14], ids[13], ids[12], ids[11], ids[10], ids[9], ids[8], ids[7]]);
+    expect(strip[0]).toMatchObject({ id: ids[14], name: "Perfume 14", brandName: expect.any(String), price: 1_000_014, discount: null, stock: 5, image: null });
+
+    await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "in", [ids[14], ids[12]]).execute();
+    expect((await recentlyViewed(t.db, ada, [ids[15], ids[11]])).map((p) => p.id)).toEqual([ids[13], ids[10], ids[9], ids[8], ids[7], ids[6], ids[5], ids[4]]);
+    await t.db.updateTable("products").set({ archived_at: null }).where("id", "in", [ids[14], ids[12]]).execute();
+
+    await recordView(t.db, bola, ids[2]);
+    expect((await recentlyViewed(t.db, bola)).map((p) => [p.id, p.stock])).toEqual([
+      [ids[2], 0],
+      [ids[5], 5],
+    ]);
+    expect(await recentlyViewed(t.db, await makeUser(t.db, "new@example.com"))).toEqual([]);
+  });
+
+  it("gives cards in the order asked, leaving out unknown and archived products", async () => {
+    await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "=", ids[3]).execute();
+    expect((await recentCards(t.db, [ids[4], 999_999, ids[3], ids[1]])).map((p) => p.name)).toEqual(["Perfume 04", "Perfume 01"]);
+    expect(await recentCards(t.db, [])).toEqual([]);
+  });
+
+  it("forgets a shopper's views with the account", async () => {
+    const gone = await makeUser(t.db, "gone@example.com");
+    await recordView(t.db, gone, ids[0]);
+    await t.db.deleteFrom("users").where("id", "=", gone).execute();
+    expect(await rows(gone)).toEqual([]);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addUser, makeProducts } from "../../tests/support/catalogue";
+import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { createSession } from "~/domain/sessions.server";
+import * as cards from "./api.products.cards";
+import * as cart from "./cart";
+import * as product from "./_store.shop.$id";
+
+describe.each(ENGINES)("recently viewed pages on %s", (engine) => {
+  let t: TestDatabase;
+  let ids: number[];
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+    ids = await makeProducts(t.db, [
+      { name: "Api Santal", price: 4_000_000, stock: 2 },
+      { name: "Api Neroli", price: 5_000_000, stock: 0 },
+      { name: "Api Archived", price: 6_000_000, stock: 4 },
+    ]);
+    await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "=", ids[2]).execute();
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  const ask = (query: string, headers: Record<string, string> = {}) => cards.loader({ request: browserRequest(`/api/products/cards${query}`, { headers }), context: testContext(t), params: {} } as never);
+
+  it("answers the cards asked for, in that order, without unknown or archived ones, cacheable by anyone", async () => {
+    const response = await ask(`?ids=${ids[1]},${ids[2]},987654,${ids[0]}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("public, max-age=60");
+    const body = (await response.json()) as { products: { id: number; name: string; stock: number }[] };
+    expect(body.products.map((p) => [p.name, p.stock])).toEqual([
+      ["Api Neroli", 0],
+      ["Api Santal", 2],
+    ]);
+    expect(Object.keys(body.products[0]).sort()).toEqual(["brandName", "discount", "id", "image", "name", "price", "priceMax", "ratingTotal", "reviewCount", "slug", "stock"]);
+  });
+
+  it("refuses bad ids with 400 and a message in the shopper's language, never a 500", async () => {
+    const thousand = Array.from({ length: 1000 }, (_, i) => i + 1).join(",");
+    for (const query of ["", "?ids=", "?ids=abc", "?ids=1,,2", "?ids=-4", "?ids=0", "?ids=1.5", "?ids=99999999999", "?ids=1,2,3,4,5,6,7,8,9", `?ids=${thousand}`, "?ids=%00", "?ids=2'--", "?ids=1&ids=2"]) {
+      const response = await ask(query);
+      expect(response.status, query.slice(0, 30)).toBe(400);
+      expect(response.headers.get("Cache-Control")).toBe("no-store");
+      expect(await response.json()).toEqual({ error: "Ask for 1 to 8 products by their numbers, separated by commas." });
+    }
+    const spanish = await ask("?ids=abc", { "Accept-Language": "es" });
+    expect(await spanish.json()).toEqual({ error: "Pide de 1 a 8 productos por su número, separados por comas." });
+  });
+
+  it("records a signed-in shopper's views and renders their strip on the product page and the cart", async () => {
+    const context = testContext(t);
+    const user = await addUser(t.db, "customer");
+    const cookie = await createSession(context, user.id);
+    const open = (id: number) => run(product.loader, browserRequest(`/shop/${id}`, { cookies: [cookie] }), context, { id: String(id) });
+    expect(((await open(ids[0])).body as { recent: unknown[] }).recent).toEqual([]);
+    const page = (await open(ids[1])).body as { recent: { name: string }[] };
+    expect(page.recent.map((p) => p.name)).toEqual(["Api Santal"]);
+    const cartPage = await run(cart.loader, browserRequest("/cart", { cookies: [cookie] }), context);
+    expect((cartPage.body as { recent: { name: string }[] }).recent.map((p) => p.name)).toEqual(["Api Neroli", "Api Santal"]);
+  });
+
+  it("leaves a visitor's product page strip to the browser (nothing recorded, nothing personal in the page) and reads their cookie for the cart", async () => {
+    const context = testContext(t);
+    const before = await t.db.selectFrom("recently_viewed").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const page = await run(product.loader, browserRequest(`/shop/${ids[0]}`, { cookies: [`recently_viewed=${ids[1]}.${ids[0]}`] }), context, { id: String(ids[0]) });
+    expect((page.body as { recent: unknown }).recent).toBeNull();
+    expect(page.headers.get("Set-Cookie")).toBeNull();
+    // The cart is private and never cached: the server reads the visitor's cookie (ids only; archived left out).
+    const cartPage = await run(cart.loader, browserRequest("/cart", { cookies: [`recently_viewed=${ids[2]}.${ids[1]}.x.${ids[0]}`] }), context);
+    expect((cartPage.body as { recent: { name: string }[] }).recent.map((p) => p.name)).toEqual(["Api Neroli", "Api Santal"]);
+    expect(cartPage.headers.get("Cache-Control")).toBe("private, no-store");
+    const after = await t.db.selectFrom("recently_viewed").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+});
