@@ -38,6 +38,7 @@ export default [
     route("products/photos", "routes/admin.products.photos.tsx"),
     route("products/:id/stock", "routes/admin.products.$id.stock.tsx"),
     route("products/:id/sizes", "routes/admin.products.$id.sizes.tsx"),
+    route("products/:id/photos", "routes/admin.products.$id.photos.tsx"),
     route("categories", "routes/admin.categories.tsx"),
     route("brands", "routes/admin.brands.tsx"),
     route("reviews", "routes/admin.reviews.tsx"),

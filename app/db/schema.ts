@@ -369,6 +369,19 @@ export interface CatalogueImportTable {
 export type StockReason = "received" | "damaged" | "correction";
 
 /** one adjustment of a product's stock by the owner (docs/decisions/118) */
+/** A product's photos in order (docs/decisions/124); products.image is the first one's key. */
+export interface ProductPhotoTable {
+  id: Id;
+  product_id: number;
+  /** storage key; variants live at /images/{key}-{width}.webp */
+  image: string;
+  /** null: the product's name is the alt text */
+  alt: string | null;
+  /** 1 is the first photo (the card image) */
+  position: number;
+  created_at: Timestamp;
+}
+
 export interface StockAdjustmentTable {
   id: Id;
   product_id: number;
@@ -416,6 +429,7 @@ export interface Database {
   delivery_settings: DeliverySettingsTable;
   catalogue_imports: CatalogueImportTable;
   stock_adjustments: StockAdjustmentTable;
+  product_photos: ProductPhotoTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { randomBytes } from "node:crypto";
 import { storeImageVariants } from "~/lib/images.server";
 import { nairaToKobo } from "~/lib/money";
@@ -158,6 +159,12 @@ export async function seedDemoCatalogue(db: Db, options: { imagesDir: string; re
         )
         .execute();
     }
+    // Each demo perfume's picture is its first (and only) photo (docs/decisions/124).
+    await sql`
+      insert into product_photos (product_id, image, alt, position, created_at)
+      select p.id, p.image, null, 1, p.created_at from products p
+      where p.image is not null and not exists (select 1 from product_photos f where f.product_id = p.id)
+    `.execute(trx);
   });
 
   return {

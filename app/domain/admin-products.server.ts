@@ -9,6 +9,7 @@ import { type ImageProblem, storeUploadedImage } from "~/lib/uploads.server";
 import { type AuditChanges, recordAudit } from "./audit.server";
 import { findTaxonomy } from "./admin-taxonomy.server";
 import { catalogChanged } from "./catalog.server";
+import { firstPhoto, removeUnusedImages, replacePhotoAt } from "./product-photos.server";
 
 /**
  * The admin's product list and the rules for creating, editing and removing products. Money arrives in
@@ -341,6 +342,7 @@ export async function createProduct(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    await firstPhoto(trx, row.id, stored.key, at);
     await recordAudit(trx, {
       actorId,
       action: "create",
@@ -464,6 +466,8 @@ export async function updateProduct(
         .where("id", "=", id)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
+      // The form's image is the first photo of the gallery (docs/decisions/124).
+      if (set.image) await replacePhotoAt(trx, id, 1, set.image);
       if (Object.keys(sizePrice).length) {
         const sizes = await trx.selectFrom("product_sizes").select("id").where("product_id", "=", id).execute();
         if (sizes.length !== 1) throw new SeveralSizes();
@@ -480,6 +484,8 @@ export async function updateProduct(
   if (updated === "severalSizes") return { ok: false, errors: { price: E + "pricePerSize" } };
   if (!updated) return { ok: false, notFound: true };
   catalogChanged();
+  // The picture it replaced goes when no product uses it any more.
+  if (current.image && imageKey !== current.image) await removeUnusedImages(ctx, [current.image]);
   return { ok: true, name, changed };
 }
 

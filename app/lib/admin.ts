@@ -28,6 +28,9 @@ export type ProductField = (typeof PRODUCT_FIELDS)[number];
 export type ProductErrors = Partial<Record<ProductField | "image", string>>;
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/** A product's photo gallery (docs/decisions/124): at most this many photos, each alt text at most this long. */
+export const MAX_PHOTOS = 8;
+export const MAX_PHOTO_ALT = 150;
 /** the largest catalogue CSV file an import reads */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 /** The largest zip of product photos the photo import takes (docs/decisions/120). */

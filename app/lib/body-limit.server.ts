@@ -24,8 +24,9 @@ export const IMPORT_BODY_LIMIT = MAX_IMPORT_BYTES + FORM_FIELDS_ALLOWANCE;
 /** A zip of product photos (docs/decisions/120) and the form's other fields. */
 export const PHOTO_ZIP_BODY_LIMIT = MAX_PHOTO_ZIP_BYTES + FORM_FIELDS_ALLOWANCE;
 
-// The product form is the one photo upload; with JavaScript it posts to /admin/products.data.
-const UPLOAD_PATH = /^\/admin\/products(\.data)?\/?$/;
+// Photo uploads: the product form (with JavaScript it posts to /admin/products.data) and a product's
+// photo gallery (docs/decisions/124).
+const UPLOAD_PATH = /^\/admin\/products(\/\d{1,9}\/photos)?(\.data)?\/?$/;
 // The catalogue import takes a CSV file.
 const IMPORT_PATH = /^\/admin\/products\/import(\.data)?\/?$/;
 // The photo import takes a zip.

@@ -7,9 +7,11 @@ import { AddToCartButton } from "~/components/add-to-cart-button";
 import { ProductCarousel } from "~/components/carousel";
 import { Icon } from "~/components/icon";
 import { Price } from "~/components/price";
+import { ProductGallery } from "~/components/product-gallery";
 import { WishlistButton } from "~/components/wishlist-button";
 import { isWaitingFor, requestBackInStock } from "~/domain/back-in-stock.server";
 import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
+import { productGallery } from "~/domain/product-photos.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
 import { boughtTogether } from "~/domain/recommendations.server";
 import { viewProduct } from "~/domain/recently-viewed.server";
@@ -21,7 +23,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
-import { imageVariantUrl, responsiveImage } from "~/lib/images";
+import { imageVariantUrl } from "~/lib/images";
 import { absoluteUrl, seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/_store.shop.$id";
 
@@ -34,7 +36,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A product in the 'often bought together' row is not shown twice.
   const related = sameCategory.filter((p) => !together.some((t) => t.id === p.id));
   const path = `/shop/${product.id}`;
-  const image = product.image ? imageVariantUrl(product.image, 1024) : null;
+  const photos = await productGallery(context.db, product.id, product.image);
+  const image = photos.length ? imageVariantUrl(photos[0].key, 1024) : null;
   const shopper = await getSessionUser(request, context.db);
   // Signed in: recorded and shown by the server (their product page is rendered in full). Visitors:
   // by their browser (the page may be a cached one).
@@ -45,6 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const reviewForm = { eligibility: shopper ? await reviewEligibility(context.db, shopper.id, product.id) : null, path };
   return {
     product,
+    photos,
     related,
     together,
     recent,
@@ -64,7 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         sku: String(product.id),
         category: product.categoryName,
         brand: { "@type": "Brand", name: product.brandName },
-        ...(image ? { image: absoluteUrl(context, image) } : {}),
+        ...(photos.length ? { image: photos.map((p) => absoluteUrl(context, imageVariantUrl(p.key, 1024))) } : {}),
         ...(reviews.average !== null
           ? {
               aggregateRating: { "@type": "AggregateRating", ratingValue: reviews.average, reviewCount: reviews.count, bestRating: 5, worstRating: 1 },
@@ -139,7 +143,6 @@ async function postReview(context: Route.ActionArgs["context"], userId: number, 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT();
   const { product, related } = loaderData;
-  const image = product.image ? responsiveImage(product.image, 560) : null;
   // The size chosen (docs/decisions/121): the first one in stock, as the server would pick; without
   // JavaScript the radios alone carry the choice, with it the price and "Sold out" follow it.
   const [sizeId, setSizeId] = useState(() => (product.sizes.find((s) => s.stock > 0) ?? product.sizes[0]).id);
@@ -149,21 +152,11 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <article className="grid gap-6 md:grid-cols-2 md:gap-10">
-        <div className="relative aspect-[4/5] overflow-hidden rounded-2xl bg-brand-50">
-          {image && (
-            <img
-              src={image.src}
-              srcSet={image.srcSet}
-              sizes="(min-width: 1152px) 560px, (min-width: 768px) 48vw, min(calc(100vw - 32px), 360px)"
-              width={image.width}
-              height={image.height}
-              alt={product.name}
-              fetchPriority="high"
-              className="h-full w-full object-cover"
-            />
-          )}
-          {soldOut && <span className="badge absolute left-3 top-3">{t("common.product.soldOut")}</span>}
-        </div>
+        <ProductGallery
+          photos={loaderData.photos}
+          name={product.name}
+          badge={soldOut && <span className="badge absolute left-3 top-3">{t("common.product.soldOut")}</span>}
+        />
         <div className="flex flex-col gap-4">
           <p className="text-sm uppercase tracking-widest text-stone-600">{product.brandName}</p>
           <h1 className="font-serif text-3xl font-semibold leading-tight">{product.name}</h1>

@@ -16,6 +16,7 @@ import * as customers from "./admin.customers";
 import * as order from "./admin.orders.$number";
 import * as orders from "./admin.orders";
 import * as products from "./admin.products";
+import * as gallery from "./admin.products.$id.photos";
 import * as photos from "./admin.products.photos";
 import * as regions from "./admin.regions";
 
@@ -71,6 +72,7 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
     ["order", order.loader, `/admin/orders/${orderNumber}`, { number: orderNumber }],
     ["audit", audit.loader, "/admin/audit"],
     ["photos", photos.loader, "/admin/products/photos"],
+    ["gallery", gallery.loader, `/admin/products/${productId}/photos`, { id: String(productId) }],
     ["customers", customers.loader, "/admin/customers?q=chi"],
     ["customer", customerPage.loader, `/admin/customers/${customerId}`, { id: String(customerId) }],
   ];
@@ -84,6 +86,8 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
     ["categories create", categories.action, "/admin/categories", () => form({ intent: "create", name: "Hacked" })],
     ["brands rename", brands.action, "/admin/brands", () => form({ intent: "rename", id: String(brandId), name: "Hacked" })],
     ["photo import", photos.action, "/admin/products/photos", () => form({ zip: new Blob([new Uint8Array([0x50, 0x4b, 3, 4])], { type: "application/zip" }) })],
+    ["gallery delete", gallery.action, `/admin/products/${productId}/photos`, () => form({ intent: "delete", photoId: "1" }), { id: String(productId) }],
+    ["gallery add", gallery.action, `/admin/products/${productId}/photos`, () => form({ intent: "add", photo: new Blob([new Uint8Array(10)], { type: "image/jpeg" }) }), { id: String(productId) }],
     ["customer role", customerPage.action, `/admin/customers/${customerId}`, () => form({ intent: "role", role: "admin" }), { id: String(customerId) }],
     ["order status", order.action, `/admin/orders/${orderNumber}`, () => form({ from: "pending", to: "cancelled" }), { number: orderNumber }],
   ];

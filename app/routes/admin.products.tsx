@@ -397,9 +397,13 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
               <tr key={p.id} className="border-t border-stone-100 align-top" data-product-row={p.id}>
                 <td className="px-3 py-2 font-medium text-ink">{p.name}</td>
                 <td className="px-3 py-2">
-                  {p.image && (
-                    <img src={imageVariantUrl(p.image, 320)} alt="" width={48} height={60} loading="lazy" className="h-15 w-12 rounded object-cover" />
-                  )}
+                  <Link to={`/admin/products/${p.id}/photos`} className="inline-flex min-h-11 min-w-11 flex-col items-start gap-1 text-xs underline decoration-dotted underline-offset-4 hover:decoration-solid" data-photos-link>
+                    {p.image && (
+                      <img src={imageVariantUrl(p.image, 320)} alt="" width={48} height={60} loading="lazy" className="h-15 w-12 rounded object-cover" />
+                    )}
+                    <span aria-hidden="true">{t("admin.photos.link")}</span>
+                    <span className="sr-only">{t("admin.photos.linkLabel", { name: p.name })}</span>
+                  </Link>
                 </td>
                 <td className="whitespace-nowrap px-3 py-2 tabular-nums">
                   {formatNaira(p.price)}
