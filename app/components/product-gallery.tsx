@@ -5,7 +5,8 @@ import { imageVariantUrl, responsiveImage } from "~/lib/images";
 /**
  * The product page's photos (docs/decisions/124): a CSS scroll-snap row, one photo per snap point, so
  * phones swipe natively; the thumbnails are links to #photo-N, which work without JavaScript. With
- * JavaScript a thumbnail scrolls the row only (not the page) and the one in view is marked current.
+ * JavaScript a thumbnail scrolls the row only (not the page; smoothly by CSS, app/styles/storefront.css)
+ * and the one in view is marked current.
  * Only the first photo loads eagerly, with high priority; every photo has its width and height.
  */
 
@@ -32,9 +33,7 @@ export function ProductGallery({ photos, name, badge }: { photos: GalleryPhoto[]
             "aria-label": t("product.gallery.label", { name }),
             onScroll: (e) => setCurrent(Math.round(e.currentTarget.scrollLeft / e.currentTarget.clientWidth)),
           })}
-          // scroll-smooth also animates the thumbnails' jumps, except under reduced motion
-          className="flex aspect-[4/5] snap-x snap-mandatory overflow-x-auto rounded-2xl bg-brand-50 [scrollbar-width:none] motion-safe:scroll-smooth"
-          data-gallery
+          className="gallery"
         >
           {photos.map((photo, i) => {
             const image = responsiveImage(photo.key, 560);
@@ -46,7 +45,6 @@ export function ProductGallery({ photos, name, badge }: { photos: GalleryPhoto[]
                 sizes={SIZES}
                 alt={photo.alt ?? name}
                 {...(i ? { loading: "lazy" } : { fetchPriority: "high" })}
-                className="size-full shrink-0 snap-start object-cover"
               />
             );
           })}
@@ -65,9 +63,9 @@ export function ProductGallery({ photos, name, badge }: { photos: GalleryPhoto[]
                   e.preventDefault();
                   track.current!.scrollLeft = i * track.current!.clientWidth;
                 }}
-                className="block rounded-lg border-2 border-transparent aria-[current=true]:border-brand-600"
+                className="gallery-thumb"
               >
-                <img src={imageVariantUrl(photo.key, 320)} alt="" width={56} height={70} loading="lazy" className="h-[70px] w-14 rounded-md object-cover" />
+                <img src={imageVariantUrl(photo.key, 320)} alt="" width={56} height={70} loading="lazy" />
               </a>
             </li>
           ))}

@@ -87,7 +87,7 @@ test("without JavaScript, the owner adds two photos and moves the second up; the
 
   // The product page: both photos in order, the first loaded at once, thumbnails as links to each.
   await page.goto(`/shop/${product.id}`);
-  const slides = page.locator("[data-gallery] img");
+  const slides = page.locator(".gallery img");
   await expect(slides).toHaveCount(2);
   await expect(slides.nth(0)).toHaveAttribute("alt", "Blue bottle");
   await expect(slides.nth(0)).toHaveAttribute("fetchpriority", "high");
@@ -139,10 +139,10 @@ test("with JavaScript, the owner drags a photo into first place; the product pag
   await page.emulateMedia({ reducedMotion: "reduce" });
   await page.goto(`/shop/${product.id}`);
   await hydrated(page);
-  const gallery = page.locator("[data-gallery]");
+  const gallery = page.locator(".gallery");
   await page.getByRole("link", { name: "Photo 3 of 3" }).click();
   // With JavaScript the row scrolls to the photo and the page does not jump; the thumbnail is marked.
-  await expect(page.locator("[data-gallery] img").nth(2)).toBeInViewport({ ratio: 0.9 });
+  await expect(page.locator(".gallery img").nth(2)).toBeInViewport({ ratio: 0.9 });
   await expect(page.getByRole("link", { name: "Photo 3 of 3" })).toHaveAttribute("aria-current", "true");
   await expect(page.getByRole("link", { name: "Photo 1 of 3" })).not.toHaveAttribute("aria-current", "true");
   expect(page.url()).not.toContain("#photo-3");
