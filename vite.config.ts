@@ -44,12 +44,22 @@ const precompressAssets: Plugin = {
 const STOREFRONT_SHARED =
   /[\\/]app[\\/](lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]|preload-helper/;
 
-// Texts that only the server writes (e-mails, the product API's refusals) are left out of the language chunks sent to browsers.
-// A page's texts are otherwise loaded whole, per area (lib/i18n.client.ts).
+// Texts that only the server writes (e-mails, the product API's refusals, messages an action translates
+// before answering) are left out of the language chunks sent to browsers; a dotted name leaves out one
+// part of a section. A page's texts are otherwise loaded whole, per area (lib/i18n.client.ts).
 const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   auth: ["email"],
   account: ["email", "expiry"],
-  product: ["recentErrors"],
+  // The product API's refusals, and what the product page's action answers already translated.
+  product: [
+    "recentErrors",
+    "backInStock.errors",
+    "reviews.errors.notBought",
+    "reviews.errors.notDelivered",
+    "reviews.errors.alreadyReviewed",
+    "reviews.errors.unknownProduct",
+    "reviews.errors.tooMany",
+  ],
 };
 const serverOnlyTextsLeftOut: Plugin = {
   name: "server-only-texts-left-out",
@@ -59,7 +69,12 @@ const serverOnlyTextsLeftOut: Plugin = {
     const area = id.match(/[\\/]app[\\/]locales[\\/][\w-]+[\\/]([\w-]+)\.json$/)?.[1];
     if (!area || !SERVER_ONLY_TEXTS[area]) return null;
     const texts = JSON.parse(code) as Record<string, unknown>;
-    for (const section of SERVER_ONLY_TEXTS[area]) delete texts[section];
+    for (const section of SERVER_ONLY_TEXTS[area]) {
+      const path = section.split(".");
+      const last = path.pop()!;
+      const parent = path.reduce<Record<string, unknown> | undefined>((at, key) => at?.[key] as Record<string, unknown> | undefined, texts);
+      if (parent) delete parent[last];
+    }
     return { code: JSON.stringify(texts), map: null };
   },
 };
