@@ -42,7 +42,7 @@ const precompressAssets: Plugin = {
 // about 2 KB of the page's 120 KB JavaScript budget. The product cards and their buttons are not in it:
 // the pages that show products load them (docs/decisions/140-javascript-budget.md).
 const STOREFRONT_SHARED =
-  /[\\/]app[\\/](lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]|preload-helper/;
+  /[\\/]app[\\/](lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce|refusal)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]|preload-helper/;
 
 // Texts that only the server writes (e-mails, the product API's refusals, messages an action translates
 // before answering) are left out of the language chunks sent to browsers; a dotted name leaves out one
