@@ -31,15 +31,10 @@ export async function viewedIds(db: Db, userId: number): Promise<number[]> {
  * the newest RECENT_KEPT are removed in the same transaction. Opening the latest again writes nothing.
  */
 export async function recordView(db: Db, userId: number, productId: number, now = new Date()): Promise<void> {
+  // Most page loads are of the latest view again (a reload, a revalidation after an action): one read.
+  if ((await latestView(db, userId))?.product_id === productId) return;
   await db.transaction().execute(async (trx) => {
-    const latest = await trx
-      .selectFrom("recently_viewed")
-      .select(["product_id", "seq"])
-      .where("user_id", "=", userId)
-      .orderBy("seq", "desc")
-      .orderBy("product_id", "desc")
-      .limit(1)
-      .executeTakeFirst();
+    const latest = await latestView(trx, userId);
     if (latest?.product_id === productId) return;
     const seq = (latest?.seq ?? 0) + 1;
     const viewedAt = now.toISOString();
@@ -57,6 +52,17 @@ export async function recordView(db: Db, userId: number, productId: number, now 
       .limit(RECENT_KEPT);
     await trx.deleteFrom("recently_viewed").where("user_id", "=", userId).where("product_id", "not in", kept).execute();
   });
+}
+
+function latestView(db: Db, userId: number) {
+  return db
+    .selectFrom("recently_viewed")
+    .select(["product_id", "seq"])
+    .where("user_id", "=", userId)
+    .orderBy("seq", "desc")
+    .orderBy("product_id", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** Cards for these ids in the order given: unknown and archived products are left out. */
