@@ -69,3 +69,14 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
+
+/**
+ * Applies the migrations up to and including `name`, in order, and no later ones: for tests that build
+ * a database as an older release left it and check what a later migration makes of its rows.
+ */
+export async function migrateUpTo(db: Db, name: string): Promise<void> {
+  if (!(name in migrations)) throw new MigrationError(`No migration ${name}`);
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw new MigrationError(`Database migration to ${name} failed: ${(error as Error).message ?? String(error)}`);
+}

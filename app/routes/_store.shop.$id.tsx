@@ -81,14 +81,34 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
               })),
             }
           : {}),
-        offers: {
-          "@type": "Offer",
-          url: absoluteUrl(context, path),
-          priceCurrency: "NGN",
-          price: (product.price / 100).toFixed(2),
-          availability: product.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-          itemCondition: "https://schema.org/NewCondition",
-        },
+        offers:
+          product.sizes.length > 1
+            ? {
+                // Several sizes (docs/decisions/121): one offer per size, and their range.
+                "@type": "AggregateOffer",
+                priceCurrency: "NGN",
+                lowPrice: (product.price / 100).toFixed(2),
+                highPrice: (product.priceMax / 100).toFixed(2),
+                offerCount: product.sizes.length,
+                offers: product.sizes.map((s) => ({
+                  "@type": "Offer",
+                  name: s.label,
+                  ...(s.sku ? { sku: s.sku } : {}),
+                  url: absoluteUrl(context, path),
+                  priceCurrency: "NGN",
+                  price: (s.price / 100).toFixed(2),
+                  availability: s.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+                  itemCondition: "https://schema.org/NewCondition",
+                })),
+              }
+            : {
+                "@type": "Offer",
+                url: absoluteUrl(context, path),
+                priceCurrency: "NGN",
+                price: (product.price / 100).toFixed(2),
+                availability: product.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+                itemCondition: "https://schema.org/NewCondition",
+              },
       },
     }),
   };

@@ -106,6 +106,14 @@ test("without JavaScript the size radios alone carry the choice into the cart", 
   const visitor = await browser.newContext({ javaScriptEnabled: false });
   const page = await visitor.newPage();
   await page.goto(`/shop/${perfume.id}`);
+  // Search engines get one offer per size and their range.
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
+  expect(jsonLd.offers).toMatchObject({ "@type": "AggregateOffer", priceCurrency: "NGN", lowPrice: "40000.00", highPrice: "98000.00", offerCount: 3 });
+  expect(jsonLd.offers.offers.map((o: { name: string; availability: string }) => [o.name, o.availability.split("/").pop()])).toEqual([
+    ["30 ml", "OutOfStock"],
+    ["50 ml", "InStock"],
+    ["100 ml", "InStock"],
+  ]);
   const sizes = page.getByRole("group", { name: "Size" });
   await expect(sizes.getByRole("radio", { name: "50 ml" })).toBeChecked();
   await sizes.locator("label", { hasText: "100 ml" }).click();
