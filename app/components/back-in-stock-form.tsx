@@ -4,8 +4,10 @@ import { useT } from "~/lib/i18n";
 export interface BackInStockState {
   /** the signed-in shopper's address (one click), or null for a visitor who types one */
   email: string | null;
-  /** this shopper already waits for the product */
+  /** this shopper already waits for the product (every sold-out size of it) */
   waiting: boolean;
+  /** a perfume in several sizes: the sold-out sizes to choose from (docs/decisions/121) */
+  sizes: { id: number; label: string }[];
 }
 
 /**
@@ -29,6 +31,19 @@ export function BackInStockForm({ state, error }: { state: BackInStockState; err
         {t("product.backInStock.title")}
       </h2>
       <p className="text-sm text-stone-700">{state.email ? t("product.backInStock.signedIn", { email: state.email }) : t("product.backInStock.intro")}</p>
+      {state.sizes.length === 1 && <input type="hidden" name="sizeId" value={state.sizes[0].id} />}
+      {state.sizes.length > 0 && (
+        <label className="block text-sm font-medium">
+          {t("product.backInStock.size")}
+          <select name="sizeId" disabled={state.sizes.length === 1} className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3">
+            {state.sizes.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {!state.email && (
         <div>
           <label htmlFor="back-in-stock-email" className="block text-sm font-medium">

@@ -18,6 +18,7 @@ import * as m0060 from "./migrations/0060_catalogue_imports";
 import * as m0070 from "./migrations/0070_back_in_stock";
 import * as m0071 from "./migrations/0071_reviews";
 import * as m0080 from "./migrations/0080_product_sizes";
+import * as m0081 from "./migrations/0081_back_in_stock_per_size";
 import * as m0085 from "./migrations/0085_product_photos";
 import * as m0061 from "./migrations/0061_user_locale";
 import * as m0064 from "./migrations/0064_customer_indexes";
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   "0070_back_in_stock": m0070,
   "0071_reviews": m0071,
   "0080_product_sizes": m0080,
+  "0081_back_in_stock_per_size": m0081,
   "0085_product_photos": m0085,
   "0088_bought_together_indexes": m0088,
   "0089_recently_viewed": m0089,

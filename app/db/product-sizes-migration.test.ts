@@ -26,7 +26,8 @@ describe.each(ENGINES)("migration 0080 on %s", (engine) => {
     await q(`insert into orders (number, user_id, channel, status, subtotal, shipping, total, created_at, updated_at) values ('UB-10001', 1, 'checkout', 'pending', 15000000, 0, 15000000, '${at}', '${at}')`);
     await q(`insert into order_items (order_id, product_id, name, unit_price, quantity) values (1, 1, 'Sauvage', 15000000, 1)`);
     await q(`insert into stock_adjustments (product_id, actor_user_id, reason, note, change, stock_before, stock_after, created_at) values (1, 1, 'received', null, 5, 22, 27, '${at}')`);
-    expect(await migrateToLatest(t.db)).toContain("0080_product_sizes");
+    await q(`insert into back_in_stock_requests (product_id, email, user_id, locale, token, created_at) values (2, 'ada@example.com', 1, 'en', 'tok-aaaaaaaaaaaaaaaaaaaaaaaa', '${at}')`);
+    expect(await migrateToLatest(t.db)).toEqual(expect.arrayContaining(["0080_product_sizes", "0081_back_in_stock_per_size"]));
   });
   afterAll(async () => {
     await t?.drop();
@@ -54,6 +55,7 @@ describe.each(ENGINES)("migration 0080 on %s", (engine) => {
     expect(await t.db.selectFrom("order_items").select(["product_id", "size_id", "size_label", "name"]).execute()).toEqual([{ product_id: 1, size_id: sizeOf.get(1), size_label: null, name: "Sauvage" }]);
     expect(await t.db.selectFrom("stock_adjustments").select(["size_id", "stock_after"]).execute()).toEqual([{ size_id: sizeOf.get(1), stock_after: 27 }]);
     expect(await t.db.selectFrom("wishlist").select(["user_id", "product_id"]).execute()).toEqual([{ user_id: 1, product_id: 2 }]);
+    expect(await t.db.selectFrom("back_in_stock_requests").select(["product_id", "size_id", "email"]).execute()).toEqual([{ product_id: 2, size_id: sizeOf.get(2), email: "ada@example.com" }]);
     // The same perfume in a second size is a second line now.
     const at2 = new Date().toISOString();
     const second = await t.db.insertInto("product_sizes").values({ product_id: 1, label: "60 ml", price: 9_800_000, stock: 3, created_at: at2, updated_at: at2 }).returning("id").executeTakeFirstOrThrow();

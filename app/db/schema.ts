@@ -312,6 +312,8 @@ export interface ReviewTable {
 export interface BackInStockRequestTable {
   id: Generated<number>;
   product_id: number;
+  /** the size waited for (migration 0081); null only if never set */
+  size_id: ColumnType<number | null, number | null | undefined, number | null>;
   email: string;
   user_id: number | null;
   /** the language the alert is written in */

@@ -7,6 +7,7 @@ import type { Config } from "~/lib/config.server";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "~/lib/i18n";
 import { translatorFor } from "~/lib/i18n.server";
 import { queueMail } from "./mail-outbox.server";
+import { listSizes, sizedName } from "./product-sizes.server";
 
 /**
  * Back-in-stock alerts (docs/decisions/133). On a sold-out product a shopper leaves an e-mail address
@@ -28,33 +29,42 @@ export type BackInStockProblem = "invalidEmail" | "unknownProduct" | "inStock";
 
 export async function requestBackInStock(
   db: Db,
-  input: { productId: number; email: string; userId: number | null; locale: Locale },
+  input: { productId: number; sizeId?: number | null; email: string; userId: number | null; locale: Locale },
 ): Promise<{ ok: true; alreadyWaiting: boolean } | { ok: false; problem: BackInStockProblem }> {
   const parsed = emailSchema.safeParse(input.email.trim().toLowerCase());
   if (!parsed.success) return { ok: false, problem: "invalidEmail" };
   const email = parsed.data;
   const product = await db.selectFrom("products").select(["id", "stock"]).where("id", "=", input.productId).where("archived_at", "is", null).executeTakeFirst();
   if (!product) return { ok: false, problem: "unknownProduct" };
-  if (product.stock > 0) return { ok: false, problem: "inStock" };
+  // Per size (docs/decisions/121): the size named, or without one the product's first sold-out size.
+  const sizes = await listSizes(db, product.id);
+  const size = input.sizeId != null ? sizes.find((s) => s.id === input.sizeId) : (sizes.find((s) => s.stock <= 0) ?? sizes[0]);
+  if (!size) return { ok: false, problem: "unknownProduct" };
+  if (size.stock > 0) return { ok: false, problem: "inStock" };
   const inserted = await db
     .insertInto("back_in_stock_requests")
-    .values({ product_id: product.id, email, user_id: input.userId, locale: input.locale, token: randomBytes(24).toString("base64url"), created_at: new Date().toISOString() })
-    // One waiting request per product and address: asking again is answered the same, nothing added.
-    .onConflict((oc) => oc.columns(["product_id", "email"]).where("notified_at", "is", null).doNothing())
+    .values({ product_id: product.id, size_id: size.id, email, user_id: input.userId, locale: input.locale, token: randomBytes(24).toString("base64url"), created_at: new Date().toISOString() })
+    // One waiting request per size and address: asking again is answered the same, nothing added.
+    .onConflict((oc) => oc.columns(["size_id", "email"]).where("notified_at", "is", null).doNothing())
     .executeTakeFirst();
   return { ok: true, alreadyWaiting: Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0 };
 }
 
-/** Whether this signed-in shopper already waits for this product (the page then says so). */
+/** Whether this signed-in shopper already waits for this product (any of its sizes). */
 export async function isWaitingFor(db: Db, productId: number, email: string): Promise<boolean> {
-  const row = await db
+  return (await sizesWaitedFor(db, productId, email)).length > 0;
+}
+
+/** The sizes of the product this address already waits for (the page offers only the others). */
+export async function sizesWaitedFor(db: Db, productId: number, email: string): Promise<number[]> {
+  const rows = await db
     .selectFrom("back_in_stock_requests")
-    .select("id")
+    .select("size_id")
     .where("product_id", "=", productId)
     .where("email", "=", email.toLowerCase())
     .where("notified_at", "is", null)
-    .executeTakeFirst();
-  return Boolean(row);
+    .execute();
+  return rows.flatMap((r) => (r.size_id === null ? [] : [r.size_id]));
 }
 
 /** Queues the alert of every waiting request whose product has stock again; returns how many were queued. */
@@ -65,9 +75,10 @@ export async function sendBackInStockAlerts(db: Db, config: Pick<Config, "public
     const due = await db
       .selectFrom("back_in_stock_requests as r")
       .innerJoin("products as p", "p.id", "r.product_id")
+      .innerJoin("product_sizes as s", "s.id", "r.size_id")
       .select("r.id")
       .where("r.notified_at", "is", null)
-      .where("p.stock", ">", 0)
+      .where("s.stock", ">", 0)
       .where("p.archived_at", "is", null)
       .where("r.id", ">", afterId)
       .orderBy("r.id")
@@ -85,12 +96,25 @@ async function alertOne(trx: Transaction<Database>, id: number, config: Pick<Con
   const request = await trx
     .selectFrom("back_in_stock_requests as r")
     .innerJoin("products as p", "p.id", "r.product_id")
-    .select(["r.id", "r.email", "r.locale", "r.token", "p.id as productId", "p.name", "p.stock"])
+    .innerJoin("product_sizes as s", "s.id", "r.size_id")
+    .select((eb) => [
+      "r.id",
+      "r.email",
+      "r.locale",
+      "r.token",
+      "p.id as productId",
+      "p.name as productName",
+      "s.label",
+      "s.stock",
+      eb.selectFrom("product_sizes as o").select((o) => o.fn.countAll<number>().as("n")).whereRef("o.product_id", "=", "p.id").as("sizeCount"),
+    ])
     .where("r.id", "=", id)
     .where("r.notified_at", "is", null)
     .$if(isPostgres(trx), (qb) => qb.forUpdate("r").skipLocked())
     .executeTakeFirst();
   if (!request || request.stock <= 0) return false;
+  // The size is named when the perfume comes in several: "Sauvage (100 ml)".
+  const name = sizedName(request.productName, Number(request.sizeCount) > 1 ? request.label : null);
   const claimed = await trx
     .updateTable("back_in_stock_requests")
     .set({ notified_at: new Date().toISOString() })
@@ -104,7 +128,7 @@ async function alertOne(trx: Transaction<Database>, id: number, config: Pick<Con
   const text = [
     t("mail.backInStock.greeting"),
     "",
-    t("mail.backInStock.body", { name: request.name }),
+    t("mail.backInStock.body", { name }),
     t("mail.backInStock.link", { url: productUrl }),
     "",
     t("mail.backInStock.once"),
@@ -112,7 +136,7 @@ async function alertOne(trx: Transaction<Database>, id: number, config: Pick<Con
     "",
     t("mail.backInStock.signature"),
   ].join("\n");
-  await queueMail(trx, { to: request.email, subject: t("mail.backInStock.subject", { name: request.name }), text, kind: "back-in-stock" });
+  await queueMail(trx, { to: request.email, subject: t("mail.backInStock.subject", { name }), text, kind: "back-in-stock" });
   return true;
 }
 

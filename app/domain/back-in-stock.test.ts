@@ -75,6 +75,32 @@ describe.each(ENGINES)("back-in-stock alerts on %s", (engine) => {
     expect(await requestBackInStock(t.db, { productId: musk, email: "chioma@example.com", userId: null, locale: "en" })).toEqual({ ok: true, alreadyWaiting: false });
   });
 
+  it("waits per size: an alert for the sold-out 30 ml, none for the 100 ml on sale, sent when the 30 ml comes back", async () => {
+    const [oud] = await makeProducts(t.db, [{ name: "Sized Oud", price: 4_000_000, stock: 0 }]);
+    const at = new Date().toISOString();
+    await t.db.updateTable("product_sizes").set({ label: "30 ml" }).where("product_id", "=", oud).execute();
+    await t.db.insertInto("product_sizes").values({ product_id: oud, label: "100 ml", price: 9_000_000, stock: 3, position: 1, created_at: at, updated_at: at }).execute();
+    const sizes = await t.db.selectFrom("product_sizes").select(["id", "label"]).where("product_id", "=", oud).orderBy("position").execute();
+    const [s30, s100] = sizes.map((s) => s.id);
+    const email = `sized-${engine}@example.com`;
+    expect(await requestBackInStock(t.db, { productId: oud, sizeId: s100, email, userId: null, locale: "en" })).toEqual({ ok: false, problem: "inStock" });
+    expect(await requestBackInStock(t.db, { productId: oud, sizeId: s30, email, userId: null, locale: "en" })).toEqual({ ok: true, alreadyWaiting: false });
+    // Without a size: the first sold-out one, which this address already waits for.
+    expect(await requestBackInStock(t.db, { productId: oud, email, userId: null, locale: "en" })).toEqual({ ok: true, alreadyWaiting: true });
+    const [other] = await makeProducts(t.db, [{ name: "Other", price: 1_000_000, stock: 0 }]);
+    const otherSize = await t.db.selectFrom("product_sizes").select("id").where("product_id", "=", other).executeTakeFirstOrThrow();
+    expect(await requestBackInStock(t.db, { productId: oud, sizeId: otherSize.id, email, userId: null, locale: "en" })).toEqual({ ok: false, problem: "unknownProduct" });
+
+    // The 100 ml selling more or coming back does not count: the 30 ml is what was asked for.
+    await t.db.updateTable("product_sizes").set({ stock: 8 }).where("id", "=", s100).execute();
+    await sendBackInStockAlerts(t.db, config);
+    expect(await alerts(email)).toEqual([]);
+    await t.db.updateTable("product_sizes").set({ stock: 2 }).where("id", "=", s30).execute();
+    await sendBackInStockAlerts(t.db, config);
+    const sent = await alerts(email);
+    expect(sent.map((m) => m.subject)).toEqual(["Back in stock: Sized Oud (30 ml)"]);
+  });
+
   it("queues each alert once when several instances run the job at the same time", async () => {
     const [vetiver] = await makeProducts(t.db, [{ name: "Racing Vetiver", price: 3_000_000, stock: 0 }]);
     const emails = Array.from({ length: 25 }, (_, i) => `race-${i}@example.com`);

@@ -9,7 +9,7 @@ import { Icon } from "~/components/icon";
 import { Price } from "~/components/price";
 import { ProductGallery } from "~/components/product-gallery";
 import { WishlistButton } from "~/components/wishlist-button";
-import { isWaitingFor, requestBackInStock } from "~/domain/back-in-stock.server";
+import { requestBackInStock, sizesWaitedFor } from "~/domain/back-in-stock.server";
 import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
 import { productGallery } from "~/domain/product-photos.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
@@ -42,7 +42,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Signed in: recorded and shown by the server (their product page is rendered in full). Visitors:
   // by their browser (the page may be a cached one).
   const recent = shopper ? await viewProduct(context.db, shopper.id, product.id) : null;
-  const backInStock = product.stock > 0 ? null : { email: shopper?.email ?? null, waiting: shopper ? await isWaitingFor(context.db, product.id, shopper.email) : false };
+  // Per size (docs/decisions/121): offered for the sold-out sizes this shopper does not wait for yet.
+  const soldOut = product.sizes.filter((s) => s.stock <= 0);
+  const waited = shopper && soldOut.length ? await sizesWaitedFor(context.db, product.id, shopper.email) : [];
+  const open = soldOut.filter((s) => !waited.includes(s.id));
+  const backInStock = soldOut.length === 0 ? null : { email: shopper?.email ?? null, waiting: open.length === 0, sizes: product.sizes.length > 1 ? open.map((s) => ({ id: s.id, label: s.label })) : [] };
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
   const reviews = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
   const reviewForm = { eligibility: shopper ? await reviewEligibility(context.db, shopper.id, product.id) : null, path };
@@ -145,7 +149,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (intent === "review") return postReview(context, shopper!.id, id, form, t);
   const email = shopper?.email ?? String(form.get("email") ?? "");
-  const result = await requestBackInStock(context.db, { productId: id, email, userId: shopper?.id ?? null, locale: detectLocale(request).locale });
+  const sizeId = parseProductId(String(form.get("sizeId") ?? "") || undefined);
+  const result = await requestBackInStock(context.db, { productId: id, sizeId, email, userId: shopper?.id ?? null, locale: detectLocale(request).locale });
   if (!result.ok) return data({ error: t(`product.backInStock.errors.${result.problem}`), reviewErrors: {} }, { status: result.problem === "invalidEmail" ? 400 : result.problem === "unknownProduct" ? 404 : 409 });
   return redirectWithToast(context, `/shop/${id}`, { type: "success", key: "product.backInStock.toast.saved" });
 }

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { readOutbox } from "~/lib/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { addProduct } from "../support/catalogue";
-import { createCustomer, openShopDatabase } from "../support/e2e-shop";
+import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { decodeQuotedPrintable } from "../support/mail";
 import { hydrated } from "./support";
 
@@ -127,5 +127,81 @@ test("without JavaScript the size radios alone carry the choice into the cart", 
   await expect(line).toContainText("Size: 100 ml");
   await expect(line).toContainText("₦98,000.00");
   await expect(page.locator(`[data-size-id="${perfume.sizes["50 ml"]}"]`)).toHaveCount(0);
+  await visitor.close();
+});
+
+test("a visitor without JavaScript asks for the sold-out 30 ml; the owner receives 30 ml bottles and the alert names the size", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const name = `Musk Sizes ${stamp}`;
+  const perfume = await perfumeInSizes(name);
+  const email = `sizes-waiting-${stamp}@example.com`;
+  const visitor = await browser.newContext({ javaScriptEnabled: false });
+  const page = await visitor.newPage();
+  await page.goto(`/shop/${perfume.id}`);
+  const form = page.getByRole("form", { name: "Out of stock for now" });
+  await expect(form.getByLabel("Sold-out size")).toBeDisabled();
+  await expect(form.getByLabel("Sold-out size")).toHaveValue(String(perfume.sizes["30 ml"]));
+  await form.getByLabel("Your e-mail").fill(email);
+  await form.getByRole("button", { name: "Email me when it's back" }).click();
+  await expect(page.locator("[data-toast-fallback]")).toHaveText("We will e-mail you when it is back in stock.");
+  await visitor.close();
+  const request = await shop.db.selectFrom("back_in_stock_requests").select(["size_id"]).where("email", "=", email).executeTakeFirstOrThrow();
+  expect(request.size_id).toBe(perfume.sizes["30 ml"]);
+
+  const admin = await createAdmin(shop, `sizes-restock-${stamp}@unboxed.example`);
+  const owner = await browser.newContext({ javaScriptEnabled: false });
+  await owner.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(`/admin/products/${perfume.id}/stock`);
+  await ownerPage.getByRole("link", { name: "30 ml: 0" }).click();
+  await expect(ownerPage.getByText("30 ml in stock now")).toBeVisible();
+  await ownerPage.getByLabel("Reason").selectOption({ label: "Received" });
+  await ownerPage.getByLabel("Add or take away").check();
+  await ownerPage.getByLabel("Quantity").fill("+2");
+  await ownerPage.getByRole("button", { name: "Save adjustment" }).click();
+  await expect(ownerPage.locator("[data-stock-now]")).toHaveText("2");
+  await expect(ownerPage.getByRole("link", { name: "100 ml: 3" })).toBeVisible();
+  await owner.close();
+  expect(await stockOf(perfume.sizes["30 ml"])).toBe(2);
+
+  await expect.poll(async () => (await readOutbox(E2E_DATA_DIR, email)).length, { timeout: 90_000 }).toBe(1);
+  const [mail] = await readOutbox(E2E_DATA_DIR, email);
+  expect(decodeQuotedPrintable(mail.raw)).toContain(`Subject: Back in stock: ${name} (30 ml)`);
+});
+
+test("the owner gives a one-size perfume a second size on its sizes page; a duplicate label is refused with nothing saved", async ({ browser, baseURL }) => {
+  test.setTimeout(60_000);
+  const brand = await shop.db.selectFrom("brands").select("id").orderBy("id").executeTakeFirstOrThrow();
+  const category = await shop.db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
+  const name = `Libre Sizes ${stamp}`;
+  const product = await addProduct(shop.db, { brandId: brand.id, categoryId: category.id, name, price: 5_000_000, stock: 2 });
+  await shop.db.updateTable("products").set({ created_at: "2020-01-01T00:00:00.000Z" }).where("id", "=", product.id).execute();
+  const admin = await createAdmin(shop, `sizes-owner-${stamp}@unboxed.example`);
+  const owner = await browser.newContext({ javaScriptEnabled: false });
+  await owner.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
+  const page = await owner.newPage();
+  await page.goto(`/admin/products/${product.id}/sizes`);
+  await page.getByLabel("Size label of Standard").fill("50 ml");
+  await page.getByLabel("Size label of the new size").fill("50 ml");
+  await page.getByLabel("Price of the new size").fill("80000");
+  await page.getByRole("button", { name: "Save sizes" }).click();
+  await expect(page.getByText("Two sizes cannot have the same label.")).toBeVisible();
+  expect(await shop.db.selectFrom("product_sizes").select("label").where("product_id", "=", product.id).execute()).toEqual([{ label: "Standard" }]);
+
+  await page.getByLabel("Size label of 50 ml").nth(1).fill("100 ml");
+  await page.getByRole("button", { name: "Save sizes" }).click();
+  await expect(page.locator("[data-toast-fallback]")).toHaveText(`Sizes of “${name}” saved`);
+  await owner.close();
+
+  // The shop offers both, and the card says "From".
+  const visitor = await browser.newContext({ javaScriptEnabled: false });
+  const shopper = await visitor.newPage();
+  await shopper.goto(`/shop/${product.id}`);
+  const sizes = shopper.getByRole("group", { name: "Size" });
+  await expect(sizes.getByRole("radio", { name: "50 ml" })).toBeChecked();
+  // The new size has no stock yet: shown, but not for sale.
+  await expect(sizes.getByRole("radio", { name: /100 ml/ })).toBeDisabled();
+  await shopper.goto(`/shop?q=${encodeURIComponent(name)}`);
+  await expect(shopper.locator("main article").filter({ hasText: name })).toContainText("From ₦50,000.00");
   await visitor.close();
 });
