@@ -31,11 +31,10 @@ export function BackInStockForm({ state, error }: { state: BackInStockState; err
         {t("product.backInStock.title")}
       </h2>
       <p className="text-sm text-stone-700">{state.email ? t("product.backInStock.signedIn", { email: state.email }) : t("product.backInStock.intro")}</p>
-      {state.sizes.length === 1 && <input type="hidden" name="sizeId" value={state.sizes[0].id} />}
       {state.sizes.length > 0 && (
         <label className="block text-sm font-medium">
-          {t("product.backInStock.size")}
-          <select name="sizeId" disabled={state.sizes.length === 1} className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3">
+          {t("store.product.size")}
+          <select name="sizeId" className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 px-3">
             {state.sizes.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.label}

@@ -31,14 +31,12 @@ export function readCartAction(formData: FormData | undefined, formAction: strin
   const productId = Number(formData.get("productId"));
   if (intent === "clear") return { intent };
   if (!Number.isInteger(productId) || productId < 1) return null;
-  const rawSize = formData.get("sizeId");
-  const sizeId = rawSize === null || rawSize === "" ? undefined : Number(rawSize);
-  if (sizeId !== undefined && (!Number.isInteger(sizeId) || sizeId < 1)) return null;
-  const line = sizeId === undefined ? { productId } : { productId, sizeId };
-  if (intent === "add" || intent === "remove" || intent === "increment" || intent === "decrement") return { intent, ...line };
+  // The line's size, when the form names one (the server checks it; here it only finds the line).
+  const sizeId = Number(formData.get("sizeId")) || undefined;
+  if (intent === "add" || intent === "remove" || intent === "increment" || intent === "decrement") return { intent, productId, sizeId };
   if (intent === "set") {
     const quantity = Number(String(formData.get("quantity") ?? "").trim());
-    return Number.isInteger(quantity) && quantity >= 1 ? { intent, ...line, quantity } : null;
+    return Number.isInteger(quantity) && quantity >= 1 ? { intent, productId, sizeId, quantity } : null;
   }
   return null;
 }
@@ -56,7 +54,7 @@ export function applyCartActions<L extends OptimisticLine>(lines: L[], actions: 
       adding.clear();
       continue;
     }
-    const i = next.findIndex((l) => l.productId === action.productId && (action.sizeId === undefined || l.sizeId === undefined || l.sizeId === action.sizeId));
+    const i = next.findIndex((l) => l.productId === action.productId && (!action.sizeId || !l.sizeId || l.sizeId === action.sizeId));
     const line = i === -1 ? null : next[i];
     switch (action.intent) {
       case "add":

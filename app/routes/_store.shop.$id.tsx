@@ -173,7 +173,6 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   const [sizeId, setSizeId] = useState(() => (product.sizes.find((s) => s.stock > 0) ?? product.sizes[0]).id);
   const size = product.sizes.find((s) => s.id === sizeId) ?? product.sizes[0];
   const soldOut = size.stock <= 0;
-  const choice = product.sizes.length > 1;
   return (
     <>
       <article className="grid gap-6 md:grid-cols-2 md:gap-10">
@@ -194,21 +193,18 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           <p className="leading-relaxed text-stone-700">{product.description}</p>
           <div className="flex items-center gap-3">
             <AddToCartButton productId={product.id} soldOut={soldOut} className="max-w-xs flex-1">
-              {choice ? (
-                <fieldset className="mb-3">
-                  <legend className="mb-2 text-sm font-medium">{t("store.product.size")}</legend>
-                  <div className="flex flex-wrap gap-2">
-                    {product.sizes.map((s) => (
-                      <label key={s.id} className="size-choice">
-                        <input type="radio" name="sizeId" value={s.id} checked={s.id === size.id} disabled={s.stock <= 0} onChange={() => setSizeId(s.id)} className="sr-only" />
-                        <span>{s.label}</span>
-                        {s.stock <= 0 && <span className="text-xs text-stone-600">{t("common.product.soldOut")}</span>}
-                      </label>
-                    ))}
-                  </div>
+              {/* One size: nothing to choose, the server takes it. */}
+              {product.sizes.length > 1 && (
+                <fieldset className="size-choices">
+                  <legend>{t("store.product.size")}</legend>
+                  {product.sizes.map((s) => (
+                    <label key={s.id} className="size-choice">
+                      <input type="radio" name="sizeId" value={s.id} checked={s.id === size.id} disabled={s.stock <= 0} onChange={() => setSizeId(s.id)} className="sr-only" />
+                      {s.label}
+                      {s.stock <= 0 && <small>{t("common.product.soldOut")}</small>}
+                    </label>
+                  ))}
                 </fieldset>
-              ) : (
-                <input type="hidden" name="sizeId" value={size.id} />
               )}
             </AddToCartButton>
             <WishlistButton productId={product.id} />
