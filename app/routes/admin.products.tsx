@@ -408,6 +408,12 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 <td className="whitespace-nowrap px-3 py-2 tabular-nums">
                   {formatNaira(p.price)}
                   {p.discount ? <s className="block text-xs text-stone-500">{formatNaira(p.price + p.discount)}</s> : null}
+                  {/* Several sizes (docs/decisions/121): the cheapest price, and the way to all of them. */}
+                  {p.sizeCount > 1 && (
+                    <Link to={`/admin/products/${p.id}/sizes`} className="block text-xs underline decoration-dotted underline-offset-4" data-sizes-count>
+                      {t("admin.sizes.count", { count: p.sizeCount })}
+                    </Link>
+                  )}
                 </td>
                 <td className="max-w-xs px-3 py-2 text-stone-600">
                   <p className="line-clamp-2">{p.description}</p>

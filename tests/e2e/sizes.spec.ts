@@ -190,6 +190,9 @@ test("the owner gives a one-size perfume a second size on its sizes page; a dupl
   await page.getByLabel("Size label of 50 ml").nth(1).fill("100 ml");
   await page.getByRole("button", { name: "Save sizes" }).click();
   await expect(page.locator("[data-toast-fallback]")).toHaveText(`Sizes of “${name}” saved`);
+  // The products list gives the cheapest price and leads to the sizes.
+  await page.goto(`/admin/products?q=${encodeURIComponent(name)}`);
+  await expect(page.locator(`[data-product-row="${product.id}"] [data-sizes-count]`)).toHaveText("from, 2 sizes");
   await owner.close();
 
   // The shop offers both, and the card says "From".
