@@ -5,6 +5,7 @@ import { MAX_PHOTO_ZIP_BYTES } from "~/lib/admin";
 import { type ImageProblem, MAX_IMAGE_BYTES, storeUploadedImage } from "~/lib/uploads.server";
 import { recordAudit } from "./audit.server";
 import { catalogChanged } from "./catalog.server";
+import { MAX_PHOTOS, removeUnusedImages, replacePhotoAt } from "./product-photos.server";
 
 /**
  * Product photos in bulk (docs/decisions/120): a zip of pictures, each named by its product's slug
@@ -15,7 +16,9 @@ import { catalogChanged } from "./catalog.server";
  *
  * All or nothing: when any picture is refused (unknown slug, two pictures for one product, not an
  * image), no product changes and the owner sees every problem at once. Otherwise every matched product
- * gets its new photo in one transaction.
+ * gets its new photos in one transaction: `slug.jpg` replaces photo 1 (the card image), `slug-2.jpg` …
+ * `slug-8.jpg` replace photos 2 to 8, or are added at the end of a gallery that has fewer
+ * (docs/decisions/124).
  */
 
 /** entries a zip may hold (folders included) */
@@ -24,11 +27,13 @@ export const MAX_PHOTO_ZIP_ENTRIES = 1000;
 export const MAX_PHOTO_ZIP_UNPACKED_BYTES = 400 * 1024 * 1024;
 
 const PICTURE_NAME = /\.(jpe?g|png|webp|avif)$/i;
+/** `slug-N`: the product's photo N (docs/decisions/124) */
+const NUMBERED = /^(.+)-(\d{1,3})$/;
 /** Files a computer adds to zips on its own: skipped, never reported. */
 const SYSTEM_FILE = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$|\._)/i;
 
 export type ZipProblem = "tooLarge" | "notZip" | "unsafePath" | "tooManyEntries" | "tooLargeUnpacked" | "encrypted" | "empty";
-export type PhotoProblem = "unknownSlug" | "duplicate" | "notPicture" | "entryTooLarge" | ImageProblem;
+export type PhotoProblem = "unknownSlug" | "photoNumber" | "duplicate" | "notPicture" | "entryTooLarge" | ImageProblem;
 
 export interface PhotoImportResult {
   ok: boolean;
@@ -120,21 +125,35 @@ export async function importPhotoZip(db: Db, input: { zip: Buffer; imagesDir: st
   }
   if (pictures.length === 0 && problems.length === 0) return { ok: false, zipProblem: "empty", problems: [], updated: [] };
 
-  const slugs = [...new Set(pictures.map((p) => p.slug))];
-  const products = slugs.length
-    ? await db.selectFrom("products").select(["id", "slug", "name", "image"]).where("slug", "in", slugs).execute()
+  // `slug.jpg` is a product's photo 1 and `slug-2.jpg` … `slug-8.jpg` its further photos. A name that is
+  // itself a product's slug (`oud-2` when both `oud` and `oud-2` exist) is that product's photo 1.
+  const slugs = new Set<string>();
+  for (const picture of pictures) {
+    slugs.add(picture.slug);
+    const numbered = NUMBERED.exec(picture.slug);
+    if (numbered) slugs.add(numbered[1]);
+  }
+  const products = slugs.size
+    ? await db.selectFrom("products").select(["id", "slug", "name", "image"]).where("slug", "in", [...slugs]).execute()
     : [];
   const bySlug = new Map(products.map((p) => [p.slug, p]));
-  const seen = new Map<string, number>();
-  for (const picture of pictures) seen.set(picture.slug, (seen.get(picture.slug) ?? 0) + 1);
-
-  const keys = new Map<string, string>();
+  const placed: (Picture & { product: string; position: number })[] = [];
   for (const picture of pictures) {
-    if (!bySlug.has(picture.slug)) {
-      problems.push({ file: picture.file, problem: "unknownSlug" });
-      continue;
-    }
-    if (seen.get(picture.slug)! > 1) {
+    const numbered = NUMBERED.exec(picture.slug);
+    if (bySlug.has(picture.slug)) placed.push({ ...picture, product: picture.slug, position: 1 });
+    else if (numbered && bySlug.has(numbered[1])) {
+      const position = Number(numbered[2]);
+      if (position < 2 || position > MAX_PHOTOS) problems.push({ file: picture.file, problem: "photoNumber" });
+      else placed.push({ ...picture, product: numbered[1], position });
+    } else problems.push({ file: picture.file, problem: "unknownSlug" });
+  }
+  const seen = new Map<string, number>();
+  const spot = (p: { product: string; position: number }) => `${p.product}#${p.position}`;
+  for (const picture of placed) seen.set(spot(picture), (seen.get(spot(picture)) ?? 0) + 1);
+
+  const keys: { product: string; position: number; key: string }[] = [];
+  for (const picture of placed) {
+    if (seen.get(spot(picture))! > 1) {
       problems.push({ file: picture.file, problem: "duplicate" });
       continue;
     }
@@ -142,24 +161,38 @@ export async function importPhotoZip(db: Db, input: { zip: Buffer; imagesDir: st
     // only unused files (and importing the same zip again costs nothing).
     const stored = await storeUploadedImage(picture.bytes, input.imagesDir);
     if (stored.problem) problems.push({ file: picture.file, problem: stored.problem });
-    else keys.set(picture.slug, stored.key);
+    else keys.push({ product: picture.product, position: picture.position, key: stored.key });
   }
   if (problems.length) return { ok: false, problems, updated: [] };
 
-  const at = new Date().toISOString();
+  // Each product's pictures in order of their number: `slug-5.jpg` for a product with two photos (and
+  // no `slug-3.jpg` or `slug-4.jpg` in the zip) becomes its photo 3.
+  keys.sort((a, b) => a.product.localeCompare(b.product) || a.position - b.position);
+  const replaced: string[] = [];
   const updated = await db.transaction().execute(async (trx) => {
     const done: { slug: string; name: string }[] = [];
-    for (const [slug, key] of keys) {
+    for (const slug of new Set(keys.map((k) => k.product))) {
       const product = bySlug.get(slug)!;
-      const moved = await trx.updateTable("products").set({ image: key, updated_at: at }).where("id", "=", product.id).executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) continue;
-      if (product.image !== key) {
-        await recordAudit(trx, { actorId: input.actorId, action: "update", entity: "product", entityId: product.id, summary: product.name, changes: { image: [product.image, key] } });
+      const photoKeys = async () =>
+        (await trx.selectFrom("product_photos").select("image").where("product_id", "=", product.id).orderBy("position").execute()).map((r) => r.image);
+      const before = await photoKeys();
+      let gone = false;
+      for (const { position, key } of keys.filter((k) => k.product === slug)) {
+        const old = await replacePhotoAt(trx, product.id, position, key);
+        if (old === undefined) gone = true;
+        else if (old) replaced.push(old);
+      }
+      if (gone) continue;
+      const after = await photoKeys();
+      if (before.join() !== after.join()) {
+        await recordAudit(trx, { actorId: input.actorId, action: "update", entity: "product", entityId: product.id, summary: product.name, changes: { photos: [before, after] } });
       }
       done.push({ slug, name: product.name });
     }
     return done;
   });
   if (updated.length) catalogChanged();
+  // A picture replaced by the import goes when no product uses it any more.
+  await removeUnusedImages({ db, imagesDir: input.imagesDir }, replaced);
   return { ok: true, problems: [], updated };
 }

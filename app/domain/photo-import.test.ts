@@ -128,4 +128,80 @@ describe.each(ENGINES)("photo zip import on %s", (engine) => {
     const many = await zipOf(Array.from({ length: MAX_PHOTO_ZIP_ENTRIES + 1 }, (_, i) => [`f${i}.txt`, Buffer.from("x")] as [string, Buffer]));
     expect(await importPhotoZip(t.db, { zip: many, imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "tooManyEntries" });
   });
+
+  it("takes slug-2.jpg … slug-8.jpg as further photos in order; slug.jpg stays the first, the card image", async () => {
+    const [id] = await makeProducts(t.db, [{ name: `Gallery Zip Oud ${engine}`, price: 1_000_000, stock: 3 }]);
+    const slug = (await t.db.selectFrom("products").select("slug").where("id", "=", id).executeTakeFirstOrThrow()).slug;
+    const gallery = async () =>
+      t.db.selectFrom("product_photos").select(["image", "position"]).where("product_id", "=", id).orderBy("position").execute();
+    const first = await importPhotoZip(t.db, { zip: await zipOf([[`${slug}.jpg`, await photo(123, 45, 67)]]), imagesDir, actorId: admin });
+    expect(first).toMatchObject({ ok: true, updated: [{ slug }] });
+    const oldFirst = (await gallery())[0].image;
+
+    // A new first photo, photo 2, and photo 5 of a gallery that will have 2: it becomes photo 3.
+    const zip = await zipOf([
+      [`${slug}-5.jpg`, await photo(150, 90, 30)],
+      [`${slug}.jpg`, await photo(67, 123, 45)],
+      [`more/${slug}-2.JPG`, await photo(45, 67, 123)],
+    ]);
+    const result = await importPhotoZip(t.db, { zip, imagesDir, actorId: admin });
+    expect(result).toMatchObject({ ok: true, problems: [], updated: [{ slug }] });
+    const photos = await gallery();
+    expect(photos.map((p) => p.position)).toEqual([1, 2, 3]);
+    expect(photos[0].image).not.toBe(oldFirst);
+    expect(await imageOf(slug)).toBe(photos[0].image);
+    // The replaced first photo's files are gone; the new ones are there.
+    expect(fs.readdirSync(imagesDir).filter((f) => f.startsWith(oldFirst))).toEqual([]);
+    for (const { image } of photos) expect(fs.existsSync(path.join(imagesDir, `${image}-640.webp`))).toBe(true);
+    const audit = await t.db.selectFrom("audit_log").select("changes").where("entity_id", "=", id).orderBy("id", "desc").executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.changes!).photos).toEqual([[oldFirst], photos.map((p) => p.image)]);
+
+    // Photo 2 replaced in place; the others stay where they are.
+    const again = await importPhotoZip(t.db, { zip: await zipOf([[`${slug}-2.webp`, await photo(30, 150, 90)]]), imagesDir, actorId: admin });
+    expect(again.ok).toBe(true);
+    const after = await gallery();
+    expect([after[0].image, after[2].image]).toEqual([photos[0].image, photos[2].image]);
+    expect(after[1].image).not.toBe(photos[1].image);
+  });
+
+  it("refuses photo numbers outside 2 to 8 and two pictures for one photo; a name that is a product's own slug is its first photo", async () => {
+    const [oud, oud2] = await makeProducts(t.db, [
+      { name: `Numbered Oud ${engine}`, price: 1_000_000, stock: 3 },
+      { name: `Numbered Oud ${engine} 2`, price: 1_000_000, stock: 3 },
+    ]);
+    const slugOf = async (id: number) => (await t.db.selectFrom("products").select("slug").where("id", "=", id).executeTakeFirstOrThrow()).slug;
+    const slug = await slugOf(oud);
+    // As the product form names a second product of the same name.
+    const slug2 = `${slug}-2`;
+    await t.db.updateTable("products").set({ slug: slug2 }).where("id", "=", oud2).execute();
+    const before = await t.db.selectFrom("product_photos").select("id").execute();
+    const refused = await importPhotoZip(t.db, {
+      zip: await zipOf([
+        [`${slug}-9.jpg`, await photo(1, 1, 1)],
+        [`${slug}-1.jpg`, await photo(2, 2, 2)],
+        [`${slug}-3.jpg`, await photo(3, 3, 3)],
+        [`other/${slug}-3.png`, await photo(4, 4, 4, "png")],
+        [`nobody-2.jpg`, await photo(5, 5, 5)],
+      ]),
+      imagesDir,
+      actorId: admin,
+    });
+    expect(refused.ok).toBe(false);
+    expect(refused.problems).toEqual(
+      expect.arrayContaining([
+        { file: `${slug}-9.jpg`, problem: "photoNumber" },
+        { file: `${slug}-1.jpg`, problem: "photoNumber" },
+        { file: `${slug}-3.jpg`, problem: "duplicate" },
+        { file: `other/${slug}-3.png`, problem: "duplicate" },
+        { file: "nobody-2.jpg", problem: "unknownSlug" },
+      ]),
+    );
+    expect(await t.db.selectFrom("product_photos").select("id").execute()).toEqual(before);
+
+    // `slug-2.jpg` where a product has that very slug: that product's first photo.
+    const own = await importPhotoZip(t.db, { zip: await zipOf([[`${slug2}.jpg`, await photo(6, 6, 6)]]), imagesDir, actorId: admin });
+    expect(own).toMatchObject({ ok: true, updated: [{ slug: slug2 }] });
+    expect(await t.db.selectFrom("product_photos").select("id").where("product_id", "=", oud).execute()).toEqual([]);
+    expect(await imageOf(slug2)).toMatch(/^[0-9a-f]{20}$/);
+  });
 });

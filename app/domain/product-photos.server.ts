@@ -264,13 +264,15 @@ export async function setPhotoAlt(ctx: PhotoWriteContext, productId: number, pho
 }
 
 /**
- * Makes `key` the product's first photo in place of the current first one (the product form's image
- * field, a `slug.jpg` in a photo zip), inside the caller's transaction. Returns the key it replaced, for
- * removeUnusedImages once the transaction is done. A picture already further down the gallery moves up.
+ * Makes `key` the product's photo at `position` in place of the one there (the product form's image
+ * field and a zip's `slug.jpg` for photo 1, a zip's `slug-N.jpg` for photo N), or adds it at the end of a
+ * shorter gallery, inside the caller's transaction. Returns the key it replaced (null: none), for
+ * removeUnusedImages once the transaction is done, or undefined when the product is gone. A picture
+ * already elsewhere in the gallery moves to that place.
  */
-export async function replacePhotoAt(trx: Db, productId: number, position: number, key: string): Promise<string | null> {
+export async function replacePhotoAt(trx: Db, productId: number, position: number, key: string): Promise<string | null | undefined> {
   const product = await lockProduct(trx, productId);
-  if (!product) return null;
+  if (!product) return undefined;
   const rows = await photoRows(trx, productId);
   const current = rows[position - 1];
   const same = rows.find((r) => r.key === key);
