@@ -416,7 +416,7 @@ test("the admin screens pass an accessibility check, on a phone too", async ({ p
   await signIn(context, admin.token, baseURL);
   const { id: productId } = await shop.db.selectFrom("products").select("id").where("stock", ">", 3).where("archived_at", "is", null).orderBy("id").executeTakeFirstOrThrow();
   const order = await insertOrder(shop.db, { userId: customer.userId, items: [{ productId, quantity: 1 }] });
-  const screens = ["/admin", "/admin/orders", `/admin/orders/${order.number}`, `/admin/orders/${order.number}?cancel=1`, "/admin/products", "/admin/products?new=1", `/admin/products?edit=${productId}`, "/admin/categories?new=1", "/admin/brands", "/admin/brands?q=nothing-matches", "/admin/delivery", "/admin/audit", "/admin/products/import", `/admin/products/${productId}/stock`, "/admin/products/photos", "/admin/customers", `/admin/customers/${customer.userId}`, `/admin/customers/${customer.userId}?role=admin`, "/admin/reviews"];
+  const screens = ["/admin", "/admin/orders", `/admin/orders/${order.number}`, `/admin/orders/${order.number}?cancel=1`, "/admin/products", "/admin/products?new=1", `/admin/products?edit=${productId}`, "/admin/categories?new=1", "/admin/brands", "/admin/brands?q=nothing-matches", "/admin/delivery", "/admin/audit", "/admin/products/import", `/admin/products/${productId}/stock`, `/admin/products/${productId}/photos`, "/admin/products/photos", "/admin/customers", `/admin/customers/${customer.userId}`, `/admin/customers/${customer.userId}?role=admin`, "/admin/reviews"];
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     await page.setViewportSize(viewport);
     for (const url of screens) {
