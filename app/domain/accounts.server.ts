@@ -12,6 +12,7 @@ import { accountExistsEmail, confirmRegistrationEmail, passwordResetEmail } from
 import { queueMail } from "./mail-outbox.server";
 import { passwordWeakness } from "./password-strength.server";
 import { mergeCartOnSignIn } from "./cart.server";
+import { mergeVisitorViewsOnSignIn } from "./recently-viewed.server";
 import { clearAttempts, consumeAttempt, countAttempt, refundAttempt, signInDelayMs, withinLimit } from "./rate-limits.server";
 import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
 
@@ -313,6 +314,9 @@ export async function signIn(
   // What the shopper put in the cart before signing in joins the account's cart.
   const clearGuestCart = await mergeCartOnSignIn(request, context, userId);
   if (clearGuestCart) headers.append("Set-Cookie", clearGuestCart);
+  // So do the perfumes viewed as a visitor (docs/decisions/126).
+  const clearVisitorViews = await mergeVisitorViewsOnSignIn(request, context.db, userId);
+  if (clearVisitorViews) headers.append("Set-Cookie", clearVisitorViews);
   const target = safeRedirectPath(redirectTo);
   const account = await context.db.selectFrom("users").select("must_change_password").where("id", "=", userId).executeTakeFirst();
   if (account?.must_change_password) {

@@ -1,5 +1,6 @@
 import type { Db } from "~/db/client.server";
-import { cookieIds, RECENT_SHOWN } from "~/lib/recently-viewed";
+import { serializeCookie } from "~/lib/cookies.server";
+import { cookieIds, RECENT_COOKIE, RECENT_SHOWN } from "~/lib/recently-viewed";
 import { type ProductCard, productCards } from "./catalog.server";
 
 /**
@@ -91,4 +92,20 @@ export async function recentlyViewedInCart(db: Db, userId: number | null, cookie
   if (userId !== null) return recentlyViewed(db, userId, inCart);
   const ids = cookieIds(cookieHeader).filter((id) => !inCart.includes(id)).slice(0, RECENT_SHOWN);
   return ids.length ? recentCards(db, ids) : [];
+}
+
+/**
+ * At sign-in: the perfumes viewed on this browser as a visitor (the `recently_viewed` cookie) become
+ * the account's latest views, and the cookie is deleted (the Set-Cookie returned; null without one),
+ * so they are not shown to whoever uses the browser after the shopper signs out. Ids of products the
+ * shop does not have are skipped.
+ */
+export async function mergeVisitorViewsOnSignIn(request: Request, db: Db, userId: number): Promise<string | null> {
+  const header = request.headers.get("Cookie") ?? "";
+  if (!/(?:^|;\s*)recently_viewed=/.test(header)) return null;
+  const ids = cookieIds(header).slice(0, RECENT_KEPT);
+  const known = new Set(ids.length ? (await db.selectFrom("products").select("id").where("id", "in", ids).execute()).map((row) => row.id) : []);
+  // Oldest first, so that the cookie's latest view becomes the account's latest.
+  for (const id of ids.reverse()) if (known.has(id)) await recordView(db, userId, id);
+  return serializeCookie(RECENT_COOKIE, "", { maxAgeSeconds: 0 });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { makeProducts, makeUser } from "../../tests/support/catalogue";
 import { RECENT_SHOWN } from "~/lib/recently-viewed";
-import { RECENT_KEPT, recentCards, recentlyViewed, recordView, viewedIds, viewProduct } from "./recently-viewed.server";
+import { mergeVisitorViewsOnSignIn, RECENT_KEPT, recentCards, recentlyViewed, recordView, viewedIds, viewProduct } from "./recently-viewed.server";
 
 describe.each(ENGINES)("recently viewed on %s", (engine) => {
   let t: TestDatabase;
@@ -69,6 +69,24 @@ describe.each(ENGINES)("recently viewed on %s", (engine) => {
     await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "=", ids[3]).execute();
     expect((await recentCards(t.db, [ids[4], 999_999, ids[3], ids[1]])).map((p) => p.name)).toEqual(["Perfume 04", "Perfume 01"]);
     expect(await recentCards(t.db, [])).toEqual([]);
+  });
+
+  it("makes a visitor's views the account's latest at sign-in, and deletes their cookie", async () => {
+    const carol = await makeUser(t.db, "carol@example.com");
+    await recordView(t.db, carol, ids[9]);
+    await recordView(t.db, carol, ids[8]);
+    const request = (cookie?: string) => new Request("http://shop.test/auth", cookie ? { headers: { Cookie: cookie } } : {});
+    expect(await mergeVisitorViewsOnSignIn(request(), t.db, carol)).toBeNull();
+    expect(await mergeVisitorViewsOnSignIn(request("lng=es; ub_cart=abc"), t.db, carol)).toBeNull();
+    expect(await viewedIds(t.db, carol)).toEqual([ids[8], ids[9]]);
+
+    // Latest first in the cookie; an unknown id and a malformed one are skipped.
+    const clear = await mergeVisitorViewsOnSignIn(request(`lng=es; recently_viewed=${ids[4]}.999999.${ids[5]}.x.${ids[9]}`), t.db, carol);
+    expect(clear).toBe("recently_viewed=; Path=/; SameSite=Lax; Max-Age=0");
+    expect(await viewedIds(t.db, carol)).toEqual([ids[4], ids[5], ids[9], ids[8]]);
+    // A cookie with nothing usable is only deleted.
+    expect(await mergeVisitorViewsOnSignIn(request("recently_viewed=abc"), t.db, carol)).toBe("recently_viewed=; Path=/; SameSite=Lax; Max-Age=0");
+    expect(await viewedIds(t.db, carol)).toEqual([ids[4], ids[5], ids[9], ids[8]]);
   });
 
   it("forgets a shopper's views with the account", async () => {

@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addUser, makeProducts } from "../../tests/support/catalogue";
 import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { registerCustomer } from "~/domain/accounts.server";
+import { viewedIds } from "~/domain/recently-viewed.server";
 import { createSession } from "~/domain/sessions.server";
 import * as cards from "./api.products.cards";
+import * as auth from "./auth";
 import * as cart from "./cart";
 import * as product from "./_store.shop.$id";
 
@@ -74,5 +77,26 @@ describe.each(ENGINES)("recently viewed pages on %s", (engine) => {
     expect(cartPage.headers.get("Cache-Control")).toBe("private, no-store");
     const after = await t.db.selectFrom("recently_viewed").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it("takes a visitor's views into the account when they sign in, and deletes the cookie", async () => {
+    const context = testContext(t);
+    const email = `viewer-${engine}@example.com`;
+    const account = await registerCustomer(context, { firstName: "Ife", lastName: "Ade", email, password: "a good long password" });
+    expect(account).toMatchObject({ ok: true });
+    const signIn = await run(
+      auth.action,
+      browserRequest("/auth?redirectTo=%2Fcart", {
+        method: "POST",
+        body: new URLSearchParams({ email, password: "a good long password" }),
+        cookies: [`recently_viewed=${ids[1]}.${ids[0]}`],
+        headers: { Origin: "http://shop.test", "Content-Type": "application/x-www-form-urlencoded" },
+      }),
+      context,
+    );
+    expect(signIn.status).toBe(303);
+    expect(signIn.headers.getSetCookie()).toContain("recently_viewed=; Path=/; SameSite=Lax; Max-Age=0");
+    const user = await t.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    expect(await viewedIds(t.db, user.id)).toEqual([ids[1], ids[0]]);
   });
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
+import { registerCustomer } from "~/domain/accounts.server";
 import { addBrand, addCategory, addProduct } from "../support/catalogue";
 import { createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
@@ -88,6 +89,30 @@ test("a signed-in shopper's strip comes from the server, without JavaScript too"
   await expect(page.getByRole("region", { name: "Recently viewed" }).getByRole("link")).toHaveText([third.name, second.name, first.name]);
   // Kept on the server, not in a cookie of the browser.
   expect((await context.cookies()).find((c) => c.name === "recently_viewed")).toBeUndefined();
+  await context.close();
+});
+
+test("a visitor who signs in keeps the perfumes they viewed, now on their account", async ({ browser }) => {
+  const [first, second, third] = await products(["Carried Vetiver", "Carried Rose", "Carried Oud"]);
+  const email = `carried-${stamp}@example.com`;
+  await registerCustomer(shop, { firstName: "Ife", lastName: "Ade", email, password: "a good long password" });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  for (const product of [first, second]) {
+    await page.goto(`/shop/${product.id}`);
+    await hydrated(page);
+  }
+  await expect.poll(async () => (await context.cookies()).find((c) => c.name === "recently_viewed")?.value).toBe(`${second.id}.${first.id}`);
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("a good long password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("link", { name: /Ife/ })).toBeVisible();
+  // The cookie is gone; the views are the account's, and the server shows them.
+  expect((await context.cookies()).find((c) => c.name === "recently_viewed")).toBeUndefined();
+  const response = await page.goto(`/shop/${third.id}`);
+  expect(response?.headers()["x-page-cache"]).not.toBe("hit");
+  await expect(page.getByRole("region", { name: "Recently viewed" }).getByRole("link")).toHaveText([second.name, first.name]);
   await context.close();
 });
 
