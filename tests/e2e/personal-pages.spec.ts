@@ -123,6 +123,8 @@ test("the filled-in page hydrates as it is: no mismatch, and the heart and badge
   await expect(page.getByRole("button", { name: "Remove from wishlist" })).toHaveCount(1);
   await page.reload();
   await expect(page.getByRole("button", { name: "Remove from wishlist" })).toHaveCount(1);
+  // The reloaded page is filled in again; a click before it hydrates would be a plain form post.
+  await page.waitForFunction(() => Object.keys(document.querySelector("[data-pp=heart]") ?? {}).some((k) => k.startsWith("__reactProps")));
   await page.getByRole("button", { name: /Add to cart/i }).first().click();
   await expect(page.getByTestId("cart-count")).toHaveText("1");
   await page.reload();
