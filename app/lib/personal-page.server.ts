@@ -1,3 +1,4 @@
+import { escapeHtml } from "./html";
 import type { Translate } from "./i18n";
 import { formatNaira } from "./money";
 import { NOBODY, type PersonalState } from "./personal";
@@ -132,9 +133,4 @@ function scriptString(value: string): string {
   return JSON.stringify(JSON.stringify(value))
     .slice(1, -1)
     .replace(/[&><\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/** React's escaping of text and attribute values. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c]!);
 }
