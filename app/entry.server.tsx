@@ -3,10 +3,11 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { DEFAULT_LOCALE, I18nProvider } from "~/lib/i18n";
-import { personalState } from "~/domain/personal.server";
+import { productPersonal, shopperAndState } from "~/domain/personal.server";
 import { detectLocale, messagesFor, translatorFor } from "~/lib/i18n.server";
 import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
 import { NonceProvider } from "~/lib/nonce";
+import { recentRowHtml } from "~/lib/personal-strip.server";
 import { withoutScriptPreloads } from "~/lib/script-preloads.server";
 
 export const streamTimeout = 5_000;
@@ -20,7 +21,9 @@ export { sendBackInStockAlerts } from "~/domain/back-in-stock.server";
 
 /**
  * A cached anonymous page made this request's shopper's (docs/decisions/141), or null when it must be
- * rendered in full. Used by server.ts's page cache; lives here because it needs the app's texts.
+ * rendered in full. Used by server.ts's page cache; lives here because it needs the app's texts. On a
+ * product page, a signed-in shopper's review and back-in-stock forms and recently viewed row are
+ * theirs too, and their view is recorded (docs/decisions/150).
  */
 export async function personalPage(
   page: { body: Buffer; personal?: PersonalTemplate | null },
@@ -31,8 +34,15 @@ export async function personalPage(
   const t = translatorFor(locale);
   // Cut once per cached page (its language is part of its key), on the first shopper who needs it.
   if (page.personal === undefined) page.personal = compilePersonalTemplate(page.body, t);
-  if (!page.personal) return null;
-  return fillPersonalTemplate(page.personal, await personalState(request, context, locale), t);
+  const template = page.personal;
+  if (!template) return null;
+  const productId = template.product ? Number(/^\/shop\/(\d{1,10})$/.exec(new URL(request.url).pathname)?.[1]) : null;
+  if (productId !== null && !(productId > 0)) return null;
+  const { shopper, state } = await shopperAndState(request, context, locale);
+  if (productId === null) return fillPersonalTemplate(template, state, t);
+  const personal = await productPersonal(context.db, shopper, productId, template.product?.soldOut !== undefined);
+  const recentHtml = personal.recent ? await recentRowHtml(personal.recent, state, locale) : "";
+  return fillPersonalTemplate(template, state, t, { personal, recentHtml });
 }
 
 export default function handleRequest(

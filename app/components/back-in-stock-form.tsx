@@ -1,74 +1,87 @@
 import { Form, useNavigation } from "react-router";
 import { useT } from "~/lib/i18n";
+import { usePersonal, waitsForAll } from "~/lib/personal";
 
 export interface BackInStockState {
-  /** the signed-in shopper's address (one click), or null for a visitor who types one */
-  email: string | null;
-  /** this shopper already waits for the product (every sold-out size of it) */
-  waiting: boolean;
-  /** a perfume in several sizes: the sold-out sizes to choose from (docs/decisions/121) */
-  sizes: { id: number; label: string }[];
+  /** the product's sold-out sizes */
+  soldOut: { id: number; label: string }[];
+  /** a perfume in several sizes: the shopper chooses among the sold-out ones (docs/decisions/121) */
+  choose: boolean;
 }
 
 /**
  * On a sold-out product: leave an e-mail address to hear once when it is back (docs/decisions/133).
  * A plain form, so it works without JavaScript; the answer comes back to the product page.
+ *
+ * A signed-in shopper asks with one click, for the sizes they do not wait for yet, and is told when they
+ * wait for all. Every variant is in the page, the others `hidden` (and the e-mail field `disabled`), and
+ * marked with `data-pp`: a cached product page is made a signed-in shopper's by switching them
+ * (docs/decisions/150). The shopper's address comes from the page's `personal` state.
  */
-export function BackInStockForm({ state, error }: { state: BackInStockState; error: string | null }) {
+export function BackInStockForm({ state, waited, error }: { state: BackInStockState; waited: number[]; error: string | null }) {
   const { t } = useT();
+  const email = usePersonal().user?.email ?? null;
   const busy = useNavigation().formData?.get("intent") === "notify";
-  if (state.waiting && state.email) {
-    return (
-      <p role="status" className="rounded-xl bg-brand-50 p-4 text-sm">
-        {t("product.backInStock.waiting", { email: state.email })}
-      </p>
-    );
-  }
+  const waiting = waitsForAll(email !== null, state.choose ? state.soldOut.map((s) => s.id) : null, waited);
   return (
-    <Form method="post" preventScrollReset className="space-y-3 rounded-xl border border-stone-200 bg-white p-4" aria-labelledby="back-in-stock-title">
-      <input type="hidden" name="intent" value="notify" />
-      <h2 id="back-in-stock-title" className="font-semibold">
-        {t("product.backInStock.title")}
-      </h2>
-      <p className="text-sm text-stone-700">{state.email ? t("product.backInStock.signedIn", { email: state.email }) : t("product.backInStock.intro")}</p>
-      {state.sizes.length > 0 && (
-        <label className="block text-sm font-medium">
-          {t("store.product.size")}
-          <select name="sizeId" className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 px-3">
-            {state.sizes.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      {!state.email && (
-        <div>
-          <label htmlFor="back-in-stock-email" className="block text-sm font-medium">
-            {t("product.backInStock.email")}
-          </label>
-          <input
-            id="back-in-stock-email"
-            name="email"
-            type="email"
-            required
-            maxLength={254}
-            autoComplete="email"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "back-in-stock-error" : undefined}
-            className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 px-3"
-          />
-        </div>
-      )}
-      {error && (
-        <p id="back-in-stock-error" role="alert" className="text-sm text-rose-800">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="btn" disabled={busy}>
-        {t("product.backInStock.submit")}
-      </button>
-    </Form>
+    <>
+      <p role="status" className="rounded-xl bg-brand-50 p-4 text-sm" data-pp="alert-waiting" hidden={!waiting}>
+        {t("product.backInStock.waiting", { email: email ?? "" })}
+      </p>
+      <div data-pp="alert-form" hidden={waiting}>
+        <Form method="post" preventScrollReset className="space-y-3 rounded-xl border border-stone-200 bg-white p-4" aria-labelledby="back-in-stock-title">
+          <input type="hidden" name="intent" value="notify" />
+          <h2 id="back-in-stock-title" className="font-semibold">
+            {t("product.backInStock.title")}
+          </h2>
+          <p className="text-sm text-stone-700" data-pp="alert-intro" hidden={email !== null}>
+            {t("product.backInStock.intro")}
+          </p>
+          <p className="text-sm text-stone-700" data-pp="alert-signed-in" hidden={email === null}>
+            {t("product.backInStock.signedIn", { email: email ?? "" })}
+          </p>
+          {state.choose && (
+            <label className="block text-sm font-medium">
+              {t("store.product.size")}
+              <select name="sizeId" className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 px-3" data-pp="alert-sizes">
+                {state.soldOut
+                  .filter((s) => !waited.includes(s.id))
+                  .map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.label}
+                    </option>
+                  ))}
+              </select>
+            </label>
+          )}
+          <div data-pp="alert-email" hidden={email !== null}>
+            <label htmlFor="back-in-stock-email" className="block text-sm font-medium">
+              {t("product.backInStock.email")}
+            </label>
+            <input
+              id="back-in-stock-email"
+              name="email"
+              type="email"
+              required
+              maxLength={254}
+              autoComplete="email"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? "back-in-stock-error" : undefined}
+              className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 px-3"
+              data-pp="alert-email-input"
+              disabled={email !== null}
+            />
+          </div>
+          {error && (
+            <p id="back-in-stock-error" role="alert" className="text-sm text-rose-800">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="btn" disabled={busy}>
+            {t("product.backInStock.submit")}
+          </button>
+        </Form>
+      </div>
+    </>
   );
 }

@@ -80,13 +80,17 @@ export function ProductCarousel({
   title,
   products,
   backward = false,
+  headingId,
 }: {
   title: string;
   products: ProductCardData[];
   backward?: boolean;
+  /** the title's id, for a carousel also rendered on its own (docs/decisions/150); otherwise a generated one */
+  headingId?: string;
 }) {
   const { t } = useT();
-  const id = useId();
+  const generatedId = useId();
+  const id = headingId ?? generatedId;
   const root = useRef<HTMLElement>(null);
   const track = useRef<HTMLUListElement>(null);
 

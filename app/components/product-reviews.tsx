@@ -61,19 +61,22 @@ export function ProductReviews({ page, form, errors }: { page: ReviewPage; form:
         </nav>
       )}
 
+      {/* Every variant is in the page, the others hidden: a cached page is made a signed-in shopper's by switching them (docs/decisions/150). */}
       <div className="mt-6">
-        {form.eligibility === null && (
-          <p className="text-sm">
-            <Link to={`/auth?redirectTo=${encodeURIComponent(form.path + "#reviews")}`} className="underline">
-              {t("product.reviews.signInToReview")}
-            </Link>
-          </p>
-        )}
-        {form.eligibility === "notDelivered" && <p className="text-sm text-stone-700">{t("product.reviews.notDelivered")}</p>}
-        {form.eligibility === "alreadyReviewed" && <p className="text-sm text-stone-700">{t("product.reviews.alreadyReviewed")}</p>}
-        {form.eligibility === "eligible" && (
+        <p className="text-sm" data-pp="review-sign-in" hidden={form.eligibility !== null}>
+          <Link to={`/auth?redirectTo=${encodeURIComponent(form.path + "#reviews")}`} className="underline">
+            {t("product.reviews.signInToReview")}
+          </Link>
+        </p>
+        <p className="text-sm text-stone-700" data-pp="review-not-delivered" hidden={form.eligibility !== "notDelivered"}>
+          {t("product.reviews.notDelivered")}
+        </p>
+        <p className="text-sm text-stone-700" data-pp="review-done" hidden={form.eligibility !== "alreadyReviewed"}>
+          {t("product.reviews.alreadyReviewed")}
+        </p>
+        <div data-pp="review-form" hidden={form.eligibility !== "eligible"}>
           <ReviewForm errors={errors} />
-        )}
+        </div>
       </div>
     </section>
   );

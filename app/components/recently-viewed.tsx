@@ -3,12 +3,18 @@ import type { ProductCard } from "~/domain/catalog.server";
 import { rememberView, RECENT_SHOWN } from "~/lib/recently-viewed";
 import { ProductCarousel } from "./carousel";
 
+/** The row's title id: the same whether the row is rendered with the page or on its own. */
+export const RECENT_HEADING_ID = "recently-viewed-title";
+
 /**
  * "Recently viewed" on the product page (docs/decisions/126), a row of cards like "Related Items". A
  * signed-in shopper's perfumes come with the page (`products`), rendered by the server, without
  * JavaScript too. For a visitor `products` is null: the page may be a shared cached page, so their
  * browser records the view in its own cookie and fetches the row from /api/products/cards. Without
  * JavaScript a visitor sees no row.
+ *
+ * The row sits in a `data-pp="recent"` box, empty on a visitor's page: a cached product page is made a
+ * signed-in shopper's by writing their row into it, rendered on its own (docs/decisions/150).
  */
 export function RecentlyViewed({ title, products, productId }: { title: string; products: ProductCard[] | null; productId: number }) {
   const [fetched, setFetched] = useState<{ on: number; products: ProductCard[] }>();
@@ -23,5 +29,9 @@ export function RecentlyViewed({ title, products, productId }: { title: string; 
         .then((answer: { products?: ProductCard[] }) => answer.products && setFetched({ on: productId, products: answer.products }))
         .catch(() => {});
   }, [visitor, productId]);
-  return <ProductCarousel title={title} products={products ?? (fetched?.on === productId ? fetched.products : [])} />;
+  return (
+    <div data-pp="recent">
+      <ProductCarousel title={title} products={products ?? (fetched?.on === productId ? fetched.products : [])} headingId={RECENT_HEADING_ID} />
+    </div>
+  );
 }

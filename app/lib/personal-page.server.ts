@@ -1,7 +1,7 @@
 import { escapeHtml } from "./html";
 import type { Translate } from "./i18n";
 import { formatNaira } from "./money";
-import { NOBODY, type PersonalState } from "./personal";
+import { NOBODY, NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal, waitsForAll } from "./personal";
 
 /**
  * Makes a cached anonymous storefront page one shopper's (docs/decisions/141). The page carries its
@@ -15,55 +15,123 @@ import { NOBODY, type PersonalState } from "./personal";
  * A page whose places are not all as expected gets no template, and is rendered in full instead.
  */
 
+/** What a toggled place depends on: whether it is switched from the anonymous page's markup. */
+type Condition = "signedIn" | "admin" | "eligible" | "notDelivered" | "reviewed" | "waiting";
+
 type Place =
-  | { kind: "toggle"; when: "signedIn" | "admin"; original: Buffer; changed: Buffer }
-  | { kind: "firstName" | "cartLines" | "cartItems" | "cartTotal" | "data" }
-  | { kind: "heart"; productId: number; original: Buffer; pressed: Buffer };
+  | { kind: "toggle"; when: Condition; original: Buffer; changed: Buffer }
+  | { kind: "firstName" | "cartLines" | "cartItems" | "cartTotal" | "data" | "productData" | "alertWaiting" | "alertSignedIn" | "recent" }
+  | { kind: "heart"; productId: number; original: Buffer; pressed: Buffer }
+  | { kind: "option"; sizeId: number; original: Buffer };
 
 export interface PersonalTemplate {
   /** fixed bytes: one more than there are places */
   pieces: Buffer[];
   places: Place[];
+  /** a product page (docs/decisions/150), with its back-in-stock form's sold-out sizes (null: one size; no form: undefined) */
+  product?: { soldOut?: number[] | null };
+}
+
+/** A product page's shopper parts (docs/decisions/150), for the filling in. */
+export interface ProductFill {
+  personal: ProductPersonal;
+  /** the recently viewed row's markup ("" for none) */
+  recentHtml: string;
 }
 
 const MARK = 'data-pp="';
 /** Every storefront page has the header: a page without all of these is not one this knows. */
 const HEADER_PLACES = ["guest", "member", "first-name", "cart-lines", "cart-items", "cart-total"];
+/** A product page has these besides (docs/decisions/150). */
+const PRODUCT_PLACES = ["review-sign-in", "review-not-delivered", "review-done", "review-form", "recent"];
+const ALERT_PLACES = ["alert-waiting", "alert-form", "alert-intro", "alert-signed-in", "alert-email", "alert-email-input"];
+
+/**
+ * The places that are switched: when, and how the anonymous page's tag changes then (`hidden` taken
+ * away or put at its end, or `disabled` put at the end of an input).
+ */
+const TOGGLES: Record<string, { when: Condition; change: "show" | "hide" | "disable" }> = {
+  guest: { when: "signedIn", change: "hide" },
+  member: { when: "signedIn", change: "show" },
+  admin: { when: "admin", change: "show" },
+  "review-sign-in": { when: "signedIn", change: "hide" },
+  "review-not-delivered": { when: "notDelivered", change: "show" },
+  "review-done": { when: "reviewed", change: "show" },
+  "review-form": { when: "eligible", change: "show" },
+  "alert-waiting": { when: "waiting", change: "show" },
+  "alert-form": { when: "waiting", change: "hide" },
+  "alert-intro": { when: "signedIn", change: "hide" },
+  "alert-signed-in": { when: "signedIn", change: "show" },
+  "alert-email": { when: "signedIn", change: "hide" },
+  "alert-email-input": { when: "signedIn", change: "disable" },
+};
+
+function changedTag(tag: string, change: "show" | "hide" | "disable"): string {
+  if (change === "show") return tag.replace(/ hidden=""(\/?>)$/, "$1");
+  if (change === "hide") return tag.replace(/(?<!\/)>$/, ' hidden="">');
+  return tag.replace(/\/>$/, ' disabled=""/>');
+}
 
 /** Cuts an anonymous page into pieces and places, or null when it is not the expected shape. */
 export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTemplate | null {
   // One character per byte, so positions are byte offsets; text put in is converted the same way.
   const html = page.toString("latin1");
   const bytes = (text: string) => Buffer.from(text, "latin1");
+  const once = (text: string) => {
+    const at = html.indexOf(text);
+    return at !== -1 && html.indexOf(text, at + 1) === -1 ? at : at === -1 ? -1 : -2;
+  };
   const anonymous = scriptString(JSON.stringify(NOBODY));
-  const dataAt = html.lastIndexOf(anonymous);
-  if (dataAt === -1 || html.indexOf(anonymous) !== dataAt) return null;
+  const dataAt = once(anonymous);
+  if (dataAt < 0) return null;
+  const anonymousProduct = scriptString(JSON.stringify(NOBODY_ON_PRODUCT));
+  const productDataAt = once(anonymousProduct);
+  if (productDataAt === -2) return null;
+  const markupEnd = productDataAt === -1 ? dataAt : Math.min(dataAt, productDataAt);
   const removeLabel = Buffer.from(escapeHtml(t("common.product.removeFromWishlist"))).toString("latin1");
 
   const cuts: { from: number; to: number; place: Place }[] = [];
   const seen = new Set<string>();
-  for (let at = html.indexOf(MARK); at !== -1 && at < dataAt; at = html.indexOf(MARK, at + MARK.length)) {
+  const soldOut: number[] = [];
+  for (let at = html.indexOf(MARK); at !== -1 && at < markupEnd; at = html.indexOf(MARK, at + MARK.length)) {
     const kind = html.slice(at + MARK.length, html.indexOf('"', at + MARK.length));
     const tagStart = html.lastIndexOf("<", at);
     const tagEnd = html.indexOf(">", at) + 1;
     const tag = html.slice(tagStart, tagEnd);
     const contentEnd = html.indexOf("<", tagEnd);
+    // A product page's places are each there once.
+    if (seen.has(kind) && (PRODUCT_PLACES.includes(kind) || kind.startsWith("alert-"))) return null;
     seen.add(kind);
-    const toggle = (when: "signedIn" | "admin", changed: string) => {
-      if (changed === tag) return false;
-      cuts.push({ from: tagStart, to: tagEnd, place: { kind: "toggle", when, original: bytes(tag), changed: bytes(changed) } });
-      return true;
-    };
-    const content = (kind: "firstName" | "cartLines" | "cartItems" | "cartTotal") => cuts.push({ from: tagEnd, to: contentEnd, place: { kind } });
+    const content = (kind: "firstName" | "cartLines" | "cartItems" | "cartTotal" | "alertWaiting" | "alertSignedIn" | "recent", to = contentEnd) =>
+      cuts.push({ from: tagEnd, to, place: { kind } });
     let ok = true;
-    if (kind === "guest") ok = toggle("signedIn", tag.replace(/>$/, ' hidden="">'));
-    else if (kind === "member") ok = toggle("signedIn", tag.replace(' hidden=""', ""));
-    else if (kind === "admin") ok = toggle("admin", tag.replace(' hidden=""', ""));
-    else if (kind === "first-name") content("firstName");
+    const toggle = TOGGLES[kind];
+    if (toggle) {
+      const changed = changedTag(tag, toggle.change);
+      ok = changed !== tag;
+      cuts.push({ from: tagStart, to: tagEnd, place: { kind: "toggle", when: toggle.when, original: bytes(tag), changed: bytes(changed) } });
+      if (kind === "alert-waiting") content("alertWaiting");
+      if (kind === "alert-signed-in") content("alertSignedIn");
+    } else if (kind === "first-name") content("firstName");
     else if (kind === "cart-lines") content("cartLines");
     else if (kind === "cart-items") content("cartItems");
     else if (kind === "cart-total") content("cartTotal");
-    else if (kind === "heart") {
+    // Empty on the anonymous page: the signed-in shopper's row is written into it.
+    else if (kind === "recent") {
+      ok = html.startsWith("</div>", tagEnd);
+      content("recent", tagEnd);
+    }
+    else if (kind === "alert-sizes") {
+      // <select …><option value="ID">label</option>…</select>: a size the shopper waits for is left out.
+      let from = tagEnd;
+      for (let option = /^<option value="(\d+)">[^<]*<\/option>/.exec(html.slice(from, from + 300)); option; option = /^<option value="(\d+)">[^<]*<\/option>/.exec(html.slice(from, from + 300))) {
+        const sizeId = Number(option[1]);
+        soldOut.push(sizeId);
+        cuts.push({ from, to: from + option[0].length, place: { kind: "option", sizeId, original: bytes(option[0]) } });
+        from += option[0].length;
+      }
+      ok = soldOut.length > 0 && html.startsWith("</select>", from);
+    } else if (kind === "heart") {
       // <input type="hidden" name="productId" value="ID"/><button … data-pp="heart" aria-label=… aria-pressed="false" title=…><svg … fill="none"
       const productId = Number(/value="(\d+)"\/>$/.exec(html.slice(Math.max(0, tagStart - 24), tagStart))?.[1]);
       const fillEnd = html.indexOf(' fill="none"', tagEnd) + ' fill="none"'.length;
@@ -75,37 +143,62 @@ export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTem
         const pressed = pressedTag + html.slice(tagEnd, fillEnd).replace(/ fill="none"$/, ' fill="currentColor"');
         cuts.push({ from: tagStart, to: fillEnd, place: { kind: "heart", productId, original: bytes(original), pressed: bytes(pressed) } });
       }
-    }
+    } else ok = false;
     if (!ok) return null;
   }
   if (HEADER_PLACES.some((kind) => !seen.has(kind))) return null;
   cuts.push({ from: dataAt, to: dataAt + anonymous.length, place: { kind: "data" } });
 
+  let product: PersonalTemplate["product"];
+  if (productDataAt !== -1) {
+    // A product page: every part of a signed-in shopper's is in it, and the form for a sold-out one is whole.
+    if (PRODUCT_PLACES.some((kind) => !seen.has(kind))) return null;
+    const alert = ALERT_PLACES.filter((kind) => seen.has(kind)).length;
+    if (alert !== 0 && alert !== ALERT_PLACES.length) return null;
+    product = alert ? { soldOut: seen.has("alert-sizes") ? soldOut : null } : {};
+    cuts.push({ from: productDataAt, to: productDataAt + anonymousProduct.length, place: { kind: "productData" } });
+  } else if (PRODUCT_PLACES.concat(ALERT_PLACES, ["alert-sizes"]).some((kind) => seen.has(kind))) return null;
+  cuts.sort((a, b) => a.from - b.from);
+
   const pieces: Buffer[] = [];
   let copied = 0;
   for (const cut of cuts) {
+    if (cut.from < copied) return null;
     pieces.push(page.subarray(copied, cut.from));
     copied = cut.to;
   }
   pieces.push(page.subarray(copied));
-  return { pieces, places: cuts.map((c) => c.place) };
+  return { pieces, places: cuts.map((c) => c.place), ...(product ? { product } : {}) };
 }
 
-/** This shopper's page, as the list of byte pieces to send. */
-export function fillPersonalTemplate(template: PersonalTemplate, state: PersonalState, t: Translate): Buffer[] {
+/** This shopper's page, as the list of byte pieces to send; `product`: their parts of a product page. */
+export function fillPersonalTemplate(template: PersonalTemplate, state: PersonalState, t: Translate, product?: ProductFill): Buffer[] {
   const { user, cart } = state;
   const wished = new Set(state.wishlist);
+  const mine = product?.personal ?? NOBODY_ON_PRODUCT;
+  const waited = new Set(mine.waited);
+  const alert = template.product?.soldOut;
+  const holds: Record<Condition, boolean> = {
+    signedIn: user !== null,
+    admin: user?.role === "admin",
+    eligible: mine.review === "eligible",
+    notDelivered: mine.review === "notDelivered",
+    reviewed: mine.review === "alreadyReviewed",
+    waiting: alert !== undefined && waitsForAll(user !== null, alert, mine.waited),
+  };
+  const email = user?.email ?? "";
   const out: Buffer[] = [];
   template.places.forEach((place, i) => {
     out.push(template.pieces[i]);
     switch (place.kind) {
-      case "toggle": {
-        const on = place.when === "signedIn" ? user !== null : user?.role === "admin";
-        out.push(on ? place.changed : place.original);
+      case "toggle":
+        out.push(holds[place.when] ? place.changed : place.original);
         break;
-      }
       case "heart":
         out.push(wished.has(place.productId) ? place.pressed : place.original);
+        break;
+      case "option":
+        if (!waited.has(place.sizeId)) out.push(place.original);
         break;
       case "firstName":
         out.push(Buffer.from(escapeHtml(user?.firstName ?? "")));
@@ -119,8 +212,20 @@ export function fillPersonalTemplate(template: PersonalTemplate, state: Personal
       case "cartTotal":
         out.push(Buffer.from(escapeHtml(formatNaira(cart.total))));
         break;
+      case "alertWaiting":
+        out.push(Buffer.from(escapeHtml(t("product.backInStock.waiting", { email }))));
+        break;
+      case "alertSignedIn":
+        out.push(Buffer.from(escapeHtml(t("product.backInStock.signedIn", { email }))));
+        break;
+      case "recent":
+        out.push(Buffer.from(product?.recentHtml ?? ""));
+        break;
       case "data":
         out.push(Buffer.from(scriptString(JSON.stringify(state))));
+        break;
+      case "productData":
+        out.push(Buffer.from(scriptString(JSON.stringify(mine))));
         break;
     }
   });

@@ -1,5 +1,7 @@
 import { useRouteLoaderData } from "react-router";
 import type { CartSummary } from "~/domain/cart.server";
+import type { ProductCard } from "~/domain/catalog.server";
+import type { ReviewEligibility } from "~/domain/reviews.server";
 import type { RootData } from "~/root";
 
 /** The shopper's own parts of every storefront page (docs/decisions/141). */
@@ -23,4 +25,36 @@ export function parsePersonal(json: string | undefined): PersonalState {
 
 export function usePersonal(): PersonalState {
   return parsePersonal((useRouteLoaderData("root") as RootData | undefined)?.personal);
+}
+
+/**
+ * The signed-in shopper's own parts of a product page (docs/decisions/150), sent by the product loader
+ * as one JSON string like `personal`, so a cached product page can carry them too.
+ */
+export interface ProductPersonal {
+  /** the review form's state; null for a visitor who is not signed in */
+  review: ReviewEligibility | null;
+  /** the product's sizes this shopper already waits for (back-in-stock e-mail), ascending */
+  waited: number[];
+  /** the signed-in shopper's recently viewed perfumes without this one; null for a visitor, whose browser fills the row */
+  recent: ProductCard[] | null;
+}
+
+export const NOBODY_ON_PRODUCT: ProductPersonal = { review: null, waited: [], recent: null };
+
+let lastProduct: { json: string; state: ProductPersonal } | null = null;
+
+export function parseProductPersonal(json: string | undefined): ProductPersonal {
+  if (!json) return NOBODY_ON_PRODUCT;
+  if (lastProduct?.json !== json) lastProduct = { json, state: JSON.parse(json) as ProductPersonal };
+  return lastProduct.state;
+}
+
+/**
+ * Whether a signed-in shopper already waits for every sold-out size of a product: `soldOut` holds the
+ * sold-out sizes of a product in several sizes, or null for a product in one size (sold out).
+ */
+export function waitsForAll(signedIn: boolean, soldOut: number[] | null, waited: number[]): boolean {
+  if (!signedIn) return false;
+  return soldOut === null ? waited.length > 0 : soldOut.every((id) => waited.includes(id));
 }

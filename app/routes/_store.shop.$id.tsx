@@ -9,13 +9,13 @@ import { Icon } from "~/components/icon";
 import { Price } from "~/components/price";
 import { ProductGallery } from "~/components/product-gallery";
 import { WishlistButton } from "~/components/wishlist-button";
-import { requestBackInStock, sizesWaitedFor } from "~/domain/back-in-stock.server";
+import { requestBackInStock } from "~/domain/back-in-stock.server";
 import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
 import { productGallery } from "~/domain/product-photos.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
+import { productPersonal } from "~/domain/personal.server";
 import { boughtTogether } from "~/domain/recommendations.server";
-import { viewProduct } from "~/domain/recently-viewed.server";
-import { productReviews, reviewEligibility, reviewInput, submitReview } from "~/domain/reviews.server";
+import { productReviews, reviewInput, submitReview } from "~/domain/reviews.server";
 import { getSessionUser } from "~/domain/sessions.server";
 import { fieldErrors, passOnRetryAfter, readForm } from "~/lib/form.server";
 import { detectLocale, requestTranslator } from "~/lib/i18n.server";
@@ -24,6 +24,7 @@ import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
 import { imageVariantUrl } from "~/lib/images";
+import { parseProductPersonal } from "~/lib/personal";
 import { absoluteUrl, seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/_store.shop.$id";
 
@@ -38,27 +39,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const path = `/shop/${product.id}`;
   const photos = await productGallery(context.db, product.id, product.image);
   const image = photos.length ? imageVariantUrl(photos[0].key, 1024) : null;
-  const shopper = await getSessionUser(request, context.db);
-  // Signed in: recorded and shown by the server (their product page is rendered in full). Visitors:
-  // by their browser (the page may be a cached one).
-  const recent = shopper ? await viewProduct(context.db, shopper.id, product.id) : null;
-  // Per size (docs/decisions/121): offered for the sold-out sizes this shopper does not wait for yet.
+  // Per size (docs/decisions/121): offered for the sold-out sizes, of which a signed-in shopper may
+  // already wait for some (their parts of the page: docs/decisions/150).
   const soldOut = product.sizes.filter((s) => s.stock <= 0);
-  const waited = shopper && soldOut.length ? await sizesWaitedFor(context.db, product.id, shopper.email) : [];
-  const open = soldOut.filter((s) => !waited.includes(s.id));
-  const backInStock = soldOut.length === 0 ? null : { email: shopper?.email ?? null, waiting: open.length === 0, sizes: product.sizes.length > 1 ? open.map((s) => ({ id: s.id, label: s.label })) : [] };
+  const backInStock = soldOut.length === 0 ? null : { soldOut: soldOut.map((s) => ({ id: s.id, label: s.label })), choose: product.sizes.length > 1 };
+  const shopper = await getSessionUser(request, context.db);
+  const personal = await productPersonal(context.db, shopper, product.id, soldOut.length > 0);
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
   const reviews = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
-  const reviewForm = { eligibility: shopper ? await reviewEligibility(context.db, shopper.id, product.id) : null, path };
   return {
     product,
     photos,
     related,
     together,
-    recent,
     backInStock,
     reviews,
-    reviewForm,
+    reviewPath: path,
+    // One string, so a cached product page can be given a signed-in shopper's (docs/decisions/150).
+    personal: JSON.stringify(personal),
     meta: seoMeta(context, locale, path, {
       title: fill(content.meta.product.title, { name: product.name }),
       description: product.description,
@@ -168,6 +166,7 @@ async function postReview(context: Route.ActionArgs["context"], userId: number, 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT();
   const { product, related } = loaderData;
+  const mine = parseProductPersonal(loaderData.personal);
   // The size chosen (docs/decisions/121): the first one in stock, as the server would pick; without
   // JavaScript the radios alone carry the choice, with it the price and "Sold out" follow it.
   const [sizeId, setSizeId] = useState(() => (product.sizes.find((s) => s.stock > 0) ?? product.sizes[0]).id);
@@ -209,7 +208,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             </AddToCartButton>
             <WishlistButton productId={product.id} />
           </div>
-          {loaderData.backInStock && <BackInStockForm state={loaderData.backInStock} error={actionData?.error ?? null} />}
+          {loaderData.backInStock && <BackInStockForm state={loaderData.backInStock} waited={mine.waited} error={actionData?.error ?? null} />}
           <ul className="mt-2 grid gap-3 sm:grid-cols-2">
             <li className="info-box">
               <Icon name="truck" size={28} className="text-brand-600" />
@@ -228,10 +227,10 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </ul>
         </div>
       </article>
-      <ProductReviews page={loaderData.reviews} form={loaderData.reviewForm} errors={actionData?.reviewErrors ?? {}} />
+      <ProductReviews page={loaderData.reviews} form={{ eligibility: mine.review, path: loaderData.reviewPath }} errors={actionData?.reviewErrors ?? {}} />
       <ProductCarousel title={t("product.boughtTogether")} products={loaderData.together} />
       <ProductCarousel title={t("store.product.related")} products={related} />
-      <RecentlyViewed title={t("product.recent")} products={loaderData.recent} productId={product.id} />
+      <RecentlyViewed title={t("product.recent")} products={mine.recent} productId={product.id} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { LIMITS } from "~/domain/rate-limits.server";
 import { createSession } from "~/domain/sessions.server";
 import * as product from "./_store.shop.$id";
 import * as stop from "./back-in-stock.stop";
+import { NOBODY_ON_PRODUCT, parseProductPersonal, waitsForAll } from "~/lib/personal";
 
 
 describe.each(ENGINES)("back-in-stock pages on %s", (engine) => {
@@ -52,9 +53,16 @@ describe.each(ENGINES)("back-in-stock pages on %s", (engine) => {
     const cookie = await createSession(context, user.id);
     expect(await ask(context, soldOut, {}, { cookies: [cookie] })).toMatchObject({ status: 303 });
     const page = await run(product.loader, browserRequest(`/shop/${soldOut}`, { cookies: [cookie] }), context, { id: String(soldOut) });
-    expect(page.body).toMatchObject({ backInStock: { email: `one-click-${engine}@example.com`, waiting: true } });
+    // The shopper's part of the page (docs/decisions/150): they wait for the one sold-out size.
+    const { backInStock, personal } = page.body as { backInStock: { soldOut: { id: number }[]; choose: boolean }; personal: string };
+    expect(backInStock.choose).toBe(false);
+    const waited = parseProductPersonal(personal).waited;
+    expect(waited).toEqual(backInStock.soldOut.map((s) => s.id));
+    expect(waitsForAll(true, null, waited)).toBe(true);
     // A visitor sees the empty form; an in-stock product has none.
-    expect((await run(product.loader, browserRequest(`/shop/${soldOut}`), context, { id: String(soldOut) })).body).toMatchObject({ backInStock: { email: null, waiting: false } });
+    const visitor = (await run(product.loader, browserRequest(`/shop/${soldOut}`), context, { id: String(soldOut) })).body as { backInStock: unknown; personal: string };
+    expect(visitor.backInStock).toMatchObject({ choose: false, soldOut: backInStock.soldOut });
+    expect(parseProductPersonal(visitor.personal)).toEqual(NOBODY_ON_PRODUCT);
     expect((await run(product.loader, browserRequest(`/shop/${inStock}`), context, { id: String(inStock) })).body).toMatchObject({ backInStock: null });
   });
 
