@@ -16,14 +16,16 @@ import { createCustomer, openShopDatabase } from "../support/e2e-shop";
 const BUDGET_KIB = 120;
 // Over the budget, each by what it ships beyond it and why (to come down, not to grow):
 // the product page carries its reviews and the back-in-stock form (docs/decisions/133, 134), and
-// records and fetches a visitor's recently viewed perfumes (0.3 KiB, docs/decisions/126); the
+// records and fetches a visitor's recently viewed perfumes (0.3 KiB, docs/decisions/126), and renders
+// every variant of those forms for a signed-in shopper's page to be filled in from the cached one
+// (0.3 KiB, docs/decisions/150); the
 // profile renders its favourites and addresses tabs in place, since a lazily loaded tab reaches a
 // shopper without JavaScript as hidden HTML (docs/decisions/140).
-const ROUTE_OVER_BUDGET_KIB: Record<string, number> = { "routes/_store.shop.$id": 121.1, "routes/account.profile": 120.6 };
+const ROUTE_OVER_BUDGET_KIB: Record<string, number> = { "routes/_store.shop.$id": 121.4, "routes/account.profile": 120.6 };
 const PAGE_CEILING_KIB: Record<string, number> = {
   "/": 121,
   "/shop": 122,
-  product: 124.2,
+  product: 124.3,
   "/auth": 121,
   "/cart": 121.2,
   "/checkout": 123.9,
