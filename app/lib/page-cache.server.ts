@@ -25,11 +25,11 @@ const CACHEABLE_TYPE = /^(?:text\/html|text\/x-script|application\/xml|text\/pla
 const PERSONAL_COOKIE = /(?:^|;\s*)ub_[^=]*=/;
 /**
  * Pages a shopper with a session or a cart is given from the cached anonymous page, with their own
- * parts filled in (docs/decisions/141). Not the data requests of client-side navigation.
+ * parts filled in (docs/decisions/141; a signed-in shopper's product page too, with their review and
+ * back-in-stock forms and recently viewed row: docs/decisions/150). Not the data requests of
+ * client-side navigation.
  */
 const PERSONALISABLE_PATH = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|returns-refunds)?$/;
-/** The product page of a signed-in shopper also carries their review and back-in-stock forms. */
-const PRODUCT_PATH = /^\/shop\/\d/;
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -118,7 +118,7 @@ export class PageCache {
   /**
    * For a shopper whose only cookies of ours are a session and a cart: the key of the anonymous page
    * theirs can be made from, or null when the page must be rendered in full (a one-time message, a
-   * language chosen in the URL, a signed-in product page, anything else).
+   * language chosen in the URL, anything else).
    */
   sharedKeyFor(request: { method: string; url: string; host: string | undefined; protocol: string; cookie?: string; acceptLanguage?: string }): string | null {
     if (request.method !== "GET" || !request.cookie) return null;
@@ -127,7 +127,6 @@ export class PageCache {
     if (!PERSONALISABLE_PATH.test(path) || (queryAt !== -1 && new URLSearchParams(request.url.slice(queryAt + 1)).has("lng"))) return null;
     const ours = request.cookie.split(";").map((c) => c.trim()).filter((c) => c.startsWith("ub_"));
     if (ours.length === 0 || ours.some((c) => !/^ub_(?:session|cart)=/.test(c))) return null;
-    if (PRODUCT_PATH.test(path) && ours.some((c) => c.startsWith("ub_session="))) return null;
     return this.keyFor({ ...request, cookie: withoutOurCookies(request.cookie) });
   }
 

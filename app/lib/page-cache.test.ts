@@ -39,15 +39,20 @@ describe("the anonymous page cache", () => {
     for (const path of ["/", "/shop", "/about", "/faq", "/contact", "/returns-refunds"]) {
       expect(cache.sharedKeyFor(request(path, { cookie: "ub_session=a" })), path).not.toBeNull();
     }
+    // A signed-in shopper's product page too (docs/decisions/150): their forms and row are filled in.
+    expect(cache.sharedKeyFor(request("/shop/12", { cookie: "ub_session=a" }))).toBe("en https://shop.test/shop/12");
+    expect(cache.sharedKeyFor(request("/shop/12?reviews=2", { cookie: "ub_cart=b; ub_session=a; lng=es" }))).toBe("es https://shop.test/shop/12?reviews=2");
     // Rendered in full: a one-time message, an unknown cookie of ours, a language chosen in the URL,
-    // client-side data requests, other pages, and a signed-in product page (its review and alert forms).
+    // client-side data requests, other pages.
     for (const cookie of ["ub_session=a; ub_toast=t", "ub_cart=b; ub_other=1", "lng=es", ""]) {
       expect(cache.sharedKeyFor(request("/shop", { cookie })), cookie).toBeNull();
     }
-    for (const path of ["/shop?lng=es", "/shop.data", "/_root.data", "/cart", "/profile", "/checkout", "/sitemap.xml", "/shop/12"]) {
+    for (const path of ["/shop?lng=es", "/shop.data", "/_root.data", "/cart", "/profile", "/checkout", "/sitemap.xml", "/shop/12.data", "/shop/12?lng=es", "/shop/12/edit"]) {
       expect(cache.sharedKeyFor(request(path, { cookie: "ub_session=a" })), path).toBeNull();
     }
     expect(cache.sharedKeyFor(request("/shop", { method: "POST", cookie: "ub_cart=b" }))).toBeNull();
+    expect(cache.sharedKeyFor(request("/shop/12", { method: "POST", cookie: "ub_session=a" }))).toBeNull();
+    expect(cache.sharedKeyFor(request("/shop/12", { cookie: "ub_session=a; ub_toast=t" }))).toBeNull();
   });
 
   it("keys by the shopper's language: ?lng=, then the cookie, then Accept-Language", () => {

@@ -13,6 +13,10 @@ import { NOBODY, NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal, wa
  * page; the pieces are views of its bytes, not copies); each request then only chooses or writes the
  * few bytes of each place (`fillPersonalTemplate`).
  * A page whose places are not all as expected gets no template, and is rendered in full instead.
+ *
+ * A product page (docs/decisions/150) also has a signed-in shopper's review and back-in-stock forms,
+ * every variant marked `data-pp` and all but one `hidden`, an option per sold-out size, an empty box
+ * for the recently viewed row, and the product loader's own `personal` string.
  */
 
 /** What a toggled place depends on: whether it is switched from the anonymous page's markup. */
@@ -48,7 +52,7 @@ const ALERT_PLACES = ["alert-waiting", "alert-form", "alert-intro", "alert-signe
 
 /**
  * The places that are switched: when, and how the anonymous page's tag changes then (`hidden` taken
- * away or put at its end, or `disabled` put at the end of an input).
+ * away or put at its end, or `disabled` put at the end of an input, before its name as React writes it).
  */
 const TOGGLES: Record<string, { when: Condition; change: "show" | "hide" | "disable" }> = {
   guest: { when: "signedIn", change: "hide" },
@@ -69,7 +73,8 @@ const TOGGLES: Record<string, { when: Condition; change: "show" | "hide" | "disa
 function changedTag(tag: string, change: "show" | "hide" | "disable"): string {
   if (change === "show") return tag.replace(/ hidden=""(\/?>)$/, "$1");
   if (change === "hide") return tag.replace(/(?<!\/)>$/, ' hidden="">');
-  return tag.replace(/\/>$/, ' disabled=""/>');
+  // React writes an input's name last.
+  return tag.replace(/( name="[^"]*")?\/>$/, ' disabled=""$1/>');
 }
 
 /** Cuts an anonymous page into pieces and places, or null when it is not the expected shape. */
