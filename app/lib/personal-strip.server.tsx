@@ -8,45 +8,74 @@ import { messagesFor, translatorFor } from "./i18n.server";
 import type { PersonalState } from "./personal";
 
 /**
- * A signed-in shopper's "Recently viewed" row of a product page, rendered on its own by React, to be
- * written into a cached product page (docs/decisions/150): the same markup as the row rendered with
- * the page (the cards' hearts pressed as in `personal`). The row depends only on the cards, the hearts
- * among them and the language, so it is kept by those: a shopper who opens products already in their
- * row again, or another with the same row, costs no rendering.
+ * A signed-in shopper's "Recently viewed" row of a product page, to be written into a cached product
+ * page (docs/decisions/150): the same markup as the row rendered with the page.
+ *
+ * React renders a row on its own (`renderRecentRow`), and the result is kept in pieces: each card's
+ * `<li>` by language, heart and the card's own JSON, and the row's frame (title, arrows, list) by
+ * language and whether it has arrows (more than one card). A row whose pieces are all kept is put
+ * together without rendering: a shopper browsing from product to product gets a new row each time,
+ * made mostly of cards already seen. Keys hold everything the markup depends on, so nothing is
+ * invalidated: a changed card is a new key, and old ones go least recently used first.
  */
 
-const KEPT = 300;
-const rendered = new Map<string, string>();
+const CARDS_KEPT = 1_000;
+const cards = new Map<string, string>();
+const frames = new Map<string, { head: string; tail: string }>();
+const CARD_START = '<li><article class="card">';
+const CARD_END = "</article></li>";
 
-export async function recentRowHtml(cards: ProductCard[], state: PersonalState, locale: Locale): Promise<string> {
-  if (cards.length === 0) return "";
-  const pressed = cards.filter((card) => state.wishlist.includes(card.id)).map((card) => card.id);
-  const key = `${locale} ${pressed.join()} ${JSON.stringify(cards)}`;
-  const kept = rendered.get(key);
-  if (kept !== undefined) {
+const cardKey = (locale: Locale, card: ProductCard, pressed: boolean) => `${locale} ${pressed ? 1 : 0} ${JSON.stringify(card)}`;
+const frameKey = (locale: Locale, count: number) => `${locale} ${count > 1 ? "arrows" : "one"}`;
+
+function kept(key: string): string | undefined {
+  const html = cards.get(key);
+  if (html !== undefined) {
     // Most recently used last.
-    rendered.delete(key);
-    rendered.set(key, kept);
-    return kept;
+    cards.delete(key);
+    cards.set(key, html);
   }
+  return html;
+}
+
+export async function recentRowHtml(row: ProductCard[], state: PersonalState, locale: Locale): Promise<string> {
+  if (row.length === 0) return "";
+  const wished = new Set(state.wishlist);
+  const keys = row.map((card) => cardKey(locale, card, wished.has(card.id)));
+  const frame = frames.get(frameKey(locale, row.length));
+  const pieces = keys.map(kept);
+  if (frame && pieces.every((piece) => piece !== undefined)) return frame.head + pieces.join("") + frame.tail;
+
+  const html = await renderRecentRow(row, state.wishlist, locale);
+  // Cut into its frame and one piece per card; a row not of that shape is only sent, not kept.
+  const starts: number[] = [];
+  for (let at = html.indexOf(CARD_START); at !== -1; at = html.indexOf(CARD_START, at + 1)) starts.push(at);
+  if (starts.length !== row.length) return html;
+  const ends = starts.map((start) => html.indexOf(CARD_END, start) + CARD_END.length);
+  if (ends.some((end, i) => end < CARD_END.length || (i + 1 < starts.length && end !== starts[i + 1]))) return html;
+  frames.set(frameKey(locale, row.length), { head: html.slice(0, starts[0]), tail: html.slice(ends[ends.length - 1]) });
+  starts.forEach((start, i) => cards.set(keys[i], html.slice(start, ends[i])));
+  while (cards.size > CARDS_KEPT) cards.delete(cards.keys().next().value as string);
+  return html;
+}
+
+/** The row as React renders it in the page: the page's carousel, in a data router whose root data carries the hearts. */
+export async function renderRecentRow(row: ProductCard[], wishlist: number[], locale: Locale): Promise<string> {
   // The hearts read the root's `personal` (app/lib/personal.ts); only the wishlist matters to the row.
-  const personal = JSON.stringify({ user: null, cart: { lines: 0, total: 0, items: [] }, wishlist: pressed } satisfies PersonalState);
+  const personal = JSON.stringify({ user: null, cart: { lines: 0, total: 0, items: [] }, wishlist } satisfies PersonalState);
   const handler = createStaticHandler([
     {
       id: "root",
       path: "*",
       loader: () => ({ personal }),
-      element: <ProductCarousel title={translatorFor(locale)("product.recent")} products={cards} headingId={RECENT_HEADING_ID} />,
+      element: <ProductCarousel title={translatorFor(locale)("product.recent")} products={row} headingId={RECENT_HEADING_ID} />,
     },
   ]);
   const context = await handler.query(new Request("http://localhost/"));
   if (context instanceof Response) throw new Error("the recently viewed row could not be rendered");
-  const html = renderToString(
+  return renderToString(
     <I18nProvider locale={locale} messages={messagesFor(locale)} fallback={messagesFor(DEFAULT_LOCALE)}>
       <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
     </I18nProvider>,
   );
-  rendered.set(key, html);
-  if (rendered.size > KEPT) rendered.delete(rendered.keys().next().value as string);
-  return html;
 }
