@@ -12,7 +12,7 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import { lookUpPage, PageCache, renderAndCachePage, serveCachedPage, servePersonalPage } from "./app/lib/page-cache.server";
+import { isStorefrontRequest, lookUpPage, PageCache, renderAndCachePage, serveCachedPage, servePersonalPage } from "./app/lib/page-cache.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
@@ -21,6 +21,7 @@ import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
 import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
+import { renderSlots } from "./app/lib/render-slots.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
 const ONE_YEAR = 365 * 24 * 60 * 60 * 1000;
@@ -147,7 +148,9 @@ async function main() {
   });
   // A shopper with a session or a cart gets the cached page with their own parts filled in
   // (docs/decisions/141); first, so these requests skip the file lookups below.
-  if (pageCache) app.use(servePersonalPage(pageCache, { build: () => build(), mode, getLoadContext }));
+  // Full renders take turns (render-slots.server.ts): memory stays bounded under a burst.
+  const renders = renderSlots(isStorefrontRequest);
+  if (pageCache) app.use(servePersonalPage(pageCache, { build: () => build(), mode, getLoadContext, renders }));
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -200,6 +203,7 @@ async function main() {
     }, 1000);
     alertSoon.unref();
   });
+  app.use(renders.middleware);
   if (pageCache) app.use(renderAndCachePage(pageCache, { build, mode, getLoadContext }));
   app.use(createRequestHandler({ build, mode, getLoadContext }));
 

@@ -4,6 +4,7 @@ import zlib from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
+import type { RenderSlots } from "./render-slots.server";
 
 /**
  * A cache of rendered storefront pages for anonymous shoppers (docs/decisions/011). Everyone without
@@ -23,6 +24,11 @@ const CACHEABLE_PATH =
 const CACHEABLE_TYPE = /^(?:text\/html|text\/x-script|application\/xml|text\/plain)\b/;
 /** Cookies that make a page personal: session, cart, one-time toast, and any future ones of ours. */
 const PERSONAL_COOKIE = /(?:^|;\s*)ub_[^=]*=/;
+/** A storefront page or its data, the pages shoppers load most: these take turns to render (server.ts). */
+export function isStorefrontRequest(req: { method: string; path: string }): boolean {
+  return req.method === "GET" && CACHEABLE_PATH.test(req.path);
+}
+
 /**
  * Pages a shopper with a session or a cart is given from the cached anonymous page, with their own
  * parts filled in (docs/decisions/141; a signed-in shopper's product page too, with their review and
@@ -275,6 +281,8 @@ interface RenderOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: string;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+  /** where a render waits its turn (render-slots.server.ts) */
+  renders?: RenderSlots;
 }
 
 /** A page may be kept and sent to others: a 200 page (or data) that sets no cookie. */
@@ -307,8 +315,11 @@ export function servePersonalPage(cache: PageCache, options: RenderOptions) {
         const cookie = withoutOurCookies(req.get("cookie") ?? "");
         if (cookie) headers.set("cookie", cookie);
         else headers.delete("cookie");
-        const response = await handle(new Request(requestUrl(req), { method: "GET", headers }), options.getLoadContext(req, res));
-        const body = Buffer.from(await response.arrayBuffer());
+        const render = async () => {
+          const response = await handle(new Request(requestUrl(req), { method: "GET", headers }), options.getLoadContext(req, res));
+          return { response, body: Buffer.from(await response.arrayBuffer()) };
+        };
+        const { response, body } = await (options.renders ? options.renders.run(render) : render());
         if (!isShareable(response)) return next();
         entry = await cachedPage(response.status, response.headers, body, res.locals.cspNonce as string, Date.now());
         cache.set(key, entry, generation);

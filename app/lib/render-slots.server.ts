@@ -1,0 +1,44 @@
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import pLimit from "p-limit";
+
+/**
+ * How many pages are rendered at once. Rendering is work for the one JavaScript thread: more at once
+ * does not finish sooner, but each holds its data and half-built page in memory. Under a burst the
+ * rest wait their turn in order, and the server's memory stays bounded (#14).
+ */
+export const RENDERS_AT_ONCE = 4;
+
+export interface RenderSlots {
+  /** runs one render in a slot */
+  run<T>(render: () => Promise<T>): Promise<T>;
+  /** middleware for the requests `applies` picks: the rest of the request (a full render) holds a slot until answered */
+  middleware(req: ExpressRequest, res: ExpressResponse, next: NextFunction): void;
+  /** renders running and waiting, for tests */
+  stats(): { running: number; waiting: number };
+}
+
+/**
+ * `applies` picks the requests that take turns: storefront pages, whose work is the database and React.
+ * Others (a payment check that waits on Paystack, an upload) must not hold a turn while they wait.
+ */
+export function renderSlots(applies: (req: ExpressRequest) => boolean, atOnce = RENDERS_AT_ONCE): RenderSlots {
+  const limit = pLimit(atOnce);
+  return {
+    run: (render) => limit(render),
+    middleware(req, res, next) {
+      if (!applies(req)) return next();
+      void limit(
+        () =>
+          new Promise<void>((resolve) => {
+            // A shopper who went away while waiting is not rendered for.
+            if (req.socket.destroyed) return resolve();
+            // Freed when the answer is sent, or when the shopper goes away first.
+            res.once("finish", resolve);
+            res.once("close", resolve);
+            next();
+          }),
+      );
+    },
+    stats: () => ({ running: limit.activeCount, waiting: limit.pendingCount }),
+  };
+}
