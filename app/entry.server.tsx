@@ -8,6 +8,7 @@ import { detectLocale, messagesFor, translatorFor } from "~/lib/i18n.server";
 import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
 import { NonceProvider } from "~/lib/nonce";
 import { recentRowHtml } from "~/lib/personal-strip.server";
+import { renderDeadline } from "~/lib/render-deadline.server";
 import { withoutScriptPreloads } from "~/lib/script-preloads.server";
 
 export const streamTimeout = 5_000;
@@ -57,6 +58,7 @@ export default function handleRequest(
   const { locale } = detectLocale(request);
   return new Promise<Response>((resolve, reject) => {
     let shellFailed = false;
+    const deadline = renderDeadline(() => abort(), streamTimeout + 1000);
     // Wait for everything: shoppers without JavaScript and search engines get the whole page,
     // and the status code is final before the first byte.
     const { pipe, abort } = renderToPipeableStream(
@@ -76,9 +78,11 @@ export default function handleRequest(
               status: shellFailed ? 500 : responseStatusCode,
             }),
           );
+          deadline.clearWhenWritten(body);
           pipe(body);
         },
         onShellError(error: unknown) {
+          deadline.clear();
           reject(error);
         },
         onError(error: unknown) {
@@ -87,6 +91,5 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
   });
 }
