@@ -65,7 +65,7 @@ describe("the anonymous page cache", () => {
 
   it("stores gzip and brotli copies with an ETag, and forgets everything when the catalogue changes", async () => {
     const cache = new PageCache();
-    const entry = await page("<html>hello</html>");
+    const entry = page("<html>hello</html>");
     expect(entry.etag).toMatch(/^"[\w-]{27}"$/);
     expect(entry.headers).toEqual([["content-type", "text/html"]]);
     expect(entry.gzip.length).toBeGreaterThan(0);
@@ -84,10 +84,10 @@ describe("the anonymous page cache", () => {
     let now = 0;
     const cache = new PageCache({ maxEntries: 2, ttlMs: 1000, now: () => now });
     const g = cache.currentGeneration();
-    cache.set("a", await page("a", 0), g);
-    cache.set("b", await page("b", 0), g);
+    cache.set("a", page("a", 0), g);
+    cache.set("b", page("b", 0), g);
     expect(cache.get("a")).toBeDefined(); // a is now the most recently used
-    cache.set("c", await page("c", 0), g);
+    cache.set("c", page("c", 0), g);
     expect(cache.get("b")).toBeUndefined();
     expect(cache.get("a")).toBeDefined();
     expect(cache.get("c")).toBeDefined();
@@ -95,11 +95,11 @@ describe("the anonymous page cache", () => {
     expect(cache.get("a")).toBeUndefined();
 
     const small = new PageCache({ maxBytes: 64 * 1024 });
-    const big = await page("x".repeat(6 * 1024));
+    const big = page("x".repeat(6 * 1024));
     expect(small.set("big", big, small.currentGeneration())).toBe(true);
-    const huge = await page(Array.from({ length: 20_000 }, (_, i) => i.toString(36)).join(""));
+    const huge = page(Array.from({ length: 20_000 }, (_, i) => i.toString(36)).join(""));
     expect(small.set("huge", huge, small.currentGeneration())).toBe(false); // larger than an eighth of the cache
-    for (let i = 0; i < 20; i++) small.set(`p${i}`, await page(`${i}`.repeat(3000)), small.currentGeneration());
+    for (let i = 0; i < 20; i++) small.set(`p${i}`, page(`${i}`.repeat(3000)), small.currentGeneration());
     expect(small.stats().bytes).toBeLessThanOrEqual(64 * 1024);
   });
 });
