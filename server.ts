@@ -3,6 +3,7 @@ import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
@@ -56,7 +57,11 @@ async function loadBuild(production: boolean, app: express.Express): Promise<() 
     )) as ServerBuild;
     app.use("/assets", precompressedAssets("build/client/assets", ONE_YEAR / 1000));
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: ONE_YEAR, index: false, fallthrough: false }));
-    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+    // The build's few top-level files (the favicon) are listed once here, so a page request does not
+    // look for a file of its name on disk first.
+    const topLevelFiles = new Set(fs.readdirSync("build/client").filter((name) => name !== "assets"));
+    const serveTopLevel = express.static("build/client", { maxAge: "1h", index: false });
+    app.use((req, res, next) => (topLevelFiles.has(req.path.slice(1)) ? serveTopLevel(req, res, next) : next()));
     return async () => build;
   }
   const vite = await import("vite");

@@ -40,6 +40,12 @@ test.describe("the shop's front door", () => {
     const assetResponse = await request.get(asset!);
     expect(assetResponse.status()).toBe(200);
     expect(assetResponse.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+
+    // The build's top-level files are served from a list made at start; other paths are pages.
+    const favicon = await request.get("/favicon.svg");
+    expect(favicon.status()).toBe(200);
+    expect(favicon.headers()["content-type"]).toContain("image/svg+xml");
+    expect(favicon.headers()["cache-control"]).toBe("public, max-age=3600");
   });
 
   test("works with JavaScript disabled", async ({ browser }) => {
