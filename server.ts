@@ -49,7 +49,12 @@ async function prepareDatabase(config: Config, logger: Logger): Promise<Database
   return database;
 }
 
-async function loadBuild(production: boolean, app: express.Express): Promise<() => Promise<ServerBuild>> {
+/**
+ * The app's build for the request handlers, and a way to reach its current modules. In production the
+ * handlers get the build itself: given a function, React Router derives its route tables (and compiles
+ * every route's pattern) again on every request.
+ */
+async function loadBuild(production: boolean, app: express.Express): Promise<{ forHandlers: ServerBuild | (() => Promise<ServerBuild>); current: () => Promise<ServerBuild> }> {
   if (production) {
     const buildPath = path.resolve("build/server/index.js");
     const build = (await import(buildPath).catch(() =>
@@ -62,12 +67,13 @@ async function loadBuild(production: boolean, app: express.Express): Promise<() 
     const topLevelFiles = new Set(fs.readdirSync("build/client").filter((name) => name !== "assets"));
     const serveTopLevel = express.static("build/client", { maxAge: "1h", index: false });
     app.use((req, res, next) => (topLevelFiles.has(req.path.slice(1)) ? serveTopLevel(req, res, next) : next()));
-    return async () => build;
+    return { forHandlers: build, current: async () => build };
   }
   const vite = await import("vite");
   const devServer = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
   app.use(devServer.middlewares);
-  return async () => (await devServer.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+  const current = async () => (await devServer.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+  return { forHandlers: current, current };
 }
 
 async function main() {
@@ -151,11 +157,11 @@ async function main() {
     cspNonce: res.locals.cspNonce as string,
     clientIp: req.ip ?? "unknown",
   });
+  const { forHandlers: build, current: currentBuild } = await loadBuild(production, app);
   // A shopper with a session or a cart gets the cached page with their own parts filled in
-  // (docs/decisions/141); first, so these requests skip the file lookups below.
-  // Full renders take turns (render-slots.server.ts): memory stays bounded under a burst.
+  // (docs/decisions/141). Full renders take turns (render-slots.server.ts): memory stays bounded under a burst.
   const renders = renderSlots(isStorefrontRequest);
-  if (pageCache) app.use(servePersonalPage(pageCache, { build: () => build(), mode, getLoadContext, renders }));
+  if (pageCache) app.use(servePersonalPage(pageCache, { build, mode, getLoadContext, renders }));
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -170,14 +176,13 @@ async function main() {
   // Image files are named after their content, so they never change under the same URL.
   app.use("/images", express.static(imagesDir(config.dataDir), { immutable: true, maxAge: ONE_YEAR, index: false, fallthrough: false }));
 
-  const build = await loadBuild(production, app);
   // Online orders still unpaid after 15 minutes are verified with Paystack again (a lost webhook, a
   // closed tab); safe with several instances (each order is claimed before it is checked). The check
   // lives in the app build (it writes translated e-mails), which exports it from entry.server.tsx.
   type Recheck = (context: { db: DatabaseHandle["db"]; config: Config }) => Promise<unknown>;
   const recheck = config.paystack
     ? setInterval(() => {
-        build()
+        currentBuild()
           .then((current) => (current.entry.module as { recheckUnpaidOnlinePayments?: Recheck }).recheckUnpaidOnlinePayments?.({ db: database.db, config }))
           .catch((error: Error) => logger.error({ err: error }, "payment re-check failed"));
       }, 60_000)
@@ -188,7 +193,7 @@ async function main() {
   type AlertSender = (db: DatabaseHandle["db"], config: Config) => Promise<number>;
   let alerting: Promise<unknown> | null = null;
   const sendAlerts = () => {
-    alerting ??= build()
+    alerting ??= currentBuild()
       .then((current) => (current.entry.module as { sendBackInStockAlerts?: AlertSender }).sendBackInStockAlerts?.(database.db, config))
       .then((count) => {
         if (count) logger.info({ event: "back_in_stock_alerts", count }, "back-in-stock alerts queued");

@@ -251,8 +251,11 @@ test("the filled-in page hydrates as it is: no mismatch, and the heart and badge
   await expect(page.getByRole("link", { name: "Sign in" })).toBeHidden();
   const heart = page.getByRole("button", { name: "Add to wishlist" }).first();
   await page.waitForFunction(() => Object.keys(document.querySelector("[data-pp=heart]") ?? {}).some((k) => k.startsWith("__reactProps")));
+  // The heart turns at once; the reload must wait until the server has kept it.
+  const kept = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/wishlist"));
   await heart.click();
   await expect(page.getByRole("button", { name: "Remove from wishlist" })).toHaveCount(1);
+  expect((await kept).ok()).toBe(true);
   await page.reload();
   await expect(page.getByRole("button", { name: "Remove from wishlist" })).toHaveCount(1);
   // The reloaded page is filled in again; a click before it hydrates would be a plain form post.
