@@ -35,18 +35,7 @@ function lookUp(messages: Messages, key: string): string | undefined {
 
 export function createTranslator(locale: Locale, messages: Messages, fallback?: Messages): Translate {
   const plurals = new Intl.PluralRules(locale);
-  // Each text is looked up once: a page asks for hundreds, mostly the same ones. A missing one is
-  // looked up again, and so is one taken from the fallback (the browser adds sections as they load). Keys come from the code, so the memo
-  // stays small; it stops growing at 5,000 should a key ever come from elsewhere.
-  const found = new Map<string, string>();
-  const find = (key: string) => {
-    const known = found.get(key);
-    if (known !== undefined) return known;
-    const text = lookUp(messages, key);
-    if (text === undefined) return fallback ? lookUp(fallback, key) : undefined;
-    if (found.size < 5_000) found.set(key, text);
-    return text;
-  };
+  const find = (key: string) => lookUp(messages, key) ?? (fallback ? lookUp(fallback, key) : undefined);
   return (key, values) => {
     let text: string | undefined;
     if (typeof values?.count === "number") text = find(`${key}_${plurals.select(values.count)}`) ?? find(`${key}_other`);
