@@ -36,7 +36,6 @@ export function isStorefrontRequest(req: { method: string; path: string }): bool
  */
 const PERSONALISABLE_PATH = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|returns-refunds)?$/;
 
-
 export interface CachedPage {
   status: number;
   headers: [string, string][];
