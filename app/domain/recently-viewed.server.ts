@@ -80,8 +80,11 @@ export async function recentlyViewed(db: Db, userId: number, leaveOut: number[] 
 
 /** A signed-in shopper opens a product's page: the view is recorded, and their strip without this product returned. */
 export async function viewProduct(db: Db, userId: number, productId: number): Promise<ProductCard[]> {
-  await recordView(db, userId, productId);
-  return recentlyViewed(db, userId, [productId]);
+  // One read serves both: whether this is a new view, and the strip (the views before it, without it).
+  const before = await viewedIds(db, userId);
+  if (before[0] !== productId) await recordView(db, userId, productId);
+  const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
+  return (await recentCards(db, ids)).slice(0, RECENT_SHOWN);
 }
 
 /**

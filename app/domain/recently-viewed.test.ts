@@ -51,6 +51,11 @@ describe.each(ENGINES)("recently viewed on %s", (engine) => {
   it(`shows at most ${RECENT_SHOWN}, without the page's own product, archived ones, or those left out; sold-out ones stay`, async () => {
     const strip = await viewProduct(t.db, ada, ids[15]);
     expect(strip.map((p) => p.id)).toEqual([ids[14], ids[13], ids[12], ids[11], ids[10], ids[9], ids[8], ids[7]]);
+    expect((await viewedIds(t.db, ada))[0]).toBe(ids[15]);
+    // Opening the latest view again records nothing and shows the same strip.
+    const written = await rows(ada);
+    expect((await viewProduct(t.db, ada, ids[15])).map((p) => p.id)).toEqual(strip.map((p) => p.id));
+    expect(await rows(ada)).toEqual(written);
     expect(strip[0]).toMatchObject({ id: ids[14], name: "Perfume 14", brandName: expect.any(String), price: 1_000_014, discount: null, stock: 5, image: null });
 
     await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "in", [ids[14], ids[12]]).execute();
