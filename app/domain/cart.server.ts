@@ -175,27 +175,26 @@ async function readLines(db: Db, cartId: string): Promise<CartLine[]> {
     .orderBy("l.product_id")
     .orderBy("s.position")
     .execute();
-  return rows.map((r) => {
-    const status: LineStatus =
-      r.archived_at !== null ? "unavailable" : r.stock <= 0 ? "soldOut" : r.quantity > r.stock ? "reduced" : "available";
-    const quantity = status === "reduced" ? r.stock : r.quantity;
-    const buyable = status === "available" || status === "reduced";
-    const price = Number(r.price);
-    return {
-      productId: r.product_id,
-      sizeId: r.size_id,
-      sizeLabel: Number(r.sizeCount) > 1 ? r.label : null,
-      slug: r.slug,
-      name: r.name,
-      brandName: r.brandName,
-      image: r.image,
-      unitPrice: price,
-      quantity,
-      stock: r.stock,
-      status,
-      lineTotal: buyable ? price * quantity : 0,
-    };
-  });
+  return rows.map((r) => ({
+    ...priced(r),
+    sizeLabel: Number(r.sizeCount) > 1 ? r.label : null,
+    slug: r.slug,
+    name: r.name,
+    brandName: r.brandName,
+    image: r.image,
+  }));
+}
+
+/**
+ * A line against the catalogue as it is now: gone from the shop, sold out, more in the cart than in
+ * stock (the quantity is brought down to the stock), or available; only the last two can be bought.
+ */
+function priced(r: { product_id: number; size_id: number; quantity: number; price: number | string | bigint; stock: number; archived_at: string | null }) {
+  const status: LineStatus = r.archived_at !== null ? "unavailable" : r.stock <= 0 ? "soldOut" : r.quantity > r.stock ? "reduced" : "available";
+  const quantity = status === "reduced" ? r.stock : r.quantity;
+  const buyable = status === "available" || status === "reduced";
+  const price = Number(r.price);
+  return { productId: r.product_id, sizeId: r.size_id, unitPrice: price, quantity, stock: r.stock, status, lineTotal: buyable ? price * quantity : 0 };
 }
 
 /** The cart as the cart page shows it, read fresh from the catalogue. */
@@ -226,12 +225,28 @@ export interface CartSummary {
 
 /** What the header shows on every page: read fresh from the catalogue. */
 export async function cartSummary(request: Request, context: Pick<AppLoadContext, "db">): Promise<CartSummary> {
-  const cartId = await findCartId(request, context);
-  const view = await cartView(context.db, cartId);
+  // The cart found and its lines read in one query, with only what the header needs: this runs for
+  // every page a shopper with a cart or a session opens.
+  const user = await getSessionUser(request, context.db);
+  const cookie = user ? undefined : readCookie(request, CART_COOKIE);
+  if (!user && (!cookie || !CART_ID_PATTERN.test(cookie))) return { lines: 0, total: 0, items: [] };
+  const rows = await context.db
+    .selectFrom("cart_lines as l")
+    .innerJoin("carts as c", "c.id", "l.cart_id")
+    .innerJoin("products as p", "p.id", "l.product_id")
+    .innerJoin("product_sizes as s", "s.id", "l.size_id")
+    .select(["l.product_id", "l.size_id", "l.quantity", "s.price", "s.stock", "p.archived_at"])
+    // The same cart findCartId finds: the account's, or a cookie's cart that never became an account's.
+    .where((eb) => (user ? eb("c.user_id", "=", user.id) : eb.and([eb("c.id", "=", cookie!), eb("c.user_id", "is", null)])))
+    .orderBy("l.created_at")
+    .orderBy("l.product_id")
+    .orderBy("s.position")
+    .execute();
+  const lines = rows.map(priced);
   return {
-    lines: view.lines.length,
-    total: view.subtotal,
-    items: view.lines.map((l) => ({
+    lines: lines.length,
+    total: lines.filter(isBuyable).reduce((sum, l) => sum + l.lineTotal, 0),
+    items: lines.map((l) => ({
       productId: l.productId,
       sizeId: l.sizeId,
       quantity: l.quantity,

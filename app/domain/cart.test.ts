@@ -103,6 +103,10 @@ describe.each(ENGINES)("cart on %s", (engine) => {
       const session = await createSession(context, userId);
       const { cartId } = await ensureCart(browserRequest("/cart", { cookies: [session] }), context);
       expect(await findCartId(browserRequest("/", { cookies: [`${CART_COOKIE}=${cartId}`] }), context)).toBeNull();
+      // Nor the header's summary, which finds the cart in the same query as its lines.
+      await addLine(t.db, cartId, await product());
+      expect((await cartSummary(browserRequest("/", { cookies: [session] }), context)).lines).toBe(1);
+      expect(await cartSummary(browserRequest("/", { cookies: [`${CART_COOKIE}=${cartId}`] }), context)).toEqual({ lines: 0, total: 0, items: [] });
     });
   });
 
