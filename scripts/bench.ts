@@ -278,7 +278,7 @@ async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
       "req/s": Math.round(result.requests.average),
       "p50 ms": result.latency.p50,
       statuses,
-      "connection errors": result.errors,
+      "errors (timeouts among them)": result.errors,
       timeouts: result.timeouts,
     },
     checks: [
