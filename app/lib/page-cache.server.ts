@@ -93,7 +93,7 @@ export class PageCache {
 
   constructor(options: PageCacheOptions = {}) {
     this.maxEntries = options.maxEntries ?? 2_000;
-    this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
     this.ttlMs = options.ttlMs ?? 60_000;
     this.now = options.now ?? Date.now;
   }
