@@ -48,22 +48,27 @@ export function clearCartCookie(context: Pick<AppLoadContext, "config">): string
   return serializeCookie(CART_COOKIE, "", { httpOnly: true, secure: isSecure(context), maxAgeSeconds: 0 });
 }
 
+/** Whose cart this request may reach: the signed-in account's, or a well-formed cart cookie's; null for neither. */
+type CartOwner = { userId: number } | { cookie: string };
+
+async function cartOwner(request: Request, db: Db): Promise<CartOwner | null> {
+  const user = await getSessionUser(request, db);
+  if (user) return { userId: user.id };
+  const cookie = readCookie(request, CART_COOKIE);
+  return cookie && CART_ID_PATTERN.test(cookie) ? { cookie } : null;
+}
+
+/** The owner's cart among `carts`: a cart that became an account's is never reachable through a cookie again. */
+function ownedBy(owner: CartOwner) {
+  return (eb: ExpressionBuilder<Database, "carts">) =>
+    "userId" in owner ? eb("carts.user_id", "=", owner.userId) : eb.and([eb("carts.id", "=", owner.cookie), eb("carts.user_id", "is", null)]);
+}
+
 /** The id of this request's cart, if it has one (a malformed, unknown or forged cookie counts as none). */
 export async function findCartId(request: Request, context: Pick<AppLoadContext, "db">): Promise<string | null> {
-  const user = await getSessionUser(request, context.db);
-  if (user) {
-    const row = await context.db.selectFrom("carts").select("id").where("user_id", "=", user.id).executeTakeFirst();
-    return row?.id ?? null;
-  }
-  const cookie = readCookie(request, CART_COOKIE);
-  if (!cookie || !CART_ID_PATTERN.test(cookie)) return null;
-  const row = await context.db
-    .selectFrom("carts")
-    .select("id")
-    .where("id", "=", cookie)
-    // A cart that became an account's is never reachable through a cookie again.
-    .where("user_id", "is", null)
-    .executeTakeFirst();
+  const owner = await cartOwner(request, context.db);
+  if (!owner) return null;
+  const row = await context.db.selectFrom("carts").select("id").where(ownedBy(owner)).executeTakeFirst();
   return row?.id ?? null;
 }
 
@@ -227,17 +232,15 @@ export interface CartSummary {
 export async function cartSummary(request: Request, context: Pick<AppLoadContext, "db">): Promise<CartSummary> {
   // The cart found and its lines read in one query, with only what the header needs: this runs for
   // every page a shopper with a cart or a session opens.
-  const user = await getSessionUser(request, context.db);
-  const cookie = user ? undefined : readCookie(request, CART_COOKIE);
-  if (!user && (!cookie || !CART_ID_PATTERN.test(cookie))) return { lines: 0, total: 0, items: [] };
+  const owner = await cartOwner(request, context.db);
+  if (!owner) return { lines: 0, total: 0, items: [] };
   const rows = await context.db
     .selectFrom("cart_lines as l")
-    .innerJoin("carts as c", "c.id", "l.cart_id")
+    .innerJoin("carts", "carts.id", "l.cart_id")
     .innerJoin("products as p", "p.id", "l.product_id")
     .innerJoin("product_sizes as s", "s.id", "l.size_id")
     .select(["l.product_id", "l.size_id", "l.quantity", "s.price", "s.stock", "p.archived_at"])
-    // The same cart findCartId finds: the account's, or a cookie's cart that never became an account's.
-    .where((eb) => (user ? eb("c.user_id", "=", user.id) : eb.and([eb("c.id", "=", cookie!), eb("c.user_id", "is", null)])))
+    .where(ownedBy(owner))
     .orderBy("l.created_at")
     .orderBy("l.product_id")
     .orderBy("s.position")
