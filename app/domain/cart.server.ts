@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { ExpressionBuilder } from "kysely";
+import { type Expression, type ExpressionBuilder, sql } from "kysely";
 import type { AppLoadContext } from "react-router";
 import { type Db, now } from "~/db/client.server";
+import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import { isBuyable, type LineStatus, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { readCookie, serializeCookie } from "~/lib/cookies.server";
@@ -49,7 +50,7 @@ export function clearCartCookie(context: Pick<AppLoadContext, "config">): string
 }
 
 /** Whose cart this request may reach: the signed-in account's, or a well-formed cart cookie's; null for neither. */
-type CartOwner = { userId: number } | { cookie: string };
+type CartOwner = { userId: number | Expression<number> } | { cookie: string };
 
 async function cartOwner(request: Request, db: Db): Promise<CartOwner | null> {
   const user = await getSessionUser(request, db);
@@ -228,23 +229,47 @@ export interface CartSummary {
   items: CartSummaryItem[];
 }
 
+/** The lines the header counts, of the owner's cart, joined with the catalogue. */
+function summaryLines(db: Db, owner: CartOwner) {
+  return db
+    .selectFrom("cart_lines as l")
+    .innerJoin("carts", "carts.id", "l.cart_id")
+    .innerJoin("products as p", "p.id", "l.product_id")
+    .innerJoin("product_sizes as s", "s.id", "l.size_id")
+    .where(ownedBy(owner));
+}
+// What the header needs of a line, and the order the lines are shown in.
+const SUMMARY_COLUMNS = ["l.product_id", "l.size_id", "l.quantity", "s.price", "s.stock", "p.archived_at"] as const;
+const SUMMARY_ORDER = ["l.created_at", "l.product_id", "s.position"] as const;
+type SummaryRow = Parameters<typeof priced>[0];
+
 /** What the header shows on every page: read fresh from the catalogue. */
 export async function cartSummary(request: Request, context: Pick<AppLoadContext, "db">): Promise<CartSummary> {
   // The cart found and its lines read in one query, with only what the header needs: this runs for
   // every page a shopper with a cart or a session opens.
   const owner = await cartOwner(request, context.db);
   if (!owner) return { lines: 0, total: 0, items: [] };
-  const rows = await context.db
-    .selectFrom("cart_lines as l")
-    .innerJoin("carts", "carts.id", "l.cart_id")
-    .innerJoin("products as p", "p.id", "l.product_id")
-    .innerJoin("product_sizes as s", "s.id", "l.size_id")
-    .select(["l.product_id", "l.size_id", "l.quantity", "s.price", "s.stock", "p.archived_at"])
-    .where(ownedBy(owner))
-    .orderBy("l.created_at")
-    .orderBy("l.product_id")
-    .orderBy("s.position")
-    .execute();
+  let rows = summaryLines(context.db, owner).select(SUMMARY_COLUMNS);
+  for (const column of SUMMARY_ORDER) rows = rows.orderBy(column);
+  return summaryOf(await rows.execute());
+}
+
+/**
+ * The signed-in account's cart summary as one column of another statement (the session's, in
+ * app/domain/personal.server.ts), for `userId` an expression of that statement: the same lines, in the
+ * same order, as cartSummary reads. Read the column with `cartSummaryFromColumn`.
+ */
+export function userCartSummaryColumn(db: Db, userId: Expression<number>) {
+  const line = jsonTuple(db, SUMMARY_COLUMNS.map((column) => sql.ref(column)));
+  return summaryLines(db, { userId }).select(jsonArray(db, line, SUMMARY_ORDER.map((column) => sql.ref(column))).as("lines"));
+}
+
+export function cartSummaryFromColumn(value: unknown): CartSummary {
+  const tuples = fromJson<[number, number, number, number, number, string | null][]>(value);
+  return summaryOf(tuples.map(([product_id, size_id, quantity, price, stock, archived_at]) => ({ product_id, size_id, quantity, price, stock, archived_at })));
+}
+
+function summaryOf(rows: SummaryRow[]): CartSummary {
   const lines = rows.map(priced);
   return {
     lines: lines.length,

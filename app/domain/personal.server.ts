@@ -1,12 +1,13 @@
+import { sql } from "kysely";
 import type { AppLoadContext } from "react-router";
 import type { Db } from "~/db/client.server";
 import { NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal } from "~/lib/personal";
 import { sizesWaitedFor } from "./back-in-stock.server";
-import { cartSummary } from "./cart.server";
+import { cartSummary, cartSummaryFromColumn, userCartSummaryColumn } from "./cart.server";
 import { viewProduct } from "./recently-viewed.server";
 import { reviewEligibility } from "./reviews.server";
-import { getSessionUser, rememberLocale, type SessionUser } from "./sessions.server";
-import { wishlistIds } from "./wishlist.server";
+import { getSessionUser, rememberLocale, sessionColumns, sessionFromRow, sessionToRead, type SessionUser } from "./sessions.server";
+import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlist.server";
 
 /**
  * What makes a storefront page this shopper's own: who is signed in, the cart, and the hearts. The
@@ -23,23 +24,43 @@ export async function shopperAndState(
   context: Pick<AppLoadContext, "db">,
   locale: string,
 ): Promise<{ shopper: SessionUser | null; state: PersonalState }> {
-  // Who it is first; then the cart and the hearts side by side (on PostgreSQL, one round trip less).
-  const user = await getSessionUser(request, context.db);
+  const { db } = context;
+  const sessionId = sessionToRead(request);
+  if (sessionId !== null) {
+    // One statement reads the session, its account, the account's cart and hearts (docs/decisions/160):
+    // on PostgreSQL every statement is a round trip. The cart and hearts are those of the session's own
+    // account, found through the session row; they are used only when the session is valid.
+    const reading = db
+      .selectFrom("sessions as s")
+      .innerJoin("users as u", "u.id", "s.user_id")
+      .select(sessionColumns)
+      .select([userCartSummaryColumn(db, sql.ref("u.id")).as("cart"), wishlistIdsColumn(db, sql.ref("u.id")).as("hearts")])
+      .where("s.id", "=", sessionId)
+      .executeTakeFirst();
+    const user = await sessionFromRow(request, db, reading);
+    const row = await reading;
+    if (user && row) {
+      await rememberLocale(db, user, locale);
+      return { shopper: user, state: stateOf(user, cartSummaryFromColumn(row.cart), wishlistIdsFromColumn(row.hearts)) };
+    }
+    // Signed out (an unknown or expired session): a cart cookie may still name a visitor's cart.
+    return { shopper: null, state: { user: null, cart: await cartSummary(request, context), wishlist: [] } };
+  }
+  // No session cookie, or the session already read for this request by another loader: who it is
+  // first; then the cart and the hearts side by side.
+  const user = await getSessionUser(request, db);
   const [cart, wishlist] = await Promise.all([
     cartSummary(request, context),
-    user ? wishlistIds(context.db, user.id) : [],
+    user ? wishlistIds(db, user.id) : [],
     // E-mails sent to the account later (an order's status) are written in the language it last used.
-    user ? rememberLocale(context.db, user, locale) : undefined,
+    user ? rememberLocale(db, user, locale) : undefined,
   ]);
   if (!user) return { shopper: null, state: { user: null, cart, wishlist: [] } };
-  return {
-    shopper: user,
-    state: {
-      user: { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role },
-      cart,
-      wishlist,
-    },
-  };
+  return { shopper: user, state: stateOf(user, cart, wishlist) };
+}
+
+function stateOf(user: SessionUser, cart: PersonalState["cart"], wishlist: number[]): PersonalState {
+  return { user: { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role }, cart, wishlist };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Expression, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { type Db, isPostgres } from "~/db/client.server";
 import { REVIEW_MAX_LENGTH, REVIEW_MIN_LENGTH } from "~/lib/reviews";
@@ -32,17 +32,20 @@ export type ReviewInput = z.infer<typeof reviewInput>;
 
 /** Whether this customer may review this product now. */
 export async function reviewEligibility(db: Db, userId: number, productId: number): Promise<ReviewEligibility> {
-  const existing = await db.selectFrom("reviews").select("id").where("product_id", "=", productId).where("user_id", "=", userId).executeTakeFirst();
-  if (existing) return "alreadyReviewed";
-  const orders = await db
-    .selectFrom("orders as o")
-    .innerJoin("order_items as i", "i.order_id", "o.id")
-    .select("o.status")
-    .where("o.user_id", "=", userId)
-    .where("i.product_id", "=", productId)
-    .execute();
-  if (orders.length === 0) return "notBought";
-  return orders.some((o) => o.status === "delivered") ? "eligible" : "notDelivered";
+  const row = await db.selectNoFrom(reviewEligibilityColumn(db, sql.val(userId), sql.val(productId)).as("review")).executeTakeFirstOrThrow();
+  return row.review;
+}
+
+/**
+ * reviewEligibility as one column of another statement (the product page's personal parts, in
+ * app/domain/personal.server.ts), for `userId` and `productId` expressions of that statement: a review
+ * of theirs already (shown or hidden), else an order of theirs holding the product that was delivered,
+ * else any order of theirs holding it.
+ */
+export function reviewEligibilityColumn(db: Db, userId: Expression<number>, productId: Expression<number>): RawBuilder<ReviewEligibility> {
+  const reviewed = db.selectFrom("reviews").select("id").where("product_id", "=", productId).where("user_id", "=", userId);
+  const bought = db.selectFrom("orders as o").innerJoin("order_items as i", "i.order_id", "o.id").select("o.id").where("o.user_id", "=", userId).where("i.product_id", "=", productId);
+  return sql<ReviewEligibility>`case when exists ${reviewed} then 'alreadyReviewed' when exists ${bought.where("o.status", "=", "delivered")} then 'eligible' when exists ${bought} then 'notDelivered' else 'notBought' end`;
 }
 
 /** A short public name: first name and the last name's initial ("Chioma E."). */

@@ -71,17 +71,65 @@ export function getSessionUser(request: Request, db: Db): Promise<SessionUser | 
   return pending;
 }
 
-async function lookUpSession(request: Request, db: Db): Promise<SessionUser | null> {
+/**
+ * For a read that fetches the session together with other rows in one statement
+ * (app/domain/personal.server.ts): the stored id of this request's session token, or null when there
+ * is no well-formed token or the session is already being read for this request (then getSessionUser
+ * gives it).
+ */
+export function sessionToRead(request: Request): string | null {
+  if (perRequest.has(request)) return null;
+  return sessionIdOf(request);
+}
+
+/**
+ * The session read by such a statement (`sessionColumns` of `sessions as s` joined with `users as u`),
+ * judged as getSessionUser judges it; this request's loaders then share it (from the moment it is
+ * asked, so none of them reads the session again).
+ */
+export function sessionFromRow(request: Request, db: Db, row: Promise<SessionRow | undefined>): Promise<SessionUser | null> {
+  const pending = row.then((found) => settle(db, found));
+  perRequest.set(request, pending);
+  return pending;
+}
+
+/** The columns of `sessions as s` and `users as u` a session is judged by. */
+export const sessionColumns = ["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role", "u.must_change_password", "u.locale"] as const;
+
+export interface SessionRow {
+  id: string;
+  expires_at: string;
+  userId: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  must_change_password: number;
+  locale: string | null;
+}
+
+function sessionIdOf(request: Request): string | null {
   const token = readCookie(request, SESSION_COOKIE);
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const id = hashToken(token);
+  return hashToken(token);
+}
+
+async function lookUpSession(request: Request, db: Db): Promise<SessionUser | null> {
+  const id = sessionIdOf(request);
+  if (id === null) return null;
   const row = await db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.user_id")
-    .select(["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role", "u.must_change_password", "u.locale"])
+    .select(sessionColumns)
     .where("s.id", "=", id)
     .executeTakeFirst();
+  return settle(db, row);
+}
+
+/** An expired session is removed and counts as none; one used a day or more after its last renewal is renewed. */
+async function settle(db: Db, row: SessionRow | undefined): Promise<SessionUser | null> {
   if (!row) return null;
+  const id = row.id;
   const now = Date.now();
   const expires = Date.parse(row.expires_at);
   if (expires <= now) {

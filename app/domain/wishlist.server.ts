@@ -1,4 +1,6 @@
+import { type Expression, sql } from "kysely";
 import type { Db } from "~/db/client.server";
+import { fromJson, jsonArray } from "~/db/json.server";
 import { type ProductCard, productCards } from "./catalog.server";
 
 /** The wishlist: always the signed-in user's own rows (user id + product id, unique pair). */
@@ -25,14 +27,21 @@ export const WISHLIST_SHOWN_LIMIT = 500;
  * page's hearts are drawn from it (docs/decisions/141).
  */
 export async function wishlistIds(db: Db, userId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom("wishlist")
-    .select("product_id")
-    .where("user_id", "=", userId)
-    .orderBy("created_at", "desc")
-    .limit(WISHLIST_SHOWN_LIMIT)
-    .execute();
-  return rows.map((r) => r.product_id).sort((a, b) => a - b);
+  const row = await db.selectNoFrom(wishlistIdsColumn(db, sql.val(userId)).as("ids")).executeTakeFirstOrThrow();
+  return wishlistIdsFromColumn(row.ids);
+}
+
+/**
+ * wishlistIds as one column of another statement (the session's, in app/domain/personal.server.ts),
+ * for `userId` an expression of that statement. Read the column with `wishlistIdsFromColumn`.
+ */
+export function wishlistIdsColumn(db: Db, userId: Expression<number>) {
+  const shown = db.selectFrom("wishlist").select("product_id").where("user_id", "=", userId).orderBy("created_at", "desc").limit(WISHLIST_SHOWN_LIMIT);
+  return db.selectFrom(shown.as("w")).select(jsonArray<number>(db, sql.ref("w.product_id"), [sql.ref("w.product_id")]).as("ids"));
+}
+
+export function wishlistIdsFromColumn(value: unknown): number[] {
+  return fromJson<number[]>(value);
 }
 
 /** The user's wishlist as product cards, most recently added first. */
