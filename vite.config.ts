@@ -39,10 +39,67 @@ const precompressAssets: Plugin = {
 
 // The small modules every page needs (React, the router, the shop's frame: header, footer, texts,
 // toasts) travel as one script: one request and one compression window instead of a dozen, which saves
-// about 2 KB of the page's 120 KB JavaScript budget. The product cards and their buttons are not in it:
-// the pages that show products load them (docs/decisions/140-javascript-budget.md).
+// about 2 KB of the page's 120 KB JavaScript budget. The client entry (entry.client.tsx) and React
+// Router's browser half (react-router/dom) are in it too, so the bundler's own small helpers (CommonJS
+// interop for React) land in it rather than in a script of their own (about 1 KiB less per page). The
+// entry's start-up code therefore runs when the page's first route module is imported, still before
+// the boot script has named the route modules; hydration waits for the texts, so it starts after. The
+// product cards and their buttons are not in it: the pages that show products load them
+// (docs/decisions/140-javascript-budget.md).
 const STOREFRONT_SHARED =
-  /[\\/]app[\\/](lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce|refusal)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]|preload-helper/;
+  /[\\/]app[\\/](entry\.client|lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce|refusal)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|preload-helper/;
+
+// React Router publishes its package twice, and its "exports" name only the development copy, which
+// keeps the developer warnings in (0.6 KiB gzipped in every page's shared script). Browsers get the
+// production copy: the same code with those warnings compiled out. What the two copies render differs
+// only in React Router's default error boundary, which the shop never shows (root.tsx has its own), so
+// the server's render (development copy) and the hydration agree.
+const reactRouterProductionCopy: Plugin = {
+  name: "react-router-production-copy",
+  apply: "build",
+  enforce: "pre",
+  applyToEnvironment: (environment) => environment.name === "client",
+  async resolveId(source, importer, options) {
+    if (source !== "react-router" && source !== "react-router/dom") return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    if (!resolved?.id.includes("/react-router/dist/development/")) return resolved;
+    return { ...resolved, id: resolved.id.replace("/react-router/dist/development/", "/react-router/dist/production/") };
+  },
+};
+
+// Vite wraps every dynamic import() of the client code (each language's texts, the toasts' library) in
+// a helper that first loads the imported chunk's stylesheets and preloads its scripts. None of ours
+// has either (the toasts load their style sheet themselves), so each call passes no dependencies and
+// the helper's 1.5 KB of preloading code (0.5 KiB gzipped, on every page) never runs: it is replaced
+// by the part that does, Vite's `vite:preloadError` event when an import fails. The build stops if a
+// lazily loaded chunk ever brings a stylesheet, which only the full helper would load.
+const PRELOAD_HELPER_ID = "\0vite/preload-helper.js";
+const slimPreloadHelper: Plugin = {
+  name: "slim-preload-helper",
+  apply: "build",
+  enforce: "pre",
+  applyToEnvironment: (environment) => environment.name === "client",
+  load(id) {
+    if (id !== PRELOAD_HELPER_ID) return null;
+    return `export const __vitePreload = (load) => load().catch((error) => {
+  const event = new Event("vite:preloadError", { cancelable: true });
+  event.payload = error;
+  window.dispatchEvent(event);
+  if (!event.defaultPrevented) throw error;
+});`;
+  },
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== "chunk") continue;
+      for (const file of chunk.dynamicImports) {
+        const lazy = bundle[file];
+        if (lazy?.type === "chunk" && lazy.viteMetadata?.importedCss.size) {
+          this.error(`${chunk.fileName} lazily imports ${file}, which brings a stylesheet: the slim preload helper (vite.config.ts) would not load it`);
+        }
+      }
+    }
+  },
+};
 
 // Texts that only the server writes (e-mails, the product API's refusals, messages an action translates
 // before answering) are left out of the language chunks sent to browsers; a dotted name leaves out one
@@ -80,7 +137,7 @@ const serverOnlyTextsLeftOut: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), sonnerWithoutInlineStyles, serverOnlyTextsLeftOut, precompressAssets],
+  plugins: [tailwindcss(), reactRouter(), reactRouterProductionCopy, slimPreloadHelper, sonnerWithoutInlineStyles, serverOnlyTextsLeftOut, precompressAssets],
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
