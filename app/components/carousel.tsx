@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { Link } from "react-router";
 import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
 import { useT } from "~/lib/i18n";
 import { responsiveImage } from "~/lib/images";
 import { Icon } from "./icon";
 import { ProductCard } from "./product-card";
+import { ShopLink } from "~/components/shop-link";
 
 /**
  * Carousels without a carousel library (docs/decisions/010): CSS scroll-snap does the sliding and
@@ -177,9 +177,9 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
             <div className="flex flex-col items-start gap-3">
               <h2 className="font-serif text-3xl font-semibold leading-tight sm:text-5xl">{slide.title}</h2>
               <p className="max-w-md text-stone-700 sm:text-lg">{slide.text}</p>
-              <Link to="/shop" className="btn mt-2">
+              <ShopLink to="/shop" className="btn mt-2">
                 {t("store.shopNow")}
-              </Link>
+              </ShopLink>
             </div>
             {image && (
               <img

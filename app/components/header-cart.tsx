@@ -1,8 +1,8 @@
-import { Link } from "react-router";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { useCartSummary } from "./cart-summary";
 import { Icon } from "./icon";
+import { ShopLink } from "~/components/shop-link";
 
 /**
  * The header's cart link: a badge with the number of distinct lines and the cart's real total. Both
@@ -17,7 +17,7 @@ export function HeaderCart() {
   const cart = useCartSummary();
   const total = formatNaira(cart.total);
   return (
-    <Link to="/cart" className="cart-link">
+    <ShopLink to="/cart" className="cart-link">
       <span className="relative">
         <Icon name="cart" size={24} />
         <span className="sr-only">{t("store.header.cartLabel")} </span>
@@ -30,6 +30,6 @@ export function HeaderCart() {
       <span data-testid="cart-total" data-pp="cart-total" className="text-sm font-semibold max-sm:sr-only">
         {total}
       </span>
-    </Link>
+    </ShopLink>
   );
 }

@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import { useT } from "~/lib/i18n";
 import { Icon } from "./icon";
+import { ShopLink } from "~/components/shop-link";
 
 /** The page numbers shown: five around the current one; `narrow` marks the two kept below 768 px. */
 export function pageWindow(page: number, pageCount: number): { page: number; narrow: boolean }[] {
@@ -28,17 +28,17 @@ export function Pagination({ page, pageCount, href }: { page: number; pageCount:
         {icon === "right" && <Icon name="right" size={16} />}
       </span>
     ) : (
-      <Link to={href(to)} rel={rel} preventScrollReset onClick={scrollOnNarrow} className="page-link">
+      <ShopLink to={href(to)} rel={rel} preventScrollReset onClick={scrollOnNarrow} className="page-link">
         {icon === "left" && <Icon name="left" size={16} />}
         {label}
         {icon === "right" && <Icon name="right" size={16} />}
-      </Link>
+      </ShopLink>
     );
   return (
     <nav aria-label={t("store.pagination.label")} className="mt-8 flex flex-wrap items-center justify-center gap-2">
       {step(page - 1, t("store.pagination.previous"), "left", "prev")}
       {pageWindow(page, pageCount).map((p) => (
-        <Link
+        <ShopLink
           key={p.page}
           to={href(p.page)}
           preventScrollReset
@@ -48,7 +48,7 @@ export function Pagination({ page, pageCount, href }: { page: number; pageCount:
           className={`page-link min-w-11 justify-center ${p.narrow ? "" : "max-md:hidden"}`}
         >
           {p.page}
-        </Link>
+        </ShopLink>
       ))}
       {step(page + 1, t("store.pagination.next"), "right", "next")}
     </nav>

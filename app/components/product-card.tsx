@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
 import { useT } from "~/lib/i18n";
 import { responsiveImage } from "~/lib/images";
@@ -6,6 +5,7 @@ import { AddToCartButton } from "./add-to-cart-button";
 import { Price } from "./price";
 import { Stars } from "./stars";
 import { WishlistButton } from "./wishlist-button";
+import { ShopLink } from "~/components/shop-link";
 
 /**
  * A product in a grid or carousel: picture, brand, name (the link to the product page), price pair,
@@ -52,9 +52,9 @@ export function ProductCard({
       <div className="flex flex-1 flex-col gap-1 p-3">
         <p className="text-xs uppercase tracking-wide text-stone-600">{product.brandName}</p>
         <h3 className="text-sm font-medium leading-snug">
-          <Link to={`/shop/${product.id}`} className="card-link">
+          <ShopLink to={`/shop/${product.id}`} className="card-link">
             {product.name}
-          </Link>
+          </ShopLink>
         </h3>
         {product.reviewCount > 0 && (
           <p className="flex items-center gap-1 text-xs text-stone-600">

@@ -1,10 +1,10 @@
-import { Link } from "react-router";
 import type { ReviewEligibility, ReviewPage } from "~/domain/reviews.server";
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { Stars } from "./stars";
 
 import ReviewForm from "./review-form";
+import { ShopLink } from "~/components/shop-link";
 
 export interface ReviewFormState {
   /** null for a visitor who is not signed in */
@@ -48,15 +48,15 @@ export function ProductReviews({ page, form, errors }: { page: ReviewPage; form:
       {page.pageCount > 1 && (
         <nav aria-label={t("product.reviews.page", { page: page.page, pages: page.pageCount })} className="mt-2 flex items-center gap-4 text-sm">
           {page.page > 1 && (
-            <Link to={`?reviews=${page.page - 1}#reviews`} className="underline" preventScrollReset>
+            <ShopLink to={`?reviews=${page.page - 1}#reviews`} className="underline" preventScrollReset>
               {t("product.reviews.previous")}
-            </Link>
+            </ShopLink>
           )}
           <span>{t("product.reviews.page", { page: page.page, pages: page.pageCount })}</span>
           {page.page < page.pageCount && (
-            <Link to={`?reviews=${page.page + 1}#reviews`} className="underline" preventScrollReset>
+            <ShopLink to={`?reviews=${page.page + 1}#reviews`} className="underline" preventScrollReset>
               {t("product.reviews.next")}
-            </Link>
+            </ShopLink>
           )}
         </nav>
       )}
@@ -64,9 +64,9 @@ export function ProductReviews({ page, form, errors }: { page: ReviewPage; form:
       {/* Every variant is in the page, the others hidden: a cached page is made a signed-in shopper's by switching them (docs/decisions/150). */}
       <div className="mt-6">
         <p className="text-sm" data-pp="review-sign-in" hidden={form.eligibility !== null}>
-          <Link to={`/auth?redirectTo=${encodeURIComponent(form.path + "#reviews")}`} className="underline">
+          <ShopLink to={`/auth?redirectTo=${encodeURIComponent(form.path + "#reviews")}`} className="underline">
             {t("product.reviews.signInToReview")}
-          </Link>
+          </ShopLink>
         </p>
         <p className="text-sm text-stone-700" data-pp="review-not-delivered" hidden={form.eligibility !== "notDelivered"}>
           {t("product.reviews.notDelivered")}

@@ -1,9 +1,9 @@
 import { useId } from "react";
-import { Link } from "react-router";
 import type { ProductCard } from "~/domain/catalog.server";
 import { useT } from "~/lib/i18n";
 import { imageVariantUrl } from "~/lib/images";
 import { formatNaira } from "~/lib/money";
+import { ShopLink } from "~/components/shop-link";
 
 /** The cart's "Recently viewed" (docs/decisions/126): small links to the perfumes, rendered by the server. */
 export function RecentStrip({ title, products }: { title: string; products: Pick<ProductCard, "id" | "name" | "brandName" | "price" | "priceMax" | "stock" | "image">[] }) {
@@ -23,9 +23,9 @@ export function RecentStrip({ title, products }: { title: string; products: Pick
             </div>
             <div className="p-2 text-xs">
               <p className="uppercase tracking-wide text-stone-600">{product.brandName}</p>
-              <Link to={`/shop/${product.id}`} className="card-link text-sm font-medium">
+              <ShopLink to={`/shop/${product.id}`} className="card-link text-sm font-medium">
                 {product.name}
-              </Link>
+              </ShopLink>
               <p className="font-semibold">{product.stock <= 0
                   ? t("common.product.soldOut")
                   : product.priceMax > product.price

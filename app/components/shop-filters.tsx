@@ -1,10 +1,11 @@
 import { type ChangeEvent, type CSSProperties, useEffect, useRef } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import type { NamedRow, ShopFacets } from "~/domain/catalog.server";
 import { CONCENTRATIONS, FAMILIES, knownValues } from "~/lib/perfume-facts";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { PRICE_MAX, PRICE_MIN, shopHref, type ShopFilters as Filters } from "~/lib/shop-url";
+import { ShopLink } from "~/components/shop-link";
 
 const percent = (naira: number) => `${((naira - PRICE_MIN) / (PRICE_MAX - PRICE_MIN)) * 100}%`;
 const naira = (value: number) => formatNaira(value * 100);
@@ -87,9 +88,9 @@ export function ShopFilters({
   const group = (name: "category" | "brand", legend: string, rows: NamedRow[], scroll: boolean) => (
     <fieldset>
       <legend className="filter-title float-left">{legend}</legend>
-      <Link to={shopHref(filters, { [name]: null })} preventScrollReset className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline" aria-label={t(`store.filters.reset.${name}`)}>
+      <ShopLink to={shopHref(filters, { [name]: null })} preventScrollReset className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline" aria-label={t(`store.filters.reset.${name}`)}>
         {t("store.filters.reset.label")}
-      </Link>
+      </ShopLink>
       <div className={`clear-both ${scroll ? "max-h-56 overflow-y-auto pr-2" : ""}`}>
         {rows.map((row) => (
           <label key={row.id} className="check">
@@ -107,14 +108,14 @@ export function ShopFilters({
     <fieldset>
       <legend className="filter-title float-left">{t(`store.filters.${name}`)}</legend>
       {chosen.length > 0 && (
-        <Link
+        <ShopLink
           to={shopHref(filters, name === "concentration" ? { concentrations: [] } : { families: [] })}
           preventScrollReset
           className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline"
           aria-label={t(`store.filters.reset.${name}`)}
         >
           {t("store.filters.reset.label")}
-        </Link>
+        </ShopLink>
       )}
       <div className="clear-both">
         {values.map((value) => {

@@ -1,6 +1,7 @@
-import { Link, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
 import { useT } from "~/lib/i18n";
 import type { RootData } from "~/root";
+import { ShopLink } from "~/components/shop-link";
 
 const PAGES = [
   ["/", "home"],
@@ -28,7 +29,7 @@ export function StoreFooter() {
           <ul className="footer-links">
             {PAGES.map(([to, key]) => (
               <li key={to}>
-                <Link to={to}>{t(`store.footer.${key}`)}</Link>
+                <ShopLink to={to}>{t(`store.footer.${key}`)}</ShopLink>
               </li>
             ))}
           </ul>
@@ -39,7 +40,7 @@ export function StoreFooter() {
           </h2>
           <ul className="footer-links">
             <li>
-              <Link to="/returns-refunds">{t("store.footer.returnsRefunds")}</Link>
+              <ShopLink to="/returns-refunds">{t("store.footer.returnsRefunds")}</ShopLink>
             </li>
             <li>
               <a href="#privacy-policy">{t("store.footer.privacy")}</a>

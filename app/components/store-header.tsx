@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
 import { usePersonal } from "~/lib/personal";
 import type { RootData } from "~/root";
@@ -7,6 +7,7 @@ import { Drawer, DrawerButton } from "./drawer";
 import { HeaderCart } from "./header-cart";
 import { Icon } from "./icon";
 import { SearchForm } from "./search-form";
+import { ShopLink } from "~/components/shop-link";
 
 const NAV_DRAWER = "nav-drawer";
 const PAGES = [
@@ -82,19 +83,19 @@ function UserArea() {
   return (
     <>
       <span data-pp="guest" className="contents" hidden={user ? true : undefined}>
-        <Link to="/auth" className="top-link">
+        <ShopLink to="/auth" className="top-link">
           <Icon name="user" size={16} />
           <span className="max-sm:sr-only">{t("store.header.signIn")}</span>
-        </Link>
+        </ShopLink>
       </span>
       <span data-pp="member" className="contents" hidden={user ? undefined : true}>
-        <Link to="/profile" className="top-link min-w-0">
+        <ShopLink to="/profile" className="top-link min-w-0">
           <Icon name="user" size={16} />
           <span className="sr-only">{t("store.header.profile")}: </span>
           <span data-pp="first-name" className="max-w-[6.5rem] truncate sm:max-w-[12rem]">
             {user?.firstName ?? ""}
           </span>
-        </Link>
+        </ShopLink>
         <form method="post" action="/auth/logout">
           <button type="submit" className="top-link">
             <Icon name="logout" size={16} className="sm:hidden" />
@@ -147,9 +148,9 @@ export function StoreHeader() {
           <Icon name="menu" size={24} />
           <span className="sr-only">{t("store.nav.open")}</span>
         </DrawerButton>
-        <Link to="/" className="logo">
+        <ShopLink to="/" className="logo">
           {t("common.brand.name")}
-        </Link>
+        </ShopLink>
         <SearchForm id="header-search" className="mx-auto w-full max-w-md max-md:hidden" />
         <div className="ml-auto md:ml-0">
           <HeaderCart />
@@ -157,10 +158,10 @@ export function StoreHeader() {
       </div>
       <nav aria-label={t("store.nav.label")} className="border-y border-stone-200 max-lg:hidden">
         <div className="bar gap-6">
-          <Link to="/shop" className="departments">
+          <ShopLink to="/shop" className="departments">
             <Icon name="grid" size={16} />
             {t("store.nav.allDepartments")}
-          </Link>
+          </ShopLink>
           <NavLinks className="flex flex-wrap gap-x-5" />
         </div>
       </nav>

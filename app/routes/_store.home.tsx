@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { HeroCarousel, ProductCarousel } from "~/components/carousel";
 import { Icon } from "~/components/icon";
 import { newestProducts, productsInCategory } from "~/domain/catalog.server";
@@ -6,6 +5,7 @@ import { pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/_store.home";
+import { ShopLink } from "~/components/shop-link";
 
 const NEW_ARRIVALS = 5;
 const CATEGORY_CAROUSEL = 10;
@@ -61,9 +61,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {deals.title}
         </h2>
         <p className="mx-auto mt-2 max-w-lg text-stone-300">{deals.text}</p>
-        <Link to="/shop" className="btn mt-5 bg-white text-ink hover:bg-brand-100">
+        <ShopLink to="/shop" className="btn mt-5 bg-white text-ink hover:bg-brand-100">
           {t("store.shopNow")}
-        </Link>
+        </ShopLink>
       </section>
       <ProductCarousel title={t("store.home.mens")} products={loaderData.mens} />
       <ProductCarousel title={t("store.home.womens")} products={loaderData.womens} backward />

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { Drawer, DrawerButton } from "~/components/drawer";
 import { Icon } from "~/components/icon";
 import { Pagination } from "~/components/pagination";
@@ -11,6 +10,7 @@ import { useT } from "~/lib/i18n";
 import { seoMeta } from "~/lib/seo.server";
 import { SHOP_PAGE_SIZE, shopHref } from "~/lib/shop-url";
 import type { Route } from "./+types/_store.shop";
+import { ShopLink } from "~/components/shop-link";
 
 const FILTERS_DRAWER = "filters-drawer";
 
@@ -54,9 +54,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
                 <>
                     {" · "}
                     {t("store.shop.searchFor", { q: filters.q })}{" "}
-                    <Link to={shopHref(filters, { q: "" })} className="underline">
+                    <ShopLink to={shopHref(filters, { q: "" })} className="underline">
                       {t("store.shop.clearSearch")}
-                    </Link>
+                    </ShopLink>
                 </>
               )}
             </p>
@@ -73,9 +73,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           <div className="rounded-2xl bg-white p-10 text-center">
             <p className="text-lg font-medium">{t("store.shop.emptyTitle")}</p>
             <p className="mt-1 text-stone-600">{t("store.shop.emptyText")}</p>
-            <Link to="/shop" className="btn mt-5">
+            <ShopLink to="/shop" className="btn mt-5">
               {t("store.shop.resetAll")}
-            </Link>
+            </ShopLink>
           </div>
         ) : (
           <>

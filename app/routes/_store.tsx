@@ -1,8 +1,9 @@
-import { isRouteErrorResponse, Link, Outlet, useRouteError } from "react-router";
+import { isRouteErrorResponse, Outlet, useRouteError } from "react-router";
 import { StoreFooter } from "~/components/store-footer";
 import { StoreHeader } from "~/components/store-header";
 import { useT } from "~/lib/i18n";
 import { refusalMessage } from "~/lib/refusal";
+import { ShopLink } from "~/components/shop-link";
 
 /** The storefront frame: header (top bar, main bar, nav or drawer), content, footer. */
 function StoreFrame({ children }: { children: React.ReactNode }) {
@@ -44,9 +45,9 @@ export function ErrorBoundary() {
       <div className="mx-auto max-w-xl py-16 text-center">
         <h1 className="font-serif text-3xl font-semibold">{title}</h1>
         <p className="mt-3 text-stone-600">{notFound ? t("common.notFound.body") : (refusal ?? t("common.error.body"))}</p>
-        <Link className="btn mt-6" to="/">
+        <ShopLink className="btn mt-6" to="/">
           {t("common.notFound.backHome")}
-        </Link>
+        </ShopLink>
       </div>
     </StoreFrame>
   );
