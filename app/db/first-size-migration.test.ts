@@ -105,6 +105,22 @@ describe.each(ENGINES)("migration 0090 on %s", (engine) => {
     expect((await sizes(id)).map((s) => s.label)).toEqual(["30 ml", "100 ml"]);
   });
 
+  it("adds the stock of sizes that two transactions add to one product at the same moment", async () => {
+    const { id } = await t.db.insertInto("products").values(product(4_000_000, 1)).returning("id").executeTakeFirstOrThrow();
+    // On PostgreSQL the first holds the product's row while the second's trigger waits for it, then
+    // moves the stock from the committed figure (stock + its own), not from the one it first read.
+    await Promise.all(
+      [0, 1].map((k) =>
+        t.db.transaction().execute(async (trx) => {
+          await trx.insertInto("product_sizes").values(size(id, `${k + 2}0 ml`, 4_000_000, 2 + k)).execute();
+          if (engine === "postgres") await sql`select pg_sleep(0.3)`.execute(trx);
+        }),
+      ),
+    );
+    expect((await summary(id)).stock).toBe(1 + 2 + 3);
+    expect(await sizes(id)).toHaveLength(3);
+  });
+
   it("refuses a size that breaks a rule without touching the product", async () => {
     const { id } = await t.db.insertInto("products").values(product(2_000_000, 2)).returning("id").executeTakeFirstOrThrow();
     await expect(t.db.insertInto("product_sizes").values([size(id, "50 ml", 1_000_000, 1), size(id, "50 ml", 1_500_000, 1)]).execute()).rejects.toThrow();
