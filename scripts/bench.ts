@@ -17,9 +17,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { sql } from "kysely";
 import { type Db, type DatabaseHandle, openDatabase } from "../app/db/client.server";
 import { migrateToLatest } from "../app/db/migrate.server";
+import { addDemoCopies } from "../app/db/seed-copies.server";
 import { seedDemoCatalogue } from "../app/db/seed.server";
 import { addLine, userCartId } from "../app/domain/cart.server";
 import { createSession } from "../app/domain/sessions.server";
@@ -86,22 +86,8 @@ async function seedCatalogue(database: DatabaseHandle, dataDir: string): Promise
   await seedDemoCatalogue(db, { imagesDir: imageCache, replace: true });
   fs.cpSync(imageCache, imagesDir(dataDir), { recursive: true });
   const rowsStart = Date.now();
-  const demo = await db.selectFrom("products").selectAll().execute();
-  const start = Date.now() - 400 * 24 * 3600_000;
-  const batch = database.engine === "postgres" ? 2000 : 500;
-  await db.transaction().execute(async (trx) => {
-    for (let from = demo.length; from < productCount; from += batch) {
-      const rows = [];
-      for (let i = from; i < Math.min(productCount, from + batch); i++) {
-        const { id: _id, ...source } = demo[i % demo.length];
-        const at = new Date(start + i * 60_000).toISOString();
-        rows.push({ ...source, slug: `${source.slug}-${i}`, name: `${source.name} #${i}`, price: source.price + (i % 97) * 100, created_at: at, updated_at: at });
-      }
-      await trx.insertInto("products").values(rows).execute();
-    }
-  });
-  // Fresh statistics, as a database that grew over time would have.
-  await sql`analyze`.execute(db);
+  // The same bulk path as `npm run seed -- --products N` (numbered copies of the demo perfumes).
+  await addDemoCopies(db, productCount);
   const end = Date.now();
   return { seconds: (end - rowsStart) / 1000, imageSeconds: (rowsStart - imageStart) / 1000 };
 }
