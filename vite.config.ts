@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
@@ -37,17 +38,18 @@ const precompressAssets: Plugin = {
   },
 };
 
-// The small modules every page needs (React, the router, the shop's frame: header, footer, texts,
-// toasts) travel as one script: one request and one compression window instead of a dozen, which saves
-// about 2 KB of the page's 120 KB JavaScript budget. The client entry (entry.client.tsx) and React
-// Router's browser half (react-router/dom) are in it too, so the bundler's own small helpers (CommonJS
-// interop for React) land in it rather than in a script of their own (about 1 KiB less per page). The
-// entry's start-up code therefore runs when the page's first route module is imported, still before
-// the boot script has named the route modules; hydration waits for the texts, so it starts after. The
-// product cards and their buttons are not in it: the pages that show products load them
-// (docs/decisions/140-javascript-budget.md).
+// The small modules every page needs (React, the router, the shop's frame: the root and storefront
+// layouts, header, footer, texts, toasts) travel as one script: one request and one compression window
+// instead of a dozen, which saves about 2 KB of the page's 120 KB JavaScript budget. The client entry
+// (entry.client.tsx) and React Router's browser half (react-router/dom) are in it too, so the bundler's
+// own small helpers (CommonJS interop for React) land in it rather than in a script of their own; the
+// two layout routes' own scripts only re-export from it. The entry's start-up code therefore runs when
+// the page's first route module is imported, still before the boot script has named the route
+// modules; hydration waits for the texts, so it starts after. The product cards and their buttons are
+// not in it: the pages that show products load them, as one script with their stars; an order's
+// status and payment badges are one script too (docs/decisions/140-javascript-budget.md).
 const STOREFRONT_SHARED =
-  /[\\/]app[\\/](entry\.client|lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce|refusal)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|preload-helper/;
+  /[\\/]app[\\/](root|routes[\\/]_store)\.tsx$|[\\/]app[\\/](entry\.client|lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce|refusal)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|preload-helper|esm:react/;
 
 // React Router publishes its package twice, and its "exports" name only the development copy, which
 // keeps the developer warnings in (0.6 KiB gzipped in every page's shared script). Browsers get the
@@ -101,6 +103,33 @@ const slimPreloadHelper: Plugin = {
   },
 };
 
+// React is published as CommonJS: every chunk that imports it goes through the bundler's interop
+// (`(0,r.useState)(…)`, `(0,x.jsx)(…)` at each use, and a helper that must load first). The client
+// code imports it, and its JSX runtime, through these small ES modules in the shared script instead, so
+// each use is a plain imported name and the helper stays in the shared script.
+const REACT_MODULES: Record<string, { id: string; names: string[] }> = Object.fromEntries(
+  ["react", "react/jsx-runtime"].map((name) => {
+    const names = Object.keys(createRequire(import.meta.url)(name)).filter((key) => /^\w+$/.test(key));
+    return [name, { id: `\0esm:${name}.js`, names }];
+  }),
+);
+const reactAsModule: Plugin = {
+  name: "react-as-module",
+  apply: "build",
+  enforce: "pre",
+  applyToEnvironment: (environment) => environment.name === "client",
+  resolveId(source, importer) {
+    if (!REACT_MODULES[source] || !importer || importer.startsWith("\0") || !/[\\/]app[\\/]/.test(importer)) return null;
+    return REACT_MODULES[source].id;
+  },
+  load(id) {
+    const module = Object.entries(REACT_MODULES).find(([, { id: known }]) => known === id);
+    if (!module) return null;
+    const [source, { names }] = module;
+    return `import * as cjs from ${JSON.stringify(source)};\n${names.map((name) => `export const ${name} = cjs.${name};`).join("\n")}`;
+  },
+};
+
 // Texts that only the server writes (e-mails, the product API's refusals, messages an action translates
 // before answering) are left out of the language chunks sent to browsers; a dotted name leaves out one
 // part of a section. A page's texts are otherwise loaded whole, per area (lib/i18n.client.ts).
@@ -137,7 +166,7 @@ const serverOnlyTextsLeftOut: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), reactRouterProductionCopy, slimPreloadHelper, sonnerWithoutInlineStyles, serverOnlyTextsLeftOut, precompressAssets],
+  plugins: [tailwindcss(), reactRouter(), reactRouterProductionCopy, slimPreloadHelper, reactAsModule, sonnerWithoutInlineStyles, serverOnlyTextsLeftOut, precompressAssets],
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
@@ -148,7 +177,15 @@ export default defineConfig({
     // Small, fingerprinted chunks; the server sends them with a one-year immutable cache.
     assetsInlineLimit: 0,
     rolldownOptions: {
-      output: { codeSplitting: { groups: [{ name: "storefront", test: STOREFRONT_SHARED }] } },
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: "storefront", test: STOREFRONT_SHARED },
+            { name: "product-card", test: /[\\/]app[\\/]components[\\/](product-card|stars)\.tsx$/ },
+            { name: "order-status", test: /[\\/]app[\\/]components[\\/](order-status|payment-status)\.tsx$/ },
+          ],
+        },
+      },
     },
   },
 });

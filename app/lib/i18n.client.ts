@@ -1,7 +1,8 @@
 import { type Messages, type Locale } from "./i18n";
 
-// One small chunk per language and area: the browser fetches only the shopper's language.
-const files = import.meta.glob<Messages>("../locales/*/*.json", { import: "default" });
+// One small chunk per language and area: the browser fetches only the shopper's language. The e-mails'
+// texts are written on the server only, so the browser build has no chunk for them.
+const files = import.meta.glob<Messages>(["../locales/*/*.json", "!../locales/*/mail.json"], { import: "default" });
 
 // Areas that only some pages use, with the paths they live under: loaded with those pages only, so a
 // storefront page downloads only the texts it shows. A route of these areas reached by in-app
@@ -11,8 +12,6 @@ const PAGE_AREAS: Record<string, string[]> = {
   auth: ["/auth"],
   account: ["/profile", "/orders", "/checkout", "/wishlist"],
   cart: ["/cart"],
-  // Texts only e-mails use, written on the server: never sent to a browser.
-  mail: [],
   invoice: ["/orders", "/admin/orders"],
   // A product page's reviews and back-in-stock form (a prefix ending in "/" takes what is below it only).
   product: ["/shop/", "/back-in-stock"],

@@ -1,4 +1,5 @@
-import { HeroCarousel, ProductCarousel } from "~/components/carousel";
+import { ProductCarousel } from "~/components/carousel";
+import { HeroCarousel } from "~/components/hero-carousel";
 import { Icon } from "~/components/icon";
 import { newestProducts, productsInCategory } from "~/domain/catalog.server";
 import { pageContent } from "~/lib/content.server";
