@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { Transaction } from "kysely";
+import { type Expression, sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { type Db, isPostgres } from "~/db/client.server";
+import { fromJson, jsonArray } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import type { Config } from "~/lib/config.server";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "~/lib/i18n";
@@ -57,14 +58,26 @@ export async function isWaitingFor(db: Db, productId: number, email: string): Pr
 
 /** The sizes of the product this address already waits for (the page offers only the others). */
 export async function sizesWaitedFor(db: Db, productId: number, email: string): Promise<number[]> {
-  const rows = await db
+  const row = await db.selectNoFrom(sizesWaitedForColumn(db, sql.val(productId), email).as("waited")).executeTakeFirstOrThrow();
+  return sizesWaitedFromColumn(row.waited);
+}
+
+/**
+ * sizesWaitedFor as one column of another statement (the product page's personal parts, in
+ * app/domain/personal.server.ts), ascending; read it with `sizesWaitedFromColumn`.
+ */
+export function sizesWaitedForColumn(db: Db, productId: Expression<number>, email: string) {
+  return db
     .selectFrom("back_in_stock_requests")
-    .select("size_id")
+    .select(jsonArray<number>(db, sql.ref("size_id"), [sql.ref("size_id")]).as("waited"))
     .where("product_id", "=", productId)
     .where("email", "=", email.toLowerCase())
     .where("notified_at", "is", null)
-    .execute();
-  return rows.flatMap((r) => (r.size_id === null ? [] : [r.size_id]));
+    .where("size_id", "is not", null);
+}
+
+export function sizesWaitedFromColumn(value: unknown): number[] {
+  return fromJson<number[]>(value);
 }
 
 /** Queues the alert of every waiting request whose product has stock again; returns how many were queued. */

@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { z } from "zod";
 import { type Db, isPostgres } from "~/db/client.server";
+import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import { DISCOUNT_PER_MILLE } from "~/db/migrations/0041_product_sorting";
 import { CONCENTRATIONS, type Concentration, FAMILIES, type Family, knownValues } from "~/lib/perfume-facts";
@@ -69,6 +70,39 @@ function cardQuery(db: Db) {
     .innerJoin("brands as b", "b.id", "p.brand_id")
     .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"])
     .where("p.archived_at", "is", null);
+}
+
+// A card's fields in cardQuery's order, and the columns they come from.
+const CARD_FIELDS = [
+  ["id", "p.id"],
+  ["slug", "p.slug"],
+  ["name", "p.name"],
+  ["price", "p.price"],
+  ["discount", "p.discount"],
+  ["priceMax", "p.price_max"],
+  ["stock", "p.stock"],
+  ["image", "p.image"],
+  ["brandName", "b.name"],
+  ["reviewCount", "p.review_count"],
+  ["ratingTotal", "p.rating_total"],
+] as const satisfies readonly (readonly [keyof ProductCard, string])[];
+
+/**
+ * productCards as one column of another statement (a signed-in shopper's recently viewed row, in
+ * app/domain/recently-viewed.server.ts): the cards of the products whose ids the subquery `ids` selects that are
+ * still in the shop, in no particular order. Read it with `productCardsFromColumn`.
+ */
+export function productCardsColumn<TB extends keyof Database>(db: Db, ids: SelectQueryBuilder<Database, TB, { product_id: number }>) {
+  return db
+    .selectFrom("products as p")
+    .innerJoin("brands as b", "b.id", "p.brand_id")
+    .select(jsonArray(db, jsonTuple(db, CARD_FIELDS.map(([, column]) => sql.ref(column))), [sql.ref("p.id")]).as("cards"))
+    .where("p.archived_at", "is", null)
+    .where("p.id", "in", ids);
+}
+
+export function productCardsFromColumn(value: unknown): ProductCard[] {
+  return fromJson<unknown[][]>(value).map((tuple) => Object.fromEntries(CARD_FIELDS.map(([field], i) => [field, tuple[i]])) as unknown as ProductCard);
 }
 
 /** The newest products in the shop, newest first. */

@@ -2,10 +2,10 @@ import { sql } from "kysely";
 import type { AppLoadContext } from "react-router";
 import type { Db } from "~/db/client.server";
 import { NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal } from "~/lib/personal";
-import { sizesWaitedFor } from "./back-in-stock.server";
+import { sizesWaitedForColumn, sizesWaitedFromColumn } from "./back-in-stock.server";
 import { cartSummary, cartSummaryFromColumn, userCartSummaryColumn } from "./cart.server";
-import { viewProduct } from "./recently-viewed.server";
-import { reviewEligibility } from "./reviews.server";
+import { viewProductWith } from "./recently-viewed.server";
+import { type ReviewEligibility, reviewEligibilityColumn } from "./reviews.server";
 import { getSessionUser, rememberLocale, sessionColumns, sessionFromRow, sessionToRead, type SessionUser } from "./sessions.server";
 import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlist.server";
 
@@ -71,8 +71,12 @@ function stateOf(user: SessionUser, cart: PersonalState["cart"], wishlist: numbe
  */
 export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | "email"> | null, productId: number, soldOut: boolean): Promise<ProductPersonal> {
   if (!shopper) return NOBODY_ON_PRODUCT;
-  // The view is written first: a write waits for no read on the same connection.
-  const recent = await viewProduct(db, shopper.id, productId);
-  const [review, waited] = await Promise.all([reviewEligibility(db, shopper.id, productId), soldOut ? sizesWaitedFor(db, productId, shopper.email) : []]);
-  return { review, waited: [...waited].sort((a, b) => a - b), recent };
+  // One statement (docs/decisions/160): the recently viewed row's views and cards, the review state and
+  // the waited sizes; on PostgreSQL it records the view too.
+  const product = sql.val(productId);
+  const { recent, more } = await viewProductWith(db, shopper.id, productId, [
+    reviewEligibilityColumn(db, sql.val(shopper.id), product).as("review"),
+    ...(soldOut ? [sizesWaitedForColumn(db, product, shopper.email).as("waited")] : []),
+  ]);
+  return { review: more.review as ReviewEligibility, waited: soldOut ? sizesWaitedFromColumn(more.waited) : [], recent };
 }

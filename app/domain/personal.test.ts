@@ -2,9 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { addBrand, addCategory, addProduct, makeUser, setSize } from "../../tests/support/catalogue";
+import { insertOrder } from "../../tests/support/orders";
 import { countingStatements } from "../../tests/support/statements";
+import { RECENT_SHOWN } from "~/lib/recently-viewed";
+import { requestBackInStock, sizesWaitedFor } from "./back-in-stock.server";
 import { addLine, CART_COOKIE, cartSummary, ensureCart, setLineQuantity, userCartId } from "./cart.server";
-import { shopperAndState } from "./personal.server";
+import { productPersonal, shopperAndState } from "./personal.server";
+import { RECENT_KEPT, recentlyViewed, recordView, viewedIds } from "./recently-viewed.server";
+import { reviewEligibility } from "./reviews.server";
 import { createSession, getSessionUser } from "./sessions.server";
 import { toggleWishlist, WISHLIST_SHOWN_LIMIT, wishlistIds } from "./wishlist.server";
 
@@ -186,5 +191,123 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
     expect((await t.db.selectFrom("users").select("locale").where("id", "=", id).executeTakeFirstOrThrow()).locale).toBe("es");
     await shopperAndState(browserRequest("/", { cookies: [session] }), { db: counted.db }, "es");
     expect(counted.statements).toHaveLength(3);
+  });
+
+  describe("a signed-in shopper's product page", () => {
+    const shopper = async (email: string) => ({ id: await makeUser(t.db, email), email: email.toUpperCase() });
+    const views = (userId: number) => t.db.selectFrom("recently_viewed").select(["product_id", "seq"]).where("user_id", "=", userId).orderBy("seq", "desc").execute();
+
+    it("reads the row, the review state and the waited sizes in one statement, the same as the separate reads, and records the view", async () => {
+      const ada = await shopper("ada.product@example.com");
+      const bola = await shopper("bola.product@example.com");
+      const viewed = [await product(), await product({ archived: true }), await product({ stock: 0 }), await product()];
+      for (const id of viewed) await recordView(t.db, ada.id, id);
+      await recordView(t.db, bola.id, viewed[0]);
+      // The page's product: sold out in two of its three sizes; Ada waits for one of them, Bola for the other.
+      const page = await product({ stock: 5 });
+      await insertOrder(t.db, { userId: ada.id, status: "delivered", items: [{ productId: page, quantity: 1 }] });
+      await setSize(t.db, page, { stock: 0 });
+      const at = new Date().toISOString();
+      const [second, third] = await t.db
+        .insertInto("product_sizes")
+        .values([
+          { product_id: page, label: "50 ml", price: 3_000_000, stock: 0, position: 2, created_at: at, updated_at: at },
+          { product_id: page, label: "100 ml", price: 5_000_000, stock: 4, position: 3, created_at: at, updated_at: at },
+        ])
+        .returning("id")
+        .execute();
+      const first = (await t.db.selectFrom("product_sizes").select("id").where("product_id", "=", page).where("position", "<", 2).executeTakeFirstOrThrow()).id;
+      expect((await requestBackInStock(t.db, { productId: page, sizeId: second.id, email: ada.email, userId: ada.id, locale: "en" })).ok).toBe(true);
+      expect((await requestBackInStock(t.db, { productId: page, sizeId: first, email: bola.email, userId: bola.id, locale: "en" })).ok).toBe(true);
+      expect(third).toBeDefined();
+
+      const expectedRow = await recentlyViewed(t.db, ada.id, [page]);
+      const expected = { review: await reviewEligibility(t.db, ada.id, page), waited: await sizesWaitedFor(t.db, page, ada.email), recent: expectedRow };
+      expect(expected).toMatchObject({ review: "eligible", waited: [second.id] });
+      expect(expectedRow.map((card) => card.id)).toEqual([viewed[3], viewed[2], viewed[0]]);
+
+      const counted = countingStatements(t.db);
+      const personal = await productPersonal(counted.db, ada, page, true);
+      expect(personal).toEqual(expected);
+      // The cards are the catalogue's own, field for field and in the same order.
+      expect(JSON.stringify(personal.recent)).toBe(JSON.stringify(expectedRow));
+      // PostgreSQL records the view in the same statement; SQLite writes it after the read.
+      if (engine === "postgres") expect(counted.statements).toHaveLength(1);
+      else expect(counted.statements[0]).toBe("SelectQueryNode");
+      expect(await viewedIds(t.db, ada.id)).toEqual([page, viewed[3], viewed[2], viewed[1], viewed[0]]);
+
+      // Opening it again: nothing written, the same row; on both engines one statement.
+      const before = await views(ada.id);
+      const again = countingStatements(t.db);
+      expect(await productPersonal(again.db, ada, page, true)).toEqual(personal);
+      expect(again.statements).toHaveLength(1);
+      expect(await views(ada.id)).toEqual(before);
+
+      // Bola sees his own: not bought, his size, his one view.
+      expect(await productPersonal(t.db, bola, page, true)).toEqual({ review: "notBought", waited: [first], recent: [expect.objectContaining({ id: viewed[0] })] });
+      // Without a sold-out size the waited sizes are not asked.
+      expect((await productPersonal(t.db, bola, viewed[3], false)).waited).toEqual([]);
+      expect(await productPersonal(t.db, null, page, true)).toEqual({ review: null, waited: [], recent: null });
+    });
+
+    it("gives each review state as reviewEligibility does", async () => {
+      const page = await product();
+      const states: Record<string, number> = {
+        notBought: (await shopper("never@example.com")).id,
+        notDelivered: (await shopper("shipped@example.com")).id,
+        eligible: (await shopper("delivered@example.com")).id,
+        alreadyReviewed: (await shopper("reviewed@example.com")).id,
+      };
+      await insertOrder(t.db, { userId: states.notDelivered, status: "shipped", items: [{ productId: page, quantity: 1 }] });
+      await insertOrder(t.db, { userId: states.eligible, status: "delivered", items: [{ productId: page, quantity: 1 }] });
+      await insertOrder(t.db, { userId: states.alreadyReviewed, status: "delivered", items: [{ productId: page, quantity: 1 }] });
+      await t.db
+        .insertInto("reviews")
+        .values({ product_id: page, user_id: states.alreadyReviewed, rating: 4, body: "Lasts all day long.", author: "Chioma T.", created_at: new Date().toISOString() })
+        .execute();
+      for (const [state, id] of Object.entries(states)) {
+        expect((await productPersonal(t.db, { id, email: "x@example.com" }, page, false)).review, state).toBe(state);
+        expect(await reviewEligibility(t.db, id, page)).toBe(state);
+      }
+    });
+
+    it(`keeps the latest ${RECENT_KEPT} views: a new view removes the oldest, a kept one moves to the front`, async () => {
+      const ada = await shopper("many.views@example.com");
+      const ids: number[] = [];
+      for (let i = 0; i < RECENT_KEPT + 2; i++) ids.push(await product());
+      for (const id of ids.slice(0, RECENT_KEPT)) await recordView(t.db, ada.id, id);
+      const latestFirst = ids.slice(0, RECENT_KEPT).reverse();
+
+      const fresh = await productPersonal(t.db, ada, ids[RECENT_KEPT], false);
+      expect(fresh.recent?.map((c) => c.id)).toEqual(latestFirst.slice(0, RECENT_SHOWN));
+      expect(await viewedIds(t.db, ada.id)).toEqual([ids[RECENT_KEPT], ...latestFirst.slice(0, RECENT_KEPT - 1)]);
+      expect(await views(ada.id)).toHaveLength(RECENT_KEPT);
+
+      // A product already kept, not the latest: it moves to the front and nothing is removed.
+      const kept = latestFirst[5];
+      const moved = await productPersonal(t.db, ada, kept, false);
+      expect(moved.recent?.map((c) => c.id)).toEqual([ids[RECENT_KEPT], ...latestFirst.filter((id) => id !== kept)].slice(0, RECENT_SHOWN));
+      expect(await viewedIds(t.db, ada.id)).toEqual([kept, ids[RECENT_KEPT], ...latestFirst.slice(0, RECENT_KEPT - 1).filter((id) => id !== kept)]);
+      expect(await views(ada.id)).toHaveLength(RECENT_KEPT);
+    });
+
+    it("records every view when several of a shopper's pages are opened at once, and the next view keeps the latest", async () => {
+      const ada = await shopper("tabs@example.com");
+      const ids: number[] = [];
+      for (let i = 0; i < RECENT_KEPT + 4; i++) ids.push(await product());
+      const pages = await Promise.all(ids.map((id) => productPersonal(t.db, ada, id, false)));
+      expect(pages).toHaveLength(ids.length);
+      const latest = await viewedIds(t.db, ada.id);
+      expect(latest).toHaveLength(RECENT_KEPT);
+      expect(ids).toEqual(expect.arrayContaining(latest));
+      // On PostgreSQL each page's statement trims the views it saw when it started, so views written
+      // by pages opened at the same moment may outlive them until the shopper's next view.
+      if (engine === "sqlite") expect(await views(ada.id)).toHaveLength(RECENT_KEPT);
+      else expect((await views(ada.id)).length).toBeLessThanOrEqual(ids.length);
+      const next = await product();
+      await productPersonal(t.db, ada, next, false);
+      expect((await viewedIds(t.db, ada.id))[0]).toBe(next);
+      expect(await views(ada.id)).toHaveLength(RECENT_KEPT);
+    });
   });
 });

@@ -1,7 +1,9 @@
-import type { Db } from "~/db/client.server";
+import { type AliasedExpression, type Expression, sql } from "kysely";
+import { type Db, isPostgres } from "~/db/client.server";
+import { fromJson, jsonArray } from "~/db/json.server";
 import { serializeCookie } from "~/lib/cookies.server";
 import { cookieIds, RECENT_COOKIE, RECENT_SHOWN } from "~/lib/recently-viewed";
-import { type ProductCard, productCards } from "./catalog.server";
+import { type ProductCard, productCards, productCardsColumn, productCardsFromColumn } from "./catalog.server";
 
 /**
  * Recently viewed perfumes (docs/decisions/126). A signed-in shopper's views are rows of
@@ -16,22 +18,30 @@ export const RECENT_KEPT = 12;
 
 /** The shopper's viewed product ids, latest first (at most RECENT_KEPT). */
 export async function viewedIds(db: Db, userId: number): Promise<number[]> {
-  const rows = await db
+  const rows = await latestViews(db, sql.val(userId)).execute();
+  return rows.map((r) => r.product_id);
+}
+
+/** The shopper's latest views (at most RECENT_KEPT), latest first, for `userId` an expression. */
+function latestViews(db: Db, userId: Expression<number>) {
+  return db
     .selectFrom("recently_viewed")
     .select("product_id")
     .where("user_id", "=", userId)
     .orderBy("seq", "desc")
     .orderBy("product_id", "desc")
-    .limit(RECENT_KEPT)
-    .execute();
-  return rows.map((r) => r.product_id);
+    .limit(RECENT_KEPT);
 }
 
 /**
  * Records that the shopper opened the product's page: it becomes their latest view, and views beyond
- * the newest RECENT_KEPT are removed in the same transaction. Opening the latest again writes nothing.
+ * the newest RECENT_KEPT are removed in the same write. Opening the latest again writes nothing.
  */
 export async function recordView(db: Db, userId: number, productId: number, now = new Date()): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`with ${recordingView(userId, productId, now)} select 1`.execute(db);
+    return;
+  }
   // Most page loads are of the latest view again (a reload, a revalidation after an action): one read.
   if ((await latestView(db, userId))?.product_id === productId) return;
   await db.transaction().execute(async (trx) => {
@@ -53,6 +63,30 @@ export async function recordView(db: Db, userId: number, productId: number, now 
       .limit(RECENT_KEPT);
     await trx.deleteFrom("recently_viewed").where("user_id", "=", userId).where("product_id", "not in", kept).execute();
   });
+}
+
+/**
+ * On PostgreSQL, recordView as the `with` part of one statement (docs/decisions/160): the view is
+ * written unless the product is already the latest view, with the next number, and the views beyond the
+ * newest RECENT_KEPT are removed. Every part of a statement sees the table as it was before it, so the
+ * rest of the statement reads the views before this one, and the removal keeps this product and the
+ * RECENT_KEPT - 1 latest others. One statement is atomic on its own: no transaction is needed.
+ */
+function recordingView(userId: number, productId: number, now: Date) {
+  const user = sql.val(userId);
+  const product = sql.val(productId);
+  const latest = sql`select product_id from recently_viewed where user_id = ${user} order by seq desc, product_id desc limit 1`;
+  return sql`recorded as (
+    insert into recently_viewed (user_id, product_id, seq, viewed_at)
+    select cast(${user} as integer), cast(${product} as integer), coalesce((select max(seq) from recently_viewed where user_id = ${user}), 0) + 1, cast(${now.toISOString()} as text)
+    where (${latest}) is distinct from ${product}
+    on conflict (user_id, product_id) do update set seq = excluded.seq, viewed_at = excluded.viewed_at
+    returning product_id
+  ), trimmed as (
+    delete from recently_viewed
+    where user_id = ${user} and product_id <> ${product} and exists (select 1 from recorded)
+      and product_id not in (select product_id from recently_viewed where user_id = ${user} and product_id <> ${product} order by seq desc, product_id desc limit ${sql.lit(RECENT_KEPT - 1)})
+  )`;
 }
 
 function latestView(db: Db, userId: number) {
@@ -80,11 +114,38 @@ export async function recentlyViewed(db: Db, userId: number, leaveOut: number[] 
 
 /** A signed-in shopper opens a product's page: the view is recorded, and their strip without this product returned. */
 export async function viewProduct(db: Db, userId: number, productId: number): Promise<ProductCard[]> {
+  return (await viewProductWith(db, userId, productId, [])).recent;
+}
+
+/**
+ * viewProduct, and `more` columns read in the same statement (the rest of a signed-in shopper's parts of
+ * the product page, app/domain/personal.server.ts). One statement reads the views before this one and
+ * their cards, and on PostgreSQL records the view too (one round trip); on SQLite the view is written
+ * after the read when it is new.
+ */
+export async function viewProductWith(
+  db: Db,
+  userId: number,
+  productId: number,
+  more: AliasedExpression<unknown, string>[],
+  now = new Date(),
+): Promise<{ recent: ProductCard[]; more: Record<string, unknown> }> {
+  const user = sql.val(userId);
+  const views = latestViews(db, user).select("seq");
+  const read = db.selectNoFrom([
+    db.selectFrom(views.as("v")).select(jsonArray<number>(db, sql.ref("v.product_id"), [sql`v.seq desc`, sql`v.product_id desc`]).as("ids")).as("viewed"),
+    productCardsColumn(db, latestViews(db, user)).as("cards"),
+    ...more,
+  ]);
+  const row: Record<string, unknown> = isPostgres(db)
+    ? (await sql<Record<string, unknown>>`with ${recordingView(userId, productId, now)} ${read}`.execute(db)).rows[0]
+    : await read.executeTakeFirstOrThrow();
   // One read serves both: whether this is a new view, and the strip (the views before it, without it).
-  const before = await viewedIds(db, userId);
-  if (before[0] !== productId) await recordView(db, userId, productId);
+  const before = fromJson<number[]>(row.viewed);
+  if (!isPostgres(db) && before[0] !== productId) await recordView(db, userId, productId, now);
+  const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
   const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
-  return (await recentCards(db, ids)).slice(0, RECENT_SHOWN);
+  return { recent: ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN), more: row };
 }
 
 /**
