@@ -110,6 +110,51 @@ function openSqlite(file: string): DatabaseHandle {
   };
 }
 
+/** Statements named on a pool's connections at most: each is kept by PostgreSQL per connection. */
+const PREPARED_MAX = 200;
+const PREPARED_MARK = "/* prepared */";
+
+/**
+ * Put at the end of a statement (`.modifyEnd(PREPARED)`, or at the end of raw SQL) to have it sent
+ * named on PostgreSQL, that is prepared once per connection (docs/decisions/160). PostgreSQL plans an
+ * unnamed statement every time it is sent, and for the small indexed statements that every page made
+ * from the cached page runs, planning costs more than running them. A named statement is planned on
+ * its first five calls on a connection; then PostgreSQL keeps one generic plan when it is no dearer
+ * than those made for the values. Only for statements whose text does not vary and whose best plan
+ * does not depend on the values (lookups by key): the catalogue's listings and searches are left to be
+ * planned for their values. SQLite reads it as a comment.
+ */
+export const PREPARED = sql.raw(PREPARED_MARK);
+
+/** The name a marked statement is sent under; none for others, or once PREPARED_MAX texts are named. */
+export class StatementNames {
+  #names = new Map<string, string>();
+
+  nameFor(text: string): string | undefined {
+    if (!text.endsWith(PREPARED_MARK)) return undefined;
+    let name = this.#names.get(text);
+    if (name === undefined && this.#names.size < PREPARED_MAX) {
+      name = `unboxed_${this.#names.size + 1}`;
+      this.#names.set(text, name);
+    }
+    return name;
+  }
+}
+
+/** Makes a connection send the statements `names` names as prepared statements. */
+function sendNamed(client: pg.PoolClient, names: StatementNames): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // The query builder sends (text, values); anything else is passed on as it is.
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    if (args.length === 2 && typeof text === "string" && Array.isArray(values)) {
+      const name = names.nameFor(text);
+      if (name !== undefined) return query({ name, text, values });
+    }
+    return query(...args);
+  }) as typeof client.query;
+}
+
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
   const pg = await loadPg();
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes(pg.types), connectionTimeoutMillis: 10_000 });
@@ -117,6 +162,8 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   // the pool; with no listener Node would end the whole process. The pool has already dropped that
   // connection and opens a new one for the next query, so there is nothing else to do.
   pool.on("error", () => {});
+  const names = new StatementNames();
+  pool.on("connect", (client) => sendNamed(client, names));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await sql`select 1`.execute(db);

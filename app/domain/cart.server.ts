@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { type Expression, type ExpressionBuilder, sql } from "kysely";
 import type { AppLoadContext } from "react-router";
-import { type Db, now } from "~/db/client.server";
+import { type Db, now, PREPARED } from "~/db/client.server";
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import { isBuyable, type LineStatus, MAX_LINE_QUANTITY } from "~/lib/cart";
@@ -251,7 +251,7 @@ export async function cartSummary(request: Request, context: Pick<AppLoadContext
   if (!owner) return { lines: 0, total: 0, items: [] };
   let rows = summaryLines(context.db, owner).select(SUMMARY_COLUMNS);
   for (const column of SUMMARY_ORDER) rows = rows.orderBy(column);
-  return summaryOf(await rows.execute());
+  return summaryOf(await rows.modifyEnd(PREPARED).execute());
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { AppLoadContext } from "react-router";
-import type { Db } from "~/db/client.server";
+import { type Db, PREPARED } from "~/db/client.server";
 import { NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal } from "~/lib/personal";
 import { sizesWaitedForColumn, sizesWaitedFromColumn } from "./back-in-stock.server";
 import { cartSummary, cartSummaryFromColumn, userCartSummaryColumn } from "./cart.server";
@@ -36,6 +36,7 @@ export async function shopperAndState(
       .select(sessionColumns)
       .select([userCartSummaryColumn(db, sql.ref("u.id")).as("cart"), wishlistIdsColumn(db, sql.ref("u.id")).as("hearts")])
       .where("s.id", "=", sessionId)
+      .modifyEnd(PREPARED)
       .executeTakeFirst();
     const user = await sessionFromRow(request, db, reading);
     const row = await reading;

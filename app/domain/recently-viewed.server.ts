@@ -1,5 +1,5 @@
 import { type AliasedExpression, type Expression, sql } from "kysely";
-import { type Db, isPostgres } from "~/db/client.server";
+import { type Db, isPostgres, PREPARED } from "~/db/client.server";
 import { fromJson, jsonArray } from "~/db/json.server";
 import { serializeCookie } from "~/lib/cookies.server";
 import { cookieIds, RECENT_COOKIE, RECENT_SHOWN } from "~/lib/recently-viewed";
@@ -137,9 +137,10 @@ export async function viewProductWith(
     productCardsColumn(db, latestViews(db, user)).as("cards"),
     ...more,
   ]);
+  // Sent as a prepared statement on PostgreSQL (decision 160): every signed-in product page runs it.
   const row: Record<string, unknown> = isPostgres(db)
-    ? (await sql<Record<string, unknown>>`with ${recordingView(userId, productId, now)} ${read}`.execute(db)).rows[0]
-    : await read.executeTakeFirstOrThrow();
+    ? (await sql<Record<string, unknown>>`with ${recordingView(userId, productId, now)} ${read} ${PREPARED}`.execute(db)).rows[0]
+    : await read.modifyEnd(PREPARED).executeTakeFirstOrThrow();
   // One read serves both: whether this is a new view, and the strip (the views before it, without it).
   const before = fromJson<number[]>(row.viewed);
   if (!isPostgres(db) && before[0] !== productId) await recordView(db, userId, productId, now);

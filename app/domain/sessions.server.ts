@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type AppLoadContext, data, redirect } from "react-router";
-import type { Db } from "~/db/client.server";
+import { type Db, PREPARED } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import { readCookie, serializeCookie } from "~/lib/cookies.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
@@ -122,6 +122,7 @@ async function lookUpSession(request: Request, db: Db): Promise<SessionUser | nu
     .innerJoin("users as u", "u.id", "s.user_id")
     .select(sessionColumns)
     .where("s.id", "=", id)
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   return settle(db, row);
 }
