@@ -54,7 +54,7 @@ export function AddToCartButton({
         type="submit"
         disabled={soldOut}
         aria-disabled={busy || undefined}
-        className="inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-full bg-ink px-4 py-2 text-sm font-medium text-white hover:bg-stone-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600 aria-disabled:cursor-progress aria-disabled:opacity-80"
+        className="cart-button"
       >
         {busy && (
           <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16" className="animate-spin" fill="none" stroke="currentColor" strokeWidth="3">

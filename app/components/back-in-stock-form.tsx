@@ -43,7 +43,7 @@ export function BackInStockForm({ state, waited, error }: { state: BackInStockSt
           {state.choose && (
             <label className="block text-sm font-medium">
               {t("store.product.size")}
-              <select name="sizeId" className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 px-3" data-pp="alert-sizes">
+              <select name="sizeId" className="alert-field" data-pp="alert-sizes">
                 {state.soldOut
                   .filter((s) => !waited.includes(s.id))
                   .map((s) => (
@@ -67,7 +67,7 @@ export function BackInStockForm({ state, waited, error }: { state: BackInStockSt
               autoComplete="email"
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? "back-in-stock-error" : undefined}
-              className="mt-1 block min-h-11 w-full rounded-lg border border-stone-300 px-3"
+              className="alert-field"
               data-pp="alert-email-input"
               disabled={email !== null}
             />

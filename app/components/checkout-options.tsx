@@ -17,11 +17,11 @@ export function DeliveryChoice({ table, method, onChange }: { table: DeliveryTab
   if (!table.pickup.enabled) return <input type="hidden" name="deliveryMethod" value="delivery" />;
   return (
     <fieldset>
-      <legend className="font-semibold">{t("account.checkout.delivery")}</legend>
+      <legend className="font-semibold">{t("purchase.checkout.delivery")}</legend>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
         <label className={radioCard}>
           <input type="radio" name="deliveryMethod" value="delivery" checked={method === "delivery"} onChange={() => onChange("delivery")} className="mt-1" />
-          <span className="font-medium">{t("account.checkout.deliverTo")}</span>
+          <span className="font-medium">{t("purchase.checkout.deliverTo")}</span>
         </label>
         <label className={radioCard}>
           <input
@@ -34,9 +34,9 @@ export function DeliveryChoice({ table, method, onChange }: { table: DeliveryTab
             className="mt-1"
           />
           <span>
-            <span className="block font-medium">{t("account.checkout.pickup")}</span>
+            <span className="block font-medium">{t("purchase.checkout.pickup")}</span>
             <span className="block text-sm text-stone-600">
-              {t("account.checkout.pickupAt", { address: table.pickup.address, estimate: table.pickup.estimate })}
+              {t("purchase.checkout.pickupAt", { address: table.pickup.address, estimate: table.pickup.estimate })}
             </span>
           </span>
         </label>
@@ -50,20 +50,20 @@ export function PaymentChoice({ methods, chosen, onChange }: { methods: PaymentM
   if (methods.length === 0) {
     return (
       <p role="alert" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-        {t("account.checkout.noPaymentMethods")}
+        {t("purchase.checkout.noPaymentMethods")}
       </p>
     );
   }
   return (
     <fieldset>
-      <legend className="font-semibold">{t("account.checkout.payment")}</legend>
+      <legend className="font-semibold">{t("purchase.checkout.payment")}</legend>
       <div className="mt-3 grid gap-3">
         {methods.map((method) => (
           <label key={method} className={radioCard}>
             <input type="radio" name="paymentMethod" value={method} checked={chosen === method} onChange={() => onChange(method)} className="mt-1" />
             <span>
-              <span className="block font-medium">{t(`account.checkout.methods.${method}`)}</span>
-              <span className="block text-sm text-stone-600">{t(`account.checkout.methodHints.${method}`)}</span>
+              <span className="block font-medium">{t(`purchase.checkout.methods.${method}`)}</span>
+              <span className="block text-sm text-stone-600">{t(`purchase.checkout.methodHints.${method}`)}</span>
             </span>
           </label>
         ))}
@@ -79,28 +79,28 @@ export function CheckoutTotals({ subtotal, quote, freeFrom }: { subtotal: number
     <div className="mt-3 border-t border-stone-200 pt-3 text-sm">
       <dl className="space-y-1">
         <div className="flex justify-between">
-          <dt>{t("account.checkout.subtotal")}</dt>
+          <dt>{t("purchase.checkout.subtotal")}</dt>
           <dd data-testid="checkout-subtotal">{formatNaira(subtotal)}</dd>
         </div>
         <div className="flex justify-between gap-3">
           <dt>
-            {t("account.order.delivery")}
+            {t("purchase.order.delivery")}
             {known?.method === "delivery" && known.zone && (
-              <span className="block text-xs text-stone-500">{t("account.checkout.zoneEstimate", { zone: known.zone, estimate: known.estimate })}</span>
+              <span className="block text-xs text-stone-500">{t("purchase.checkout.zoneEstimate", { zone: known.zone, estimate: known.estimate })}</span>
             )}
           </dt>
           <dd className="text-right font-medium" data-testid="checkout-delivery">
-            {known ? (known.fee === 0 ? t("account.order.free") : formatNaira(known.fee)) : <span className="font-normal text-stone-500">{t("account.checkout.chooseState")}</span>}
+            {known ? (known.fee === 0 ? t("purchase.order.free") : formatNaira(known.fee)) : <span className="font-normal text-stone-500">{t("purchase.checkout.chooseState")}</span>}
           </dd>
         </div>
         <div className="flex justify-between text-base font-semibold">
-          <dt>{t("account.order.total")}</dt>
+          <dt>{t("purchase.order.total")}</dt>
           <dd data-testid="checkout-total">{formatNaira(subtotal + (known?.fee ?? 0))}</dd>
         </div>
       </dl>
       {freeFrom !== null && known?.method !== "pickup" && (
         <p className="pt-1 text-xs text-stone-600">
-          {known?.freeByThreshold ? t("account.checkout.freeApplied", { amount: formatNaira(freeFrom) }) : t("account.checkout.freeFrom", { amount: formatNaira(freeFrom) })}
+          {known?.freeByThreshold ? t("purchase.checkout.freeApplied", { amount: formatNaira(freeFrom) }) : t("purchase.checkout.freeFrom", { amount: formatNaira(freeFrom) })}
         </p>
       )}
     </div>

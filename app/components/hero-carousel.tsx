@@ -24,7 +24,7 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
   }, [count]);
 
   return (
-    <section ref={root} aria-roledescription="carousel" aria-label={t("store.hero.label")} className="hero">
+    <section ref={root} aria-roledescription="carousel" aria-label={t("catalogue.hero.label")} className="hero">
       {slides.map((slide, i) => {
         const image = slide.image ? responsiveImage(slide.image, 240) : null;
         return (

@@ -16,7 +16,7 @@ export default function ReviewForm({ errors }: { errors: Record<string, string> 
         <legend className="text-sm font-medium">{t("product.reviews.rating")}</legend>
         <div className="mt-1 flex flex-wrap gap-2">
           {[5, 4, 3, 2, 1].map((n) => (
-            <label key={n} className="flex min-h-11 items-center gap-2 rounded-lg border border-stone-300 px-3 text-sm has-[:checked]:border-ink">
+            <label key={n} className="rating-choice">
               <input type="radio" name="rating" value={n} required />
               {t("product.reviews.ratingOption", { count: n })}
             </label>

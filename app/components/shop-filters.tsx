@@ -88,8 +88,8 @@ export function ShopFilters({
   const group = (name: "category" | "brand", legend: string, rows: NamedRow[], scroll: boolean) => (
     <fieldset>
       <legend className="filter-title float-left">{legend}</legend>
-      <ShopLink to={shopHref(filters, { [name]: null })} preventScrollReset className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline" aria-label={t(`store.filters.reset.${name}`)}>
-        {t("store.filters.reset.label")}
+      <ShopLink to={shopHref(filters, { [name]: null })} preventScrollReset className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline" aria-label={t(`catalogue.filters.reset.${name}`)}>
+        {t("catalogue.filters.reset.label")}
       </ShopLink>
       <div className={`clear-both ${scroll ? "max-h-56 overflow-y-auto pr-2" : ""}`}>
         {rows.map((row) => (
@@ -106,15 +106,15 @@ export function ShopFilters({
   // none is disabled unless chosen (so it can still be cleared).
   const facetGroup = <T extends string>(name: "concentration" | "family", chosen: readonly T[], values: readonly T[], counts: Record<T, number>) => (
     <fieldset>
-      <legend className="filter-title float-left">{t(`store.filters.${name}`)}</legend>
+      <legend className="filter-title float-left">{t(`catalogue.filters.${name}`)}</legend>
       {chosen.length > 0 && (
         <ShopLink
           to={shopHref(filters, name === "concentration" ? { concentrations: [] } : { families: [] })}
           preventScrollReset
           className="float-right -my-3 inline-flex min-h-11 items-center px-1 text-sm underline"
-          aria-label={t(`store.filters.reset.${name}`)}
+          aria-label={t(`catalogue.filters.reset.${name}`)}
         >
-          {t("store.filters.reset.label")}
+          {t("catalogue.filters.reset.label")}
         </ShopLink>
       )}
       <div className="clear-both">
@@ -147,12 +147,12 @@ export function ShopFilters({
     >
       {filters.q && <input type="hidden" name="q" defaultValue={filters.q} />}
       {filters.sort && <input type="hidden" name="sort" defaultValue={filters.sort} />}
-      {group("category", t("store.filters.categories"), categories, false)}
-      {group("brand", t("store.filters.brands"), brands, true)}
+      {group("category", t("catalogue.filters.categories"), categories, false)}
+      {group("brand", t("catalogue.filters.brands"), brands, true)}
       {facetGroup("concentration", filters.concentrations, CONCENTRATIONS, facets.concentration)}
       {facetGroup("family", filters.families, FAMILIES, facets.family)}
       <fieldset>
-        <legend className="filter-title">{t("store.filters.price")}</legend>
+        <legend className="filter-title">{t("catalogue.filters.price")}</legend>
         <div className="range" style={{ "--lo": percent(filters.min), "--hi": percent(filters.max) } as CSSProperties}>
           {(["min", "max"] as const).map((name) => (
             <input
@@ -164,7 +164,7 @@ export function ShopFilters({
               max={PRICE_MAX}
               step={step}
               defaultValue={filters[name]}
-              aria-label={t(`store.filters.${name}`)}
+              aria-label={t(`catalogue.filters.${name}`)}
               aria-valuetext={naira(filters[name])}
             />
           ))}
@@ -176,12 +176,12 @@ export function ShopFilters({
       </fieldset>
       {inDrawer ? (
         <button type="submit" className="btn">
-          {t("store.filters.show")}
+          {t("catalogue.filters.show")}
         </button>
       ) : (
         <noscript>
           <button type="submit" className="btn">
-            {t("store.filters.apply")}
+            {t("catalogue.filters.apply")}
           </button>
         </noscript>
       )}

@@ -25,7 +25,7 @@ export function ShopSortForm({ filters }: { filters: ShopFilters }) {
     <form method="get" action="/shop" className="flex items-center gap-2" onSubmit={(e) => e.preventDefault()}>
       {carried.map(([name, value]) => value !== null && <input key={`${name}=${value}`} type="hidden" name={name} value={value} />)}
       <label htmlFor="shop-sort" className="text-sm font-medium whitespace-nowrap">
-        {t("store.sort.label")}
+        {t("catalogue.sort.label")}
       </label>
       <select
         id="shop-sort"
@@ -37,13 +37,13 @@ export function ShopSortForm({ filters }: { filters: ShopFilters }) {
       >
         {sorts.map((sort) => (
           <option key={sort} value={sort}>
-            {t(`store.sort.${sort}`)}
+            {t(`catalogue.sort.${sort}`)}
           </option>
         ))}
       </select>
       <noscript>
         <button type="submit" className="btn-outline" formNoValidate>
-          {t("store.sort.apply")}
+          {t("catalogue.sort.apply")}
         </button>
       </noscript>
     </form>

@@ -22,7 +22,7 @@ export function WishlistButton({ productId }: { productId: number }) {
         aria-label={label}
         aria-pressed={pressed}
         title={label}
-        className="grid h-11 w-11 place-items-center rounded-full bg-white/90 text-ink shadow-sm hover:text-rose-600 aria-pressed:text-rose-600"
+        className="heart-button"
       >
         <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill={pressed ? "currentColor" : "none"} stroke="currentColor" strokeWidth="2">
           <path d="M12 21s-7.5-4.6-9.5-9.1C1.1 8.6 3.2 5 6.7 5c2.1 0 3.6 1.2 4.3 2.6h2C13.7 6.2 15.2 5 17.3 5c3.5 0 5.6 3.6 4.2 6.9C19.5 16.4 12 21 12 21z" />

@@ -17,7 +17,7 @@ export function orderConfirmationEmail(
   const where =
     order.deliveryMethod === "pickup"
       ? t("account.email.pickup", { address: order.deliveryZone ?? "" })
-      : `${t("account.order.shipTo")}: ${address ? [address.street, address.city, address.state, address.country].join(", ") : ""}`;
+      : `${t("purchase.order.shipTo")}: ${address ? [address.street, address.city, address.state, address.country].join(", ") : ""}`;
   const totals = [
     t("account.email.subtotal", { amount: formatNaira(order.subtotal) }),
     t("account.email.delivery", { amount: deliveryAmount(t, order) }),
@@ -35,7 +35,7 @@ export function orderConfirmationEmail(
     "",
     where,
     "",
-    ...(pay.length ? [`${t("account.order.howToPay")}:`, ...pay, ""] : []),
+    ...(pay.length ? [`${t("purchase.order.howToPay")}:`, ...pay, ""] : []),
     t("account.email.follow", { url: input.orderUrl }),
     "",
     t("account.email.signature"),
@@ -51,7 +51,7 @@ export function orderConfirmationEmail(
     `<ul style="margin:0 0 12px;padding-left:20px;font:15px/1.5 Arial,Helvetica,sans-serif">${itemLines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
     `<p ${p}>${totals.map(escapeHtml).join("<br>")}</p>`,
     `<p ${p}>${escapeHtml(where)}</p>`,
-    ...(pay.length ? [`<p ${p}><strong>${escapeHtml(t("account.order.howToPay"))}:</strong><br>${pay.map(escapeHtml).join("<br>")}</p>`] : []),
+    ...(pay.length ? [`<p ${p}><strong>${escapeHtml(t("purchase.order.howToPay"))}:</strong><br>${pay.map(escapeHtml).join("<br>")}</p>`] : []),
     `<p ${p}><a href="${escapeHtml(input.orderUrl)}" style="color:#7a5b31">${escapeHtml(input.orderUrl)}</a></p>`,
     `<p ${p}>${escapeHtml(t("account.email.signature"))}</p>`,
     "</div></body></html>",

@@ -18,6 +18,13 @@ describe("translations in the browser", () => {
     // A product page's reviews texts: on product pages only, not on the listing.
     expect(Object.keys(shop)).toContain("product");
     expect(Object.keys(await loadMessages("en", "/shop"))).not.toContain("product");
+    // The home page's and the listing's texts: on those two pages only, not on a product page.
+    expect(Object.keys(shop)).not.toContain("catalogue");
+    for (const page of ["/", "/shop", "/shop/"]) expect(Object.keys(await loadMessages("es", page))).toContain("catalogue");
+    for (const page of ["/shopping", "/cart", "/checkout", "/profile"]) expect(Object.keys(await loadMessages("en", page))).not.toContain("catalogue");
+    // The checkout's, an order's and paying's texts: with those pages, not with the profile or favourites.
+    for (const page of ["/checkout", "/orders/UB-10001", "/orders/UB-10001/pay"]) expect(Object.keys(await loadMessages("en", page))).toContain("purchase");
+    for (const page of ["/profile", "/wishlist", "/shop/3"]) expect(Object.keys(await loadMessages("en", page))).not.toContain("purchase");
 
     const admin = await loadMessages("es", "/admin/products");
     expect(Object.keys(admin)).toContain("admin");

@@ -11,17 +11,26 @@ const PAGE_AREAS: Record<string, string[]> = {
   admin: ["/admin"],
   auth: ["/auth"],
   account: ["/profile", "/orders", "/checkout", "/wishlist"],
+  // The checkout's, an order's and paying's texts: not the profile's.
+  purchase: ["/checkout", "/orders"],
+  // The home page's and the listing's own texts (a path ending in "$" is that page only, not below it).
+  catalogue: ["/$", "/shop$"],
   cart: ["/cart"],
   invoice: ["/orders", "/admin/orders"],
   // A product page's reviews and back-in-stock form (a prefix ending in "/" takes what is below it only).
-  product: ["/shop/", "/back-in-stock"],
+  product: ["/shop/"],
 };
 
 const areaOf = (file: string) => file.match(/([\w-]+)\.json$/)![1];
 
 function usedOn(area: string, pathname: string): boolean {
   const prefixes = PAGE_AREAS[area];
-  return !prefixes || prefixes.some((prefix) => (prefix.endsWith("/") ? pathname.startsWith(prefix) : pathname === prefix || pathname.startsWith(`${prefix}/`)));
+  return (
+    !prefixes ||
+    prefixes.some((prefix) =>
+      prefix.endsWith("$") ? [prefix.slice(0, -1), `${prefix.slice(0, -1)}/`].includes(pathname) : prefix.endsWith("/") ? pathname.startsWith(prefix) : pathname === prefix || pathname.startsWith(`${prefix}/`),
+    )
+  );
 }
 
 let current: { locale: Locale; messages: Messages } | null = null;

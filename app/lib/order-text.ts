@@ -20,9 +20,9 @@ export function paymentInstructions(
   bank: Bank,
 ): string[] {
   const transfer = bank
-    ? t("account.order.pay.bankTransfer", { bank: bank.name, accountName: bank.accountName, accountNumber: bank.accountNumber, number: order.number })
+    ? t("purchase.order.pay.bankTransfer", { bank: bank.name, accountName: bank.accountName, accountNumber: bank.accountNumber, number: order.number })
     : null;
-  const onDelivery = t(order.deliveryMethod === "pickup" ? "account.order.pay.atPickup" : "account.order.pay.onDelivery");
+  const onDelivery = t(order.deliveryMethod === "pickup" ? "purchase.order.pay.atPickup" : "purchase.order.pay.onDelivery");
   switch (order.paymentMethod) {
     case "bank_transfer":
       return transfer ? [transfer] : [];
@@ -37,6 +37,6 @@ export function paymentInstructions(
 
 /** The delivery line of an order: the fee, FREE only when it really is zero, or left to the chat. */
 export function deliveryAmount(t: Translate, order: Pick<OrderFacts, "shipping" | "deliveryMethod">): string {
-  if (order.deliveryMethod === null && order.shipping === 0) return t("account.order.deliveryInChat");
-  return order.shipping === 0 ? t("account.order.free") : formatNaira(order.shipping);
+  if (order.deliveryMethod === null && order.shipping === 0) return t("purchase.order.deliveryInChat");
+  return order.shipping === 0 ? t("purchase.order.free") : formatNaira(order.shipping);
 }

@@ -4,6 +4,7 @@ import { Icon } from "~/components/icon";
 import { newestProducts, productsInCategory } from "~/domain/catalog.server";
 import { pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
+import { ensureMessages } from "~/lib/i18n.client";
 import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/_store.home";
 import { ShopLink } from "~/components/shop-link";
@@ -34,6 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
+/** Reached by in-app navigation: the listing's texts are loaded with the page's data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("catalogue")]);
+  return data;
+}
+
 const PROMISE_ICONS = ["truck", "clock", "chat"] as const;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -43,7 +50,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <>
       <h1 className="sr-only">{loaderData.heading}</h1>
       <HeroCarousel slides={hero} />
-      <ProductCarousel title={t("store.home.newArrivals")} products={loaderData.newest} />
+      <ProductCarousel title={t("catalogue.home.newArrivals")} products={loaderData.newest} />
       <ul className="mt-12 grid gap-4 rounded-2xl bg-white p-6 sm:grid-cols-3">
         {promises.map((promise, i) => (
           <li key={promise.title} className="flex items-center gap-4">
@@ -66,8 +73,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {t("store.shopNow")}
         </ShopLink>
       </section>
-      <ProductCarousel title={t("store.home.mens")} products={loaderData.mens} />
-      <ProductCarousel title={t("store.home.womens")} products={loaderData.womens} backward />
+      <ProductCarousel title={t("catalogue.home.mens")} products={loaderData.mens} />
+      <ProductCarousel title={t("catalogue.home.womens")} products={loaderData.womens} backward />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { ShopSortForm } from "~/components/shop-sort";
 import { listBrands, listCategories, listShopProducts, parseShopQuery, shopFacets } from "~/domain/catalog.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
+import { ensureMessages } from "~/lib/i18n.client";
 import { seoMeta } from "~/lib/seo.server";
 import { SHOP_PAGE_SIZE, shopHref } from "~/lib/shop-url";
 import type { Route } from "./+types/_store.shop";
@@ -34,6 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
+/** Reached by in-app navigation: the listing's texts are loaded with the page's data. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), ensureMessages("catalogue")]);
+  return data;
+}
+
 export default function Shop({ loaderData }: Route.ComponentProps) {
   const { t } = useT();
   const { products, total, page, pageCount, filters, categories, brands, facets } = loaderData;
@@ -41,21 +48,21 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const filterProps = { filters, categories, brands, facets };
   return (
     <div className="lg:grid lg:grid-cols-[15rem_1fr] lg:gap-8">
-      <aside aria-label={t("store.filters.title")} className="max-lg:hidden">
+      <aside aria-label={t("catalogue.filters.title")} className="max-lg:hidden">
         <ShopFilters {...filterProps} step={1} idPrefix="side" />
       </aside>
       <div>
         <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
           <div>
-            <h1 className="font-serif text-3xl font-semibold">{t("store.shop.title")}</h1>
+            <h1 className="font-serif text-3xl font-semibold">{t("catalogue.shop.title")}</h1>
             <p className="mt-1 text-sm text-stone-600" role="status">
-              {total === 0 ? t("store.shop.none") : t("store.shop.showing", { from: first, to: first + products.length - 1, count: total })}
+              {total === 0 ? t("catalogue.shop.none") : t("catalogue.shop.showing", { from: first, to: first + products.length - 1, count: total })}
               {filters.q && (
                 <>
                     {" · "}
-                    {t("store.shop.searchFor", { q: filters.q })}{" "}
+                    {t("catalogue.shop.searchFor", { q: filters.q })}{" "}
                     <ShopLink to={shopHref(filters, { q: "" })} className="underline">
-                      {t("store.shop.clearSearch")}
+                      {t("catalogue.shop.clearSearch")}
                     </ShopLink>
                 </>
               )}
@@ -65,21 +72,21 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             <ShopSortForm filters={filters} />
             <DrawerButton target={FILTERS_DRAWER} className="btn-outline lg:hidden">
               <Icon name="filter" size={18} />
-              {t("store.filters.open")}
+              {t("catalogue.filters.open")}
             </DrawerButton>
           </div>
         </div>
         {products.length === 0 ? (
           <div className="rounded-2xl bg-white p-10 text-center">
-            <p className="text-lg font-medium">{t("store.shop.emptyTitle")}</p>
-            <p className="mt-1 text-stone-600">{t("store.shop.emptyText")}</p>
+            <p className="text-lg font-medium">{t("catalogue.shop.emptyTitle")}</p>
+            <p className="mt-1 text-stone-600">{t("catalogue.shop.emptyText")}</p>
             <ShopLink to="/shop" className="btn mt-5">
-              {t("store.shop.resetAll")}
+              {t("catalogue.shop.resetAll")}
             </ShopLink>
           </div>
         ) : (
           <>
-            <h2 className="sr-only">{t("store.shop.listHeading")}</h2>
+            <h2 className="sr-only">{t("catalogue.shop.listHeading")}</h2>
             <ul className="product-grid fade-in" key={shopHref(filters)}>
               {products.map((product, i) => (
                 <li key={product.id}>
@@ -91,7 +98,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         )}
         <Pagination page={page} pageCount={pageCount} href={(p) => shopHref(filters, { page: p })} />
       </div>
-      <Drawer id={FILTERS_DRAWER} title={t("store.filters.title")}>
+      <Drawer id={FILTERS_DRAWER} title={t("catalogue.filters.title")}>
         <ShopFilters {...filterProps} step={10} idPrefix="drawer" inDrawer />
       </Drawer>
     </div>

@@ -21,12 +21,12 @@ import type { Route } from "./+types/account.checkout";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const t = requestTranslator(request);
-  return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title: t("account.checkout.title") };
+  return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title: t("purchase.checkout.title") };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [data] = await Promise.all([serverLoader(), ensureMessages("account")]);
+  const [data] = await Promise.all([serverLoader(), ensureMessages("account"), ensureMessages("purchase")]);
   return data;
 }
 
@@ -91,11 +91,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       const started = await startOnlinePayment(context, { number: result.order.number, userId: user.id });
       // Placed either way: when Paystack cannot be reached, the order page offers 'Pay now'.
       if (started.ok) return redirect(`/orders/${result.order.number}/pay`, 303);
-      return redirectWithToast(context, `/orders/${result.order.number}`, { type: "error", key: "account.pay.unavailable" });
+      return redirectWithToast(context, `/orders/${result.order.number}`, { type: "error", key: "purchase.pay.unavailable" });
     }
     return redirectWithToast(context, `/orders/${result.order.number}`, {
       type: "success",
-      key: "account.checkout.placed",
+      key: "purchase.checkout.placed",
       values: { number: result.order.number },
     });
   } catch (error) {
@@ -137,10 +137,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   if (cart.lines.length === 0) {
     return (
       <div className="mx-auto max-w-xl py-10 text-center">
-        <h1 className="font-serif text-2xl font-semibold">{t("account.checkout.title")}</h1>
-        <p className="mt-3 text-stone-600">{t("account.checkout.empty")}</p>
+        <h1 className="font-serif text-2xl font-semibold">{t("purchase.checkout.title")}</h1>
+        <p className="mt-3 text-stone-600">{t("purchase.checkout.empty")}</p>
         <Link to="/shop" className="mt-6 inline-block rounded-full bg-ink px-5 py-2.5 text-white">
-          {t("account.checkout.continueShopping")}
+          {t("purchase.checkout.continueShopping")}
         </Link>
       </div>
     );
@@ -148,25 +148,25 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <div className="mx-auto max-w-5xl">
-      <h1 className="font-serif text-2xl font-semibold">{t("account.checkout.title")}</h1>
+      <h1 className="font-serif text-2xl font-semibold">{t("purchase.checkout.title")}</h1>
       {actionData?.problem && actionData.problem !== "confirm" && (
         <ErrorSummary
           answer={actionData}
-          title={t(actionData.problem === "invalidAddress" ? "account.checkout.fixTitle" : "account.checkout.problemTitle")}
+          title={t(actionData.problem === "invalidAddress" ? "purchase.checkout.fixTitle" : "purchase.checkout.problemTitle")}
           errors={
             actionData.problem === "invalidAddress"
               ? ADDRESS_FIELDS.filter((name) => errors[name]).map((name) => ({ field: `checkout-${name}`, text: t(errors[name]!) }))
-              : [{ text: t(`account.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "", count: actionData.count }) }]
+              : [{ text: t(`purchase.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "", count: actionData.count }) }]
           }
         />
       )}
       {confirm && (
         <p role="status" className="mt-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-950">
           {confirm.pickup
-            ? t("account.checkout.confirmPickup", { total: formatNaira(confirm.total) })
-            : t("account.checkout.confirmTotal", {
+            ? t("purchase.checkout.confirmPickup", { total: formatNaira(confirm.total) })
+            : t("purchase.checkout.confirmTotal", {
                 where: confirm.where,
-                fee: confirm.fee === 0 ? t("account.order.free") : formatNaira(confirm.fee),
+                fee: confirm.fee === 0 ? t("purchase.order.free") : formatNaira(confirm.fee),
                 total: formatNaira(confirm.total),
               })}
         </p>
@@ -190,7 +190,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <div className="space-y-6 group-has-[#delivery-pickup:checked]/checkout:hidden">
           {addresses.length > 0 && (
             <fieldset>
-              <legend className="font-semibold">{t("account.checkout.savedAddresses")}</legend>
+              <legend className="font-semibold">{t("purchase.checkout.savedAddresses")}</legend>
               <div className="mt-3 grid gap-3 sm:grid-cols-2">
                 {addresses.map((address) => (
                   <label
@@ -217,14 +217,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 ))}
                 <label className="flex cursor-pointer gap-3 rounded-xl border border-dashed border-stone-300 p-4 has-[:checked]:border-ink">
                   <input type="radio" name="addressId" value="new" checked={selectedId === null} onChange={() => setSelectedId(null)} className="mt-1" />
-                  <span className="font-medium">{t("account.checkout.newAddress")}</span>
+                  <span className="font-medium">{t("purchase.checkout.newAddress")}</span>
                 </label>
               </div>
             </fieldset>
           )}
 
           <fieldset>
-            <legend className="font-semibold">{t("account.checkout.shipping")}</legend>
+            <legend className="font-semibold">{t("purchase.checkout.shipping")}</legend>
             <div className="mt-3">
               <AddressFields
                 key={selected ? `saved-${selected.id}` : "new"}
@@ -239,7 +239,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           {canSave && (
             <label className="flex items-center gap-3 text-sm">
               <input type="checkbox" name="saveAddress" className="h-5 w-5" />
-              {t("account.checkout.saveAddress")}
+              {t("purchase.checkout.saveAddress")}
             </label>
           )}
           </div>
@@ -249,7 +249,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 
         <aside aria-labelledby="summary-heading" className="h-fit rounded-xl border border-stone-200 bg-white p-4">
           <h2 id="summary-heading" className="font-semibold">
-            {t("account.checkout.summary")}
+            {t("purchase.checkout.summary")}
           </h2>
           <ul className="mt-3 divide-y divide-stone-100">
             {cart.lines.map((line) => {
@@ -265,14 +265,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                   <div className="min-w-0 flex-1 text-sm">
                     <p className="font-medium">{line.name}</p>
                     <p className="text-stone-600">
-                      {buyable ? `${line.quantity} × ${formatNaira(line.unitPrice)}` : t(`account.checkout.lineStatus.${line.status}`)}
+                      {buyable ? `${line.quantity} × ${formatNaira(line.unitPrice)}` : t(`purchase.checkout.lineStatus.${line.status}`)}
                     </p>
                   </div>
                   <span className="text-sm font-medium">{buyable ? formatNaira(line.lineTotal) : ""}</span>
                   <Form method="post" action="/cart" preventScrollReset>
                     <input type="hidden" name="intent" value="remove" />
                     <input type="hidden" name="productId" value={line.productId} />
-                    <button type="submit" className="grid h-11 w-11 place-items-center rounded-full text-stone-500 hover:bg-stone-100 hover:text-rose-700" aria-label={t("account.checkout.remove", { name: line.name })}>
+                    <button type="submit" className="grid h-11 w-11 place-items-center rounded-full text-stone-500 hover:bg-stone-100 hover:text-rose-700" aria-label={t("purchase.checkout.remove", { name: line.name })}>
                       <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2">
                         <path d="M3 6h18M8 6V4h8v2M6 6l1 14h10l1-14" />
                       </svg>
@@ -289,7 +289,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             disabled={submitting || cart.buyableLines === 0 || methods.length === 0}
             className="mt-4 w-full rounded-full bg-ink px-5 py-3 font-medium text-white disabled:opacity-60"
           >
-            {submitting ? t("account.checkout.processing") : t("account.checkout.process")}
+            {submitting ? t("purchase.checkout.processing") : t("purchase.checkout.process")}
           </button>
         </aside>
       </div>

@@ -22,7 +22,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const started = await startOnlinePayment(context, { number: params.number, userId: user.id });
   if (started.ok) return redirect(`/orders/${params.number}/pay`, 303);
   if (started.error === "notFound") throw data(null, { status: 404 });
-  return redirectWithToast(context, `/orders/${params.number}`, { type: "error", key: started.error === "notPayable" ? "account.pay.notPayable" : "account.pay.unavailable" });
+  return redirectWithToast(context, `/orders/${params.number}`, { type: "error", key: started.error === "notPayable" ? "purchase.pay.notPayable" : "purchase.pay.unavailable" });
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -44,7 +44,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 /** Reached by in-app navigation (after checkout): the page's texts are loaded with its data. */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [data] = await Promise.all([serverLoader(), ensureMessages("account")]);
+  const [data] = await Promise.all([serverLoader(), ensureMessages("account"), ensureMessages("purchase")]);
   return data;
 }
 
@@ -60,10 +60,10 @@ export default function PayNow({ loaderData }: Route.ComponentProps) {
   }, [loaderData.url]);
   return (
     <div className="mx-auto max-w-xl py-10 text-center">
-      <h1 className="font-serif text-2xl font-semibold">{t("account.pay.goingTitle", { number: loaderData.number })}</h1>
-      <p className="mt-3 text-stone-600">{t("account.pay.going")}</p>
+      <h1 className="font-serif text-2xl font-semibold">{t("purchase.pay.goingTitle", { number: loaderData.number })}</h1>
+      <p className="mt-3 text-stone-600">{t("purchase.pay.going")}</p>
       <a href={loaderData.url} className="mt-6 inline-block rounded-full bg-ink px-5 py-2.5 text-white">
-        {t("account.pay.continue")}
+        {t("purchase.pay.continue")}
       </a>
     </div>
   );

@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!number || !mine) throw data(null, { status: 404 });
   const outcome = await settlePaystackReference(context, reference, "callback");
   const path = `/orders/${number}`;
-  if (outcome === "paid" || outcome === "alreadyPaid") return redirectWithToast(context, path, { type: "success", key: "account.pay.received" });
-  if (outcome === "unavailable") return redirectWithToast(context, path, { type: "info", key: "account.pay.checking" });
-  return redirectWithToast(context, path, { type: "error", key: "account.pay.failed" });
+  if (outcome === "paid" || outcome === "alreadyPaid") return redirectWithToast(context, path, { type: "success", key: "purchase.pay.received" });
+  if (outcome === "unavailable") return redirectWithToast(context, path, { type: "info", key: "purchase.pay.checking" });
+  return redirectWithToast(context, path, { type: "error", key: "purchase.pay.failed" });
 }
