@@ -4,11 +4,13 @@ import { describe, expect, it } from "vitest";
 import { renderSlots } from "./render-slots.server";
 
 const request = (path: string, destroyed = false) => ({ method: "GET", path, socket: { destroyed } }) as unknown as ExpressRequest;
-const response = () => new EventEmitter() as unknown as ExpressResponse;
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** an answer whose end() is what Node's would do: the connection then finishes writing later */
+const response = () => Object.assign(new EventEmitter(), { ended: false, end() { this.ended = true; return this; } }) as unknown as ExpressResponse;
+// Two turns: p-limit starts a turn in a microtask, and the render itself starts in the next turn.
+const tick = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 describe("render slots", () => {
-  it("lets a few storefront renders run at once, the rest wait in order, and frees a slot when the answer is sent or dropped", async () => {
+  it("lets a few storefront renders run at once, the rest wait in order, and frees a slot when the answer is handed over or dropped", async () => {
     const slots = renderSlots((req) => req.path.startsWith("/shop"), 2);
     const started: number[] = [];
     const answers = Array.from({ length: 5 }, () => response());
@@ -16,7 +18,7 @@ describe("render slots", () => {
     await tick();
     expect(started).toEqual([0, 1]);
     expect(slots.stats()).toEqual({ running: 2, waiting: 3 });
-    answers[0].emit("finish");
+    answers[0].end();
     await tick();
     expect(started).toEqual([0, 1, 2]);
     answers[1].emit("close");
@@ -26,13 +28,34 @@ describe("render slots", () => {
     let other = false;
     slots.middleware(request("/payments/paystack/callback"), response(), () => (other = true));
     expect(other).toBe(true);
-    answers[2].emit("finish");
+    answers[2].end();
     await tick();
     expect(started).toEqual([0, 1, 2, 3, 4]);
-    answers[3].emit("finish");
-    answers[4].emit("finish");
+    answers[3].end();
+    answers[4].end();
+    answers[4].emit("close");
     await tick();
     expect(slots.stats()).toEqual({ running: 0, waiting: 0 });
+    // The answer itself still ends: the slot only watches it.
+    expect(answers.map((res) => (res as unknown as { ended: boolean }).ended)).toEqual([true, false, true, true, true]);
+  });
+
+  it("starts a waiting render in a later turn of the event loop, never in the turn that freed its slot", async () => {
+    const slots = renderSlots(() => true, 1);
+    const first = response();
+    const started: string[] = [];
+    slots.middleware(request("/shop"), first, () => started.push("first"));
+    slots.middleware(request("/shop"), response(), () => started.push("second"));
+    await tick();
+    expect(started).toEqual(["first"]);
+    first.end();
+    // Freed now; its successor waits for the next turn, so the server can accept new connections
+    // between renders.
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    expect(started).toEqual(["first"]);
+    await tick();
+    await tick();
+    expect(started).toEqual(["first", "second"]);
   });
 
   it("does not render for a shopper who went away while waiting", async () => {
@@ -42,7 +65,7 @@ describe("render slots", () => {
     slots.middleware(request("/shop"), first, () => rendered++);
     slots.middleware(request("/shop", true), response(), () => rendered++);
     await tick();
-    first.emit("finish");
+    first.end();
     await tick();
     await tick();
     expect(rendered).toBe(1);
