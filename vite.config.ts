@@ -140,6 +140,7 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
     "backInStock.errors",
     "backInStock.toast",
     "backInStock.stop",
+    "reviews.thanks",
     "reviews.errors.notBought",
     "reviews.errors.notDelivered",
     "reviews.errors.alreadyReviewed",

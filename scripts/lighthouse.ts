@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { openDatabase } from "../app/db/client.server";
 import { addLine, userCartId } from "../app/domain/cart.server";
 import { createSession } from "../app/domain/sessions.server";
@@ -97,17 +98,26 @@ async function signedInShopper(dataDir: string): Promise<string> {
   }
 }
 
+// A signed-in page is measured in a tab whose browser holds the session cookie: Chromium no longer
+// sends a Cookie header given as an extra header, so such pages were measured as the sign-in form.
 async function measure(url: string, port: number, cookie?: string): Promise<Row> {
-  const result = await lighthouse(url, {
-    port,
-    output: "json",
-    logLevel: "error",
-    onlyCategories: ["performance"],
-    ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  if (cookie) {
+    browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null });
+    const [name, ...value] = cookie.split("=");
+    await browser.setCookie({ name, value: value.join("="), domain: new URL(url).hostname, path: "/", httpOnly: true, sameSite: "Lax" });
+    page = await browser.newPage();
+  }
+  const result = await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance"] }, undefined, page).finally(async () => {
+    await page?.close();
+    await browser?.disconnect();
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  // A page that sent the browser elsewhere (a signed-in page to the sign-in form) is not the page asked for.
+  if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`${url} ended on ${lhr.finalDisplayedUrl}`);
   const requests = (lhr.audits["network-requests"].details as { items: { url: string; resourceType?: string; transferSize?: number }[] }).items;
   const scripts = requests.filter((r) => r.resourceType === "Script" && r.url.startsWith(new URL(url).origin));
   const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;

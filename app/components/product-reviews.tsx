@@ -1,10 +1,12 @@
-import type { ReviewEligibility, ReviewPage } from "~/domain/reviews.server";
-import { formatLagosTime } from "~/lib/dates";
+import type { ReviewEligibility, ReviewPage, ReviewView } from "~/domain/reviews.server";
 import { useT } from "~/lib/i18n";
 import { Stars } from "./stars";
 
 import ReviewForm from "./review-form";
 import { ShopLink } from "~/components/shop-link";
+
+/** A page of reviews with each one's date already written in the shopper's language (by the loader). */
+export type ShownReviewPage = Omit<ReviewPage, "reviews"> & { reviews: (ReviewView & { date: string })[] };
 
 export interface ReviewFormState {
   /** null for a visitor who is not signed in */
@@ -14,7 +16,7 @@ export interface ReviewFormState {
 }
 
 /** The product's reviews (paged with ?reviews=N) and, for a customer who received it, the form (docs/decisions/134). */
-export function ProductReviews({ page, form, errors }: { page: ReviewPage; form: ReviewFormState; errors: Record<string, string> }) {
+export function ProductReviews({ page, form, errors }: { page: ShownReviewPage; form: ReviewFormState; errors: Record<string, string> }) {
   const { t, locale } = useT();
   return (
     <section id="reviews" aria-labelledby="reviews-title" className="mt-10 max-w-3xl scroll-mt-20">
@@ -40,7 +42,7 @@ export function ProductReviews({ page, form, errors }: { page: ReviewPage; form:
                 <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-900">{t("product.reviews.verified")}</span>
               </div>
               <p className="mt-2 whitespace-pre-line break-words text-stone-800">{review.body}</p>
-              <p className="mt-1 text-xs text-stone-600">{t("product.reviews.by", { author: review.author, date: formatLagosTime(review.createdAt, locale) })}</p>
+              <p className="mt-1 text-xs text-stone-600">{t("product.reviews.by", { author: review.author, date: review.date })}</p>
             </li>
           ))}
         </ol>

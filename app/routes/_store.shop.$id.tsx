@@ -22,6 +22,7 @@ import { detectLocale, requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
+import { formatLagosTime } from "~/lib/dates";
 import { ensureMessages } from "~/lib/i18n.client";
 import { imageVariantUrl } from "~/lib/images";
 import { parseProductPersonal } from "~/lib/personal";
@@ -46,7 +47,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shopper = await getSessionUser(request, context.db);
   const personal = await productPersonal(context.db, shopper, product.id, soldOut.length > 0);
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
-  const reviews = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
+  const found = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
+  // Each review's date as the page shows it, written here: the page's script needs no date formatting.
+  const reviews = { ...found, reviews: found.reviews.map((review) => ({ ...review, date: formatLagosTime(review.createdAt, locale) })) };
   return {
     product,
     photos,

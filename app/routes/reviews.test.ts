@@ -7,6 +7,7 @@ import { insertOrder } from "../../tests/support/orders";
 import { LIMITS } from "~/domain/rate-limits.server";
 import { createSession } from "~/domain/sessions.server";
 import * as product from "./_store.shop.$id";
+import { formatLagosTime } from "~/lib/dates";
 import * as adminReviews from "./admin.reviews";
 import { parseProductPersonal } from "~/lib/personal";
 
@@ -53,6 +54,9 @@ describe.each(ENGINES)("review pages on %s", (engine) => {
     expect(await review({ rating: "2", body: "Changed my mind about it." }, [buyerCookie])).toMatchObject({ status: 409 });
     const page = await run(product.loader, browserRequest(`/shop/${productId}`), context, { id: String(productId) });
     expect(page.body).toMatchObject({ reviews: { count: 1, average: 4, reviews: [{ body: "<b>Bold</b> and long-lasting." }] } });
+    // The date comes written in the shopper's language, so the page's script formats none.
+    const [shown] = (page.body as { reviews: { reviews: { createdAt: string; date: string }[] } }).reviews.reviews;
+    expect(shown.date).toBe(formatLagosTime(shown.createdAt, "en"));
     expect(parseProductPersonal((page.body as { personal: string }).personal).review).toBeNull();
     const jsonLd = JSON.stringify(page.body);
     expect(jsonLd).toContain('"aggregateRating":{"@type":"AggregateRating","ratingValue":4,"reviewCount":1');
