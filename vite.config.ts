@@ -132,7 +132,8 @@ const reactAsModule: Plugin = {
 // are otherwise loaded whole, per area (lib/i18n.client.ts).
 const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   auth: ["email", "toast"],
-  account: ["email", "expiry", "address.toast"],
+  account: ["email", "expiry"],
+  address: ["toast"],
   cart: ["toast"],
   // The product API's refusals, and what the product page's action answers already translated.
   product: [

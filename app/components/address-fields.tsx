@@ -39,25 +39,25 @@ export function AddressFields({
     <div className="grid gap-4 sm:grid-cols-2">
       <div className="sm:col-span-2">
         <label htmlFor={id("street")} className="text-sm font-medium">
-          {t("account.address.street")}
+          {t("address.street")}
         </label>
         <input id={id("street")} name="street" autoComplete="street-address" maxLength={200} defaultValue={values?.street} disabled={disabled} className={inputClass} {...described("street")} />
         {error("street")}
       </div>
       <div>
         <label htmlFor={id("city")} className="text-sm font-medium">
-          {t("account.address.city")}
+          {t("address.city")}
         </label>
         <input id={id("city")} name="city" autoComplete="address-level2" maxLength={100} defaultValue={values?.city} disabled={disabled} className={inputClass} {...described("city")} />
         {error("city")}
       </div>
       <div>
         <label htmlFor={id("state")} className="text-sm font-medium">
-          {t("account.address.state")}
+          {t("address.state")}
         </label>
         {inNigeria ? (
           <select id={id("state")} name="state" autoComplete="address-level1" defaultValue={values?.state ?? ""} disabled={disabled} className={inputClass} {...described("state")}>
-            <option value="">{t("account.address.chooseState")}</option>
+            <option value="">{t("address.chooseState")}</option>
             {NIGERIAN_STATES.map((state) => (
               <option key={state} value={state}>
                 {state}
@@ -71,7 +71,7 @@ export function AddressFields({
       </div>
       <div className="sm:col-span-2">
         <label htmlFor={id("country")} className="text-sm font-medium">
-          {t("account.address.country")}
+          {t("address.country")}
         </label>
         <input
           id={id("country")}

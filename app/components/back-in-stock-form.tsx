@@ -42,7 +42,7 @@ export function BackInStockForm({ state, waited, error }: { state: BackInStockSt
           </p>
           {state.choose && (
             <label className="block text-sm font-medium">
-              {t("store.product.size")}
+              {t("product.details.size")}
               <select name="sizeId" className="alert-field" data-pp="alert-sizes">
                 {state.soldOut
                   .filter((s) => !waited.includes(s.id))

@@ -28,13 +28,13 @@ export default function Addresses({
         </h2>
         {atMax && (
           <button type="button" aria-disabled="true" className="cursor-not-allowed rounded-full bg-stone-200 px-5 py-2.5 text-sm font-medium text-stone-600">
-            {t("account.address.atMax")}
+            {t("address.atMax")}
           </button>
         )}
       </div>
-      <p className="mt-1 text-sm text-stone-600">{t("account.address.limitNote", { max })}</p>
+      <p className="mt-1 text-sm text-stone-600">{t("address.limitNote", { max })}</p>
 
-      {addresses.length === 0 && <p className="mt-4 text-stone-600">{t("account.address.none")}</p>}
+      {addresses.length === 0 && <p className="mt-4 text-stone-600">{t("address.none")}</p>}
       <ul className="mt-4 grid gap-4 sm:grid-cols-2">
         {addresses.map((address) => {
           const editFailed = failed?.intent === "update-address" && failed.addressId === address.id ? failed : null;
@@ -46,23 +46,23 @@ export default function Addresses({
               </p>
               <div className="mt-3 flex flex-wrap gap-2">
                 <details className="w-full" open={Boolean(editFailed)}>
-                  <summary className="inline-block cursor-pointer rounded-full border border-stone-300 px-4 py-2 text-sm" aria-label={t("account.address.editAddress", { street: address.street })}>
-                    {t("account.address.edit")}
+                  <summary className="inline-block cursor-pointer rounded-full border border-stone-300 px-4 py-2 text-sm" aria-label={t("address.editAddress", { street: address.street })}>
+                    {t("address.edit")}
                   </summary>
                   <Form method="post" className="mt-3 space-y-4">
                     <input type="hidden" name="intent" value="update-address" />
                     <input type="hidden" name="addressId" value={address.id} />
                     <AddressFields idPrefix={`address-${address.id}`} values={editFailed ? editFailed.values : address} errors={editFailed?.errors} />
                     <button type="submit" disabled={busy} className="rounded-full bg-ink px-5 py-2.5 text-sm font-medium text-white disabled:opacity-60">
-                      {t("account.address.save")}
+                      {t("address.save")}
                     </button>
                   </Form>
                 </details>
                 <Form method="post">
                   <input type="hidden" name="intent" value="delete-address" />
                   <input type="hidden" name="addressId" value={address.id} />
-                  <button type="submit" disabled={busy} className="rounded-full border border-rose-300 px-4 py-2 text-sm text-rose-700" aria-label={t("account.address.deleteAddress", { street: address.street })}>
-                    {t("account.address.delete")}
+                  <button type="submit" disabled={busy} className="rounded-full border border-rose-300 px-4 py-2 text-sm text-rose-700" aria-label={t("address.deleteAddress", { street: address.street })}>
+                    {t("address.delete")}
                   </button>
                 </Form>
               </div>
@@ -73,12 +73,12 @@ export default function Addresses({
 
       {!atMax && (
         <details className="mt-6 rounded-xl border border-stone-200 bg-white p-4" open={Boolean(addFailed) || addresses.length === 0}>
-          <summary className="cursor-pointer font-medium">{t("account.address.add")}</summary>
+          <summary className="cursor-pointer font-medium">{t("address.add")}</summary>
           <Form method="post" className="mt-4 space-y-4">
             <input type="hidden" name="intent" value="add-address" />
             <AddressFields idPrefix="new-address" values={addFailed?.values} errors={addFailed?.errors} />
             <button type="submit" disabled={busy} className="rounded-full bg-ink px-5 py-2.5 text-sm font-medium text-white disabled:opacity-60">
-              {t("account.address.add")}
+              {t("address.add")}
             </button>
           </Form>
         </details>

@@ -11,7 +11,7 @@ const field = (requiredKey: string, max: number) =>
   z
     .string({ message: requiredKey })
     .transform((v) => v.replace(/\s+/g, " ").trim())
-    .pipe(z.string().min(1, requiredKey).max(max, "account.address.errors.tooLong"));
+    .pipe(z.string().min(1, requiredKey).max(max, "address.errors.tooLong"));
 
 /**
  * The spec's messages, as translation keys; values are trimmed, whitespace folded, length-limited.
@@ -19,16 +19,16 @@ const field = (requiredKey: string, max: number) =>
  */
 export const addressSchema = z
   .object({
-    street: field("account.address.errors.street", 200),
-    city: field("account.address.errors.city", 100),
-    state: field("account.address.errors.state", 100),
-    country: field("account.address.errors.country", 100),
+    street: field("address.errors.street", 200),
+    city: field("address.errors.city", 100),
+    state: field("address.errors.state", 100),
+    country: field("address.errors.country", 100),
   })
   .transform((address, ctx) => {
     if (address.country.toLowerCase() !== DEFAULT_COUNTRY.toLowerCase()) return address;
     const state = NIGERIAN_STATES.find((s) => s.toLowerCase() === address.state.toLowerCase());
     if (!state) {
-      ctx.addIssue({ code: "custom", path: ["state"], message: "account.address.errors.state" });
+      ctx.addIssue({ code: "custom", path: ["state"], message: "address.errors.state" });
       return z.NEVER;
     }
     return { ...address, state, country: DEFAULT_COUNTRY };

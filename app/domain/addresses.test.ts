@@ -20,10 +20,10 @@ describe("address validation", () => {
     expect(result.success).toBe(false);
     const messages = Object.fromEntries(result.error!.issues.map((i) => [i.path[0], i.message]));
     expect(messages).toEqual({
-      street: "account.address.errors.street",
-      city: "account.address.errors.city",
-      state: "account.address.errors.state",
-      country: "account.address.errors.country",
+      street: "address.errors.street",
+      city: "address.errors.city",
+      state: "address.errors.state",
+      country: "address.errors.country",
     });
   });
 
@@ -32,14 +32,14 @@ describe("address validation", () => {
     expect(ok.street).toBe("<b>12</b> Admiralty Way");
     const long = addressSchema.safeParse({ ...lagos, street: "x".repeat(10_000) });
     expect(long.success).toBe(false);
-    expect(long.error!.issues[0].message).toBe("account.address.errors.tooLong");
+    expect(long.error!.issues[0].message).toBe("address.errors.tooLong");
     expect(addressSchema.safeParse({ ...lagos, city: 42 }).success).toBe(false);
   });
 
   it("takes a Nigerian state only from the 36 states and the FCT", () => {
     expect(addressSchema.parse({ ...lagos, state: "lagos", country: "nigeria" })).toMatchObject({ state: "Lagos", country: "Nigeria" });
     const bad = addressSchema.safeParse({ ...lagos, state: "Atlantis" });
-    expect(bad.error?.issues[0]).toMatchObject({ path: ["state"], message: "account.address.errors.state" });
+    expect(bad.error?.issues[0]).toMatchObject({ path: ["state"], message: "address.errors.state" });
     expect(addressSchema.parse({ ...lagos, state: "Greater Accra", country: "Ghana" }).state).toBe("Greater Accra");
   });
 });

@@ -138,7 +138,7 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     expect(bad).toEqual({
       ok: false,
       problem: "invalidAddress",
-      errors: { street: "account.address.errors.street", city: "account.address.errors.tooLong" },
+      errors: { street: "address.errors.street", city: "address.errors.tooLong" },
     });
     expect(await submit(other.userId)).toEqual({ ok: false, problem: "empty" });
     expect(await stockOf(p)).toBe(3);

@@ -115,7 +115,7 @@ describe.each(ENGINES)("delivery fees and ways to pay at checkout on %s", (engin
       problem: "delivery",
       reason: "country",
     });
-    expect(await checkout(userId, { address: { ...kano, state: "Atlantis" } })).toMatchObject({ ok: false, problem: "invalidAddress", errors: { state: "account.address.errors.state" } });
+    expect(await checkout(userId, { address: { ...kano, state: "Atlantis" } })).toMatchObject({ ok: false, problem: "invalidAddress", errors: { state: "address.errors.state" } });
     expect(await checkout(userId, { deliveryMethod: "drone", expectedTotal: "5250000" })).toEqual({ ok: false, problem: "delivery", reason: "state" });
     expect(await checkout(userId, { paymentMethod: "cash", expectedTotal: "5250000" })).toEqual({ ok: false, problem: "payment" });
     // Pay on delivery is offered in Lagos and at the shop, not in Kano.

@@ -10,7 +10,7 @@ describe("translations in the browser", () => {
     expect(Object.keys(await loadMessages("es", "/administrator"))).not.toContain("admin");
 
     for (const area of ["auth", "account", "cart"]) expect(Object.keys(shop)).not.toContain(area);
-    expect(Object.keys(await loadMessages("en", "/checkout"))).toEqual(expect.arrayContaining(["common", "store", "account"]));
+    expect(Object.keys(await loadMessages("en", "/checkout"))).toEqual(expect.arrayContaining(["common", "store", "address", "purchase"]));
     expect(Object.keys(await loadMessages("en", "/orders/UB-10001"))).toContain("account");
     expect(Object.keys(await loadMessages("en", "/cart"))).toContain("cart");
     expect(Object.keys(await loadMessages("en", "/auth/register"))).toContain("auth");
@@ -25,6 +25,10 @@ describe("translations in the browser", () => {
     // The checkout's, an order's and paying's texts: with those pages, not with the profile or favourites.
     for (const page of ["/checkout", "/orders/UB-10001", "/orders/UB-10001/pay"]) expect(Object.keys(await loadMessages("en", page))).toContain("purchase");
     for (const page of ["/profile", "/wishlist", "/shop/3"]) expect(Object.keys(await loadMessages("en", page))).not.toContain("purchase");
+    // The address form's texts: the profile's and the checkout's; the checkout needs no other account texts.
+    for (const page of ["/profile", "/checkout"]) expect(Object.keys(await loadMessages("es", page))).toContain("address");
+    expect(Object.keys(await loadMessages("en", "/checkout"))).not.toContain("account");
+    expect(Object.keys(await loadMessages("en", "/orders/UB-10001"))).not.toContain("address");
 
     const admin = await loadMessages("es", "/admin/products");
     expect(Object.keys(admin)).toContain("admin");

@@ -2,7 +2,7 @@ import { type Messages, type Locale } from "./i18n";
 
 // One small chunk per language and area: the browser fetches only the shopper's language. The e-mails'
 // texts are written on the server only, so the browser build has no chunk for them.
-const files = import.meta.glob<Messages>(["../locales/*/*.json", "!../locales/*/mail.json"], { import: "default" });
+const files = import.meta.glob<Messages>(["./*/*.json", "!./*/mail.json"], { base: "../locales", import: "default" });
 
 // Areas that only some pages use, with the paths they live under: loaded with those pages only, so a
 // storefront page downloads only the texts it shows. A route of these areas reached by in-app
@@ -10,7 +10,9 @@ const files = import.meta.glob<Messages>(["../locales/*/*.json", "!../locales/*/
 const PAGE_AREAS: Record<string, string[]> = {
   admin: ["/admin"],
   auth: ["/auth"],
-  account: ["/profile", "/orders", "/checkout", "/wishlist"],
+  account: ["/profile", "/orders", "/wishlist"],
+  // The address form's and the saved addresses' texts: the profile's and the checkout's.
+  address: ["/profile", "/checkout"],
   // The checkout's, an order's and paying's texts: not the profile's.
   purchase: ["/checkout", "/orders"],
   // The home page's and the listing's own texts (a path ending in "$" is that page only, not below it).
@@ -36,7 +38,7 @@ function usedOn(area: string, pathname: string): boolean {
 let current: { locale: Locale; messages: Messages } | null = null;
 
 export async function loadMessages(locale: Locale, pathname = "/"): Promise<Messages> {
-  const entries = Object.entries(files).filter(([file]) => file.includes(`/locales/${locale}/`) && usedOn(areaOf(file), pathname));
+  const entries = Object.entries(files).filter(([file]) => file.startsWith(`./${locale}/`) && usedOn(areaOf(file), pathname));
   const loaded = await Promise.all(entries.map(async ([file, load]) => [areaOf(file), await load()] as const));
   const messages: Messages = Object.fromEntries(loaded);
   current = { locale, messages };
@@ -49,6 +51,6 @@ export async function loadMessages(locale: Locale, pathname = "/"): Promise<Mess
  */
 export async function ensureMessages(area: string): Promise<void> {
   if (!current || current.messages[area]) return;
-  const load = files[`../locales/${current.locale}/${area}.json`];
+  const load = files[`./${current.locale}/${area}.json`];
   if (load) current.messages[area] = await load();
 }

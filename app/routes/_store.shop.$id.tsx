@@ -198,7 +198,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
               {/* One size: nothing to choose, the server takes it. */}
               {product.sizes.length > 1 && (
                 <fieldset className="size-choices">
-                  <legend>{t("store.product.size")}</legend>
+                  <legend>{t("product.details.size")}</legend>
                   {product.sizes.map((s) => (
                     <label key={s.id} className="size-choice">
                       <input type="radio" name="sizeId" value={s.id} checked={s.id === size.id} disabled={s.stock <= 0} onChange={() => setSizeId(s.id)} className="sr-only" />
@@ -216,15 +216,15 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             <li className="info-box">
               <Icon name="truck" size={28} className="text-brand-600" />
               <span>
-                <strong className="block">{t("store.product.deliveryTitle")}</strong>
-                <span className="text-sm text-stone-600">{t("store.product.deliveryText")}</span>
+                <strong className="block">{t("product.details.deliveryTitle")}</strong>
+                <span className="text-sm text-stone-600">{t("product.details.deliveryText")}</span>
               </span>
             </li>
             <li className="info-box">
               <Icon name="clock" size={28} className="text-brand-600" />
               <span>
-                <strong className="block">{t("store.product.serviceTitle")}</strong>
-                <span className="text-sm text-stone-600">{t("store.product.serviceText")}</span>
+                <strong className="block">{t("product.details.serviceTitle")}</strong>
+                <span className="text-sm text-stone-600">{t("product.details.serviceText")}</span>
               </span>
             </li>
           </ul>
@@ -232,7 +232,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       </article>
       <ProductReviews page={loaderData.reviews} form={{ eligibility: mine.review, path: loaderData.reviewPath }} errors={actionData?.reviewErrors ?? {}} />
       <ProductCarousel title={t("product.boughtTogether")} products={loaderData.together} />
-      <ProductCarousel title={t("store.product.related")} products={related} />
+      <ProductCarousel title={t("product.details.related")} products={related} />
       <RecentlyViewed title={t("product.recent")} products={mine.recent} productId={product.id} />
     </>
   );

@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [data] = await Promise.all([serverLoader(), ensureMessages("account"), ensureMessages("purchase")]);
+  const [data] = await Promise.all([serverLoader(), ensureMessages("address"), ensureMessages("purchase")]);
   return data;
 }
 

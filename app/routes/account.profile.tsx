@@ -58,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [data] = await Promise.all([serverLoader(), ensureMessages("account")]);
+  const [data] = await Promise.all([serverLoader(), ensureMessages("account"), ensureMessages("address")]);
   return data;
 }
 
@@ -79,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithToast(
       context,
       ADDRESSES_TAB,
-      removed ? { type: "success", key: "account.address.toast.removed" } : { type: "error", key: "account.address.toast.removeFailed" },
+      removed ? { type: "success", key: "address.toast.removed" } : { type: "error", key: "address.toast.removeFailed" },
     );
   }
   if (intent !== "add-address" && intent !== "update-address") {
@@ -97,17 +97,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "add-address") {
     try {
       await addAddress(context.db, user.id, parsed.data);
-      return redirectWithToast(context, ADDRESSES_TAB, { type: "success", key: "account.address.toast.added" });
+      return redirectWithToast(context, ADDRESSES_TAB, { type: "success", key: "address.toast.added" });
     } catch (error) {
       if (!(error instanceof AddressLimitError)) throw error;
-      return redirectWithToast(context, ADDRESSES_TAB, { type: "error", key: "account.address.toast.addFailed" });
+      return redirectWithToast(context, ADDRESSES_TAB, { type: "error", key: "address.toast.addFailed" });
     }
   }
   const updated = Number.isInteger(addressId) && (await updateAddress(context.db, user.id, addressId, parsed.data));
   return redirectWithToast(
     context,
     ADDRESSES_TAB,
-    updated ? { type: "success", key: "account.address.toast.updated" } : { type: "error", key: "account.address.toast.updateFailed" },
+    updated ? { type: "success", key: "address.toast.updated" } : { type: "error", key: "address.toast.updateFailed" },
   );
 }
 
