@@ -58,20 +58,20 @@ export async function isWaitingFor(db: Db, productId: number, email: string): Pr
 
 /** The sizes of the product this address already waits for (the page offers only the others). */
 export async function sizesWaitedFor(db: Db, productId: number, email: string): Promise<number[]> {
-  const row = await db.selectNoFrom(sizesWaitedForColumn(db, sql.val(productId), email).as("waited")).executeTakeFirstOrThrow();
+  const row = await db.selectNoFrom(sizesWaitedForColumn(db, sql.val(productId), sql.val(email.toLowerCase())).as("waited")).executeTakeFirstOrThrow();
   return sizesWaitedFromColumn(row.waited);
 }
 
 /**
  * sizesWaitedFor as one column of another statement (the product page's personal parts, in
- * app/domain/personal.server.ts), ascending; read it with `sizesWaitedFromColumn`.
+ * app/domain/personal.server.ts), ascending, for `email` in lower case; read it with `sizesWaitedFromColumn`.
  */
-export function sizesWaitedForColumn(db: Db, productId: Expression<number>, email: string) {
+export function sizesWaitedForColumn(db: Db, productId: Expression<number>, email: Expression<string>) {
   return db
     .selectFrom("back_in_stock_requests")
     .select(jsonArray<number>(db, sql.ref("size_id"), [sql.ref("size_id")]).as("waited"))
     .where("product_id", "=", productId)
-    .where("email", "=", email.toLowerCase())
+    .where("email", "=", email)
     .where("notified_at", "is", null)
     .where("size_id", "is not", null);
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { type Expression, type ExpressionBuilder, sql } from "kysely";
 import type { AppLoadContext } from "react-router";
+import { builtOnce } from "~/db/built-once.server";
 import { type Db, now, PREPARED } from "~/db/client.server";
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
@@ -50,9 +51,9 @@ export function clearCartCookie(context: Pick<AppLoadContext, "config">): string
 }
 
 /** Whose cart this request may reach: the signed-in account's, or a well-formed cart cookie's; null for neither. */
-type CartOwner = { userId: number | Expression<number> } | { cookie: string };
+type CartOwner = { userId: number | Expression<number> } | { cookie: string | Expression<string> };
 
-async function cartOwner(request: Request, db: Db): Promise<CartOwner | null> {
+async function cartOwner(request: Request, db: Db): Promise<{ userId: number } | { cookie: string } | null> {
   const user = await getSessionUser(request, db);
   if (user) return { userId: user.id };
   const cookie = readCookie(request, CART_COOKIE);
@@ -249,10 +250,16 @@ export async function cartSummary(request: Request, context: Pick<AppLoadContext
   // every page a shopper with a cart or a session opens.
   const owner = await cartOwner(request, context.db);
   if (!owner) return { lines: 0, total: 0, items: [] };
-  let rows = summaryLines(context.db, owner).select(SUMMARY_COLUMNS);
-  for (const column of SUMMARY_ORDER) rows = rows.orderBy(column);
-  return summaryOf(await rows.modifyEnd(PREPARED).execute());
+  return summaryOf(await ("userId" in owner ? readUserCartSummary(context.db, owner.userId) : readVisitorCartSummary(context.db, owner.cookie)));
 }
+
+function summaryRows(db: Db, owner: CartOwner) {
+  let rows = summaryLines(db, owner).select(SUMMARY_COLUMNS);
+  for (const column of SUMMARY_ORDER) rows = rows.orderBy(column);
+  return rows.modifyEnd(PREPARED);
+}
+const readUserCartSummary = builtOnce((db, userId: Expression<number>) => summaryRows(db, { userId }));
+const readVisitorCartSummary = builtOnce((db, cartId: Expression<string>) => summaryRows(db, { cookie: cartId }));
 
 /**
  * The signed-in account's cart summary as one column of another statement (the session's, in

@@ -1,10 +1,11 @@
-import { sql } from "kysely";
+import { type Expression, sql } from "kysely";
+import { builtOnce } from "~/db/built-once.server";
 import type { AppLoadContext } from "react-router";
 import { type Db, PREPARED } from "~/db/client.server";
 import { NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal } from "~/lib/personal";
 import { sizesWaitedForColumn, sizesWaitedFromColumn } from "./back-in-stock.server";
 import { cartSummary, cartSummaryFromColumn, userCartSummaryColumn } from "./cart.server";
-import { viewProductWith } from "./recently-viewed.server";
+import { viewingProduct } from "./recently-viewed.server";
 import { type ReviewEligibility, reviewEligibilityColumn } from "./reviews.server";
 import { getSessionUser, rememberLocale, sessionColumns, sessionFromRow, sessionToRead, type SessionUser } from "./sessions.server";
 import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlist.server";
@@ -30,14 +31,7 @@ export async function shopperAndState(
     // One statement reads the session, its account, the account's cart and hearts (docs/decisions/160):
     // on PostgreSQL every statement is a round trip. The cart and hearts are those of the session's own
     // account, found through the session row; they are used only when the session is valid.
-    const reading = db
-      .selectFrom("sessions as s")
-      .innerJoin("users as u", "u.id", "s.user_id")
-      .select(sessionColumns)
-      .select([userCartSummaryColumn(db, sql.ref("u.id")).as("cart"), wishlistIdsColumn(db, sql.ref("u.id")).as("hearts")])
-      .where("s.id", "=", sessionId)
-      .modifyEnd(PREPARED)
-      .executeTakeFirst();
+    const reading = readSessionCartAndHearts(db, sessionId).then((rows) => rows[0]);
     const user = await sessionFromRow(request, db, reading);
     const row = await reading;
     if (user && row) {
@@ -60,6 +54,16 @@ export async function shopperAndState(
   return { shopper: user, state: stateOf(user, cart, wishlist) };
 }
 
+const readSessionCartAndHearts = builtOnce((db, sessionId: Expression<string>) =>
+  db
+    .selectFrom("sessions as s")
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .select(sessionColumns)
+    .select([userCartSummaryColumn(db, sql.ref("u.id")).as("cart"), wishlistIdsColumn(db, sql.ref("u.id")).as("hearts")])
+    .where("s.id", "=", sessionId)
+    .modifyEnd(PREPARED),
+);
+
 function stateOf(user: SessionUser, cart: PersonalState["cart"], wishlist: number[]): PersonalState {
   return { user: { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role }, cart, wishlist };
 }
@@ -74,10 +78,13 @@ export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | 
   if (!shopper) return NOBODY_ON_PRODUCT;
   // One statement (docs/decisions/160): the recently viewed row's views and cards, the review state and
   // the waited sizes; on PostgreSQL it records the view too.
-  const product = sql.val(productId);
-  const { recent, more } = await viewProductWith(db, shopper.id, productId, [
-    reviewEligibilityColumn(db, sql.val(shopper.id), product).as("review"),
-    ...(soldOut ? [sizesWaitedForColumn(db, product, shopper.email).as("waited")] : []),
-  ]);
+  const view = soldOut ? viewingSoldOutProduct : viewingProductOnSale;
+  const { recent, more } = await view(db, shopper.id, productId, shopper.email.toLowerCase());
   return { review: more.review as ReviewEligibility, waited: soldOut ? sizesWaitedFromColumn(more.waited) : [], recent };
 }
+
+const viewingProductOnSale = viewingProduct((db, { user, product }) => [reviewEligibilityColumn(db, user, product).as("review")]);
+const viewingSoldOutProduct = viewingProduct((db, { user, product, email }) => [
+  reviewEligibilityColumn(db, user, product).as("review"),
+  sizesWaitedForColumn(db, product, email).as("waited"),
+]);

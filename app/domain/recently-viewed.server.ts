@@ -1,4 +1,5 @@
 import { type AliasedExpression, type Expression, sql } from "kysely";
+import { builtOnce } from "~/db/built-once.server";
 import { type Db, isPostgres, PREPARED } from "~/db/client.server";
 import { fromJson, jsonArray } from "~/db/json.server";
 import { serializeCookie } from "~/lib/cookies.server";
@@ -39,7 +40,7 @@ function latestViews(db: Db, userId: Expression<number>) {
  */
 export async function recordView(db: Db, userId: number, productId: number, now = new Date()): Promise<void> {
   if (isPostgres(db)) {
-    await sql`with ${recordingView(userId, productId, now)} select 1`.execute(db);
+    await sql`with ${recordingView(sql.val(userId), sql.val(productId), sql.val(now.toISOString()))} select 1`.execute(db);
     return;
   }
   // Most page loads are of the latest view again (a reload, a revalidation after an action): one read.
@@ -72,13 +73,11 @@ export async function recordView(db: Db, userId: number, productId: number, now 
  * rest of the statement reads the views before this one, and the removal keeps this product and the
  * RECENT_KEPT - 1 latest others. One statement is atomic on its own: no transaction is needed.
  */
-function recordingView(userId: number, productId: number, now: Date) {
-  const user = sql.val(userId);
-  const product = sql.val(productId);
+function recordingView(user: Expression<number>, product: Expression<number>, now: Expression<string>) {
   const latest = sql`select product_id from recently_viewed where user_id = ${user} order by seq desc, product_id desc limit 1`;
   return sql`recorded as (
     insert into recently_viewed (user_id, product_id, seq, viewed_at)
-    select cast(${user} as integer), cast(${product} as integer), coalesce((select max(seq) from recently_viewed where user_id = ${user}), 0) + 1, cast(${now.toISOString()} as text)
+    select cast(${user} as integer), cast(${product} as integer), coalesce((select max(seq) from recently_viewed where user_id = ${user}), 0) + 1, cast(${now} as text)
     where (${latest}) is distinct from ${product}
     on conflict (user_id, product_id) do update set seq = excluded.seq, viewed_at = excluded.viewed_at
     returning product_id
@@ -114,40 +113,48 @@ export async function recentlyViewed(db: Db, userId: number, leaveOut: number[] 
 
 /** A signed-in shopper opens a product's page: the view is recorded, and their strip without this product returned. */
 export async function viewProduct(db: Db, userId: number, productId: number): Promise<ProductCard[]> {
-  return (await viewProductWith(db, userId, productId, [])).recent;
+  return (await viewingAlone(db, userId, productId, "")).recent;
 }
+
+/** Columns read with a product view (`viewingProduct`), from the shopper's id and e-mail and the product's id. */
+export type ViewColumns = (db: Db, values: { user: Expression<number>; product: Expression<number>; email: Expression<string> }) => AliasedExpression<unknown, string>[];
 
 /**
  * viewProduct, and `more` columns read in the same statement (the rest of a signed-in shopper's parts of
  * the product page, app/domain/personal.server.ts). One statement reads the views before this one and
  * their cards, and on PostgreSQL records the view too (one round trip); on SQLite the view is written
- * after the read when it is new.
+ * after the read when it is new. The statement is built once (docs/decisions/164): call this once per
+ * set of columns, at the top of a module.
  */
-export async function viewProductWith(
-  db: Db,
-  userId: number,
-  productId: number,
-  more: AliasedExpression<unknown, string>[],
-  now = new Date(),
-): Promise<{ recent: ProductCard[]; more: Record<string, unknown> }> {
-  const user = sql.val(userId);
-  const views = latestViews(db, user).select("seq");
-  const read = db.selectNoFrom([
-    db.selectFrom(views.as("v")).select(jsonArray<number>(db, sql.ref("v.product_id"), [sql`v.seq desc`, sql`v.product_id desc`]).as("ids")).as("viewed"),
-    productCardsColumn(db, latestViews(db, user)).as("cards"),
-    ...more,
-  ]);
+export function viewingProduct(more: ViewColumns) {
+  const reading = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => {
+    const views = latestViews(db, user).select("seq");
+    return db.selectNoFrom([
+      db.selectFrom(views.as("v")).select(jsonArray<number>(db, sql.ref("v.product_id"), [sql`v.seq desc`, sql`v.product_id desc`]).as("ids")).as("viewed"),
+      productCardsColumn(db, latestViews(db, user)).as("cards"),
+      ...more(db, { user, product, email }),
+    ]);
+  };
+  const onSqlite = builtOnce((db, user: Expression<number>, product: Expression<number>, email: Expression<string>) =>
+    reading(db, user, product, email).modifyEnd(PREPARED),
+  );
   // Sent as a prepared statement on PostgreSQL (decision 160): every signed-in product page runs it.
-  const row: Record<string, unknown> = isPostgres(db)
-    ? (await sql<Record<string, unknown>>`with ${recordingView(userId, productId, now)} ${read} ${PREPARED}`.execute(db)).rows[0]
-    : await read.modifyEnd(PREPARED).executeTakeFirstOrThrow();
-  // One read serves both: whether this is a new view, and the strip (the views before it, without it).
-  const before = fromJson<number[]>(row.viewed);
-  if (!isPostgres(db) && before[0] !== productId) await recordView(db, userId, productId, now);
-  const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
-  const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
-  return { recent: ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN), more: row };
+  const onPostgres = builtOnce(
+    (db, user: Expression<number>, product: Expression<number>, email: Expression<string>, now: Expression<string>) =>
+      sql<Record<string, unknown>>`with ${recordingView(user, product, now)} ${reading(db, user, product, email)} ${PREPARED}`,
+  );
+  return async function view(db: Db, userId: number, productId: number, email: string, now = new Date()): Promise<{ recent: ProductCard[]; more: Record<string, unknown> }> {
+    const [row] = isPostgres(db) ? await onPostgres(db, userId, productId, email, now.toISOString()) : await onSqlite(db, userId, productId, email);
+    // One read serves both: whether this is a new view, and the strip (the views before it, without it).
+    const before = fromJson<number[]>(row.viewed);
+    if (!isPostgres(db) && before[0] !== productId) await recordView(db, userId, productId, now);
+    const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
+    const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
+    return { recent: ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN), more: row as Record<string, unknown> };
+  };
 }
+
+const viewingAlone = viewingProduct(() => []);
 
 /**
  * The cart's strip, rendered by the server (the cart is private and never cached): a signed-in

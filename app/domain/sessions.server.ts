@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type AppLoadContext, data, redirect } from "react-router";
+import type { Expression } from "kysely";
+import { builtOnce } from "~/db/built-once.server";
 import { type Db, PREPARED } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import { readCookie, serializeCookie } from "~/lib/cookies.server";
@@ -93,6 +95,10 @@ export function sessionFromRow(request: Request, db: Db, row: Promise<SessionRow
   return pending;
 }
 
+const readSession = builtOnce((db, sessionId: Expression<string>) =>
+  db.selectFrom("sessions as s").innerJoin("users as u", "u.id", "s.user_id").select(sessionColumns).where("s.id", "=", sessionId).modifyEnd(PREPARED),
+);
+
 /** The columns of `sessions as s` and `users as u` a session is judged by. */
 export const sessionColumns = ["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role", "u.must_change_password", "u.locale"] as const;
 
@@ -117,13 +123,7 @@ function sessionIdOf(request: Request): string | null {
 async function lookUpSession(request: Request, db: Db): Promise<SessionUser | null> {
   const id = sessionIdOf(request);
   if (id === null) return null;
-  const row = await db
-    .selectFrom("sessions as s")
-    .innerJoin("users as u", "u.id", "s.user_id")
-    .select(sessionColumns)
-    .where("s.id", "=", id)
-    .modifyEnd(PREPARED)
-    .executeTakeFirst();
+  const [row] = await readSession(db, id);
   return settle(db, row);
 }
 
