@@ -7,7 +7,7 @@ import { detectLocale, messagesFor, translatorFor } from "~/lib/i18n.server";
 import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
 import { NonceProvider } from "~/lib/nonce";
 import { recentRowHtml } from "~/lib/personal-strip.server";
-import { withoutScriptPreloads } from "~/lib/script-preloads.server";
+import { pageBytesWithoutScriptPreloads } from "~/lib/script-preloads.server";
 
 export const streamTimeout = 5_000;
 
@@ -68,7 +68,7 @@ export default async function handleRequest(
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(Buffer.from(DOCTYPE + withoutScriptPreloads(html)), { headers: responseHeaders, status: responseStatusCode });
+  return new Response(pageBytesWithoutScriptPreloads(DOCTYPE, html), { headers: responseHeaders, status: responseStatusCode });
 }
 
 const DOCTYPE = "<!DOCTYPE html>";

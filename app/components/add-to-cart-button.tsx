@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import { useFetcher, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
+import { useShopFetcher } from "./shop-fetcher";
 import { useT } from "~/lib/i18n";
 
 /** A refused cart change: the message comes translated from the server. */
@@ -25,7 +26,7 @@ export function AddToCartButton({
   children?: React.ReactNode;
 }) {
   const { t } = useT();
-  const fetcher = useFetcher<CartActionError>();
+  const fetcher = useShopFetcher<CartActionError>();
   const busy = fetcher.state !== "idle";
   const error = fetcher.state === "idle" ? fetcher.data?.error : undefined;
   const revalidator = useRevalidator();

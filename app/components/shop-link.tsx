@@ -2,7 +2,7 @@ import { Link, type LinkProps } from "react-router";
 
 // One of the shop's own paths, as the router would write it unchanged: no dot segments, no doubled
 // slashes, an ASCII query that is not empty, no fragment.
-const PLAIN_PATH = /^\/(?![/\\])[\w\-~%/]*(?:\?[\x21-\x22\x24-\x7e]+)?$/;
+export const PLAIN_PATH = /^\/(?![/\\])[\w\-~%/]*(?:\?[\x21-\x22\x24-\x7e]+)?$/;
 
 /**
  * On the server, a link to one of the shop's own paths is written as the router's `<Link>` writes it,

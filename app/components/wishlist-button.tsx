@@ -1,6 +1,6 @@
-import { useFetcher } from "react-router";
 import { useT } from "~/lib/i18n";
 import { usePersonal } from "~/lib/personal";
+import { useShopFetcher } from "./shop-fetcher";
 
 /**
  * The heart on product cards and the product page: toggles the product in the signed-in shopper's
@@ -10,7 +10,7 @@ import { usePersonal } from "~/lib/personal";
 export function WishlistButton({ productId }: { productId: number }) {
   const { t } = useT();
   const inWishlist = usePersonal().wishlist.includes(productId);
-  const fetcher = useFetcher();
+  const fetcher = useShopFetcher();
   const pressed = fetcher.formData ? !inWishlist : inWishlist;
   const label = pressed ? t("common.product.removeFromWishlist") : t("common.product.addToWishlist");
   return (

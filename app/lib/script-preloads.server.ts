@@ -1,13 +1,21 @@
 const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*>/g;
 
 /**
- * Drops the framework's script preload hints from the document's <head> (docs/decisions/013).
- * Without them, a slow connection spends its first bandwidth on the page, its style sheet and its
- * first pictures; the scripts are fetched as the page's module script asks for them, and hydrate the
- * already readable and usable page a little later. The rest of the document is kept as it is.
+ * `prefix` and the rendered page without the framework's script preload hints in its <head>
+ * (docs/decisions/013), as UTF-8 bytes. Without them, a slow connection spends its first bandwidth on
+ * the page, its style sheet and its first pictures; the scripts are fetched as the page's module
+ * script asks for them, and hydrate the already readable and usable page a little later. The page is
+ * flattened into one string once (React hands it over in many pieces), and its body is encoded
+ * straight from that string: joining the edited head and the body into a new string first copied a
+ * page's worth of characters again for every render (docs/decisions/162).
  */
-export function withoutScriptPreloads(html: string): string {
+export function pageBytesWithoutScriptPreloads(prefix: string, html: string): Buffer<ArrayBuffer> {
   const end = html.indexOf("</head>");
-  if (end === -1) return html;
-  return html.slice(0, end).replace(MODULE_PRELOAD, "") + html.slice(end);
+  const head = prefix + (end === -1 ? html : html.slice(0, end).replace(MODULE_PRELOAD, ""));
+  const body = end === -1 ? "" : html.slice(end);
+  const headBytes = Buffer.byteLength(head);
+  const bytes = Buffer.alloc(headBytes + Buffer.byteLength(body));
+  bytes.write(head, 0);
+  bytes.write(body, headBytes);
+  return bytes;
 }
