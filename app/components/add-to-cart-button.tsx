@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
-import { useShopFetcher } from "./shop-fetcher";
+import { useShopFetcher } from "./shop-form";
 import { useT } from "~/lib/i18n";
 
 /** A refused cart change: the message comes translated from the server. */

@@ -1,6 +1,7 @@
-import { Form, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { useT } from "~/lib/i18n";
 import { Icon } from "./icon";
+import { ShopForm } from "./shop-form";
 
 /** The header's product search: a plain GET form to /shop?q=..., so it works without JavaScript. */
 export function SearchForm({ id, className = "" }: { id: string; className?: string }) {
@@ -8,7 +9,7 @@ export function SearchForm({ id, className = "" }: { id: string; className?: str
   const location = useLocation();
   const q = location.pathname === "/shop" ? (new URLSearchParams(location.search).get("q") ?? "") : "";
   return (
-    <Form method="get" action="/shop" role="search" className={`flex ${className}`}>
+    <ShopForm method="get" action="/shop" role="search" className={`flex ${className}`}>
       <label htmlFor={id} className="sr-only">
         {t("store.search.label")}
       </label>
@@ -25,6 +26,6 @@ export function SearchForm({ id, className = "" }: { id: string; className?: str
       <button type="submit" className="search-button" aria-label={t("store.search.submit")}>
         <Icon name="search" />
       </button>
-    </Form>
+    </ShopForm>
   );
 }

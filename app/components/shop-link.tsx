@@ -1,4 +1,4 @@
-import { Link, type LinkProps } from "react-router";
+import { Link, type LinkProps, NavLink, type NavLinkProps, useLocation } from "react-router";
 
 // One of the shop's own paths, as the router would write it unchanged: no dot segments, no doubled
 // slashes, an ASCII query that is not empty, no fragment.
@@ -54,3 +54,31 @@ export function ServerLink(props: LinkProps) {
 export const ShopLink: typeof Link = import.meta.env.SSR
   ? (ServerLink as typeof Link)
   : Link;
+
+/**
+ * On the server, a navigation link to one of the shop's own paths, written as the router's `<NavLink>`
+ * writes it (the `active` class and `aria-current` on the current page's link; nothing is pending on
+ * the server), through `ServerLink`. The header lists its pages twice (bar and drawer). Anything else
+ * (class, style or children as functions, a target `ServerLink` leaves to the router) is `<NavLink>`.
+ */
+export function ServerNavLink(props: NavLinkProps) {
+  const { "aria-current": ariaCurrent = "page", caseSensitive = false, className = "", end = false, style, to, viewTransition, children, ...rest } = props;
+  const { pathname } = useLocation();
+  if (typeof to !== "string" || !PLAIN_PATH.test(to) || typeof className !== "string" || typeof style === "function" || typeof children === "function") {
+    return <NavLink {...props} />;
+  }
+  // The router's rule, for a path without dot segments (PLAIN_PATH).
+  const fold = (path: string) => (caseSensitive ? path : path.toLowerCase());
+  const current = fold(pathname);
+  const target = fold(to.split("?")[0]);
+  const endSlash = target !== "/" && target.endsWith("/") ? target.length - 1 : target.length;
+  const active = current === target || (!end && current.startsWith(target) && current.charAt(endSlash) === "/");
+  return (
+    <ServerLink {...rest} aria-current={active ? ariaCurrent : undefined} className={[className, active ? "active" : null].filter(Boolean).join(" ")} style={style} to={to} viewTransition={viewTransition}>
+      {children}
+    </ServerLink>
+  );
+}
+
+/** The shop's navigation link: the router's `<NavLink>` in the browser; on the server, `ServerNavLink`. */
+export const ShopNavLink: typeof NavLink = import.meta.env.SSR ? (ServerNavLink as typeof NavLink) : NavLink;

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { useLocation, useRouteLoaderData } from "react-router";
 import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
 import { usePersonal } from "~/lib/personal";
 import type { RootData } from "~/root";
@@ -7,7 +7,7 @@ import { Drawer, DrawerButton } from "./drawer";
 import { HeaderCart } from "./header-cart";
 import { Icon } from "./icon";
 import { SearchForm } from "./search-form";
-import { ShopLink } from "~/components/shop-link";
+import { ShopLink, ShopNavLink } from "~/components/shop-link";
 
 const NAV_DRAWER = "nav-drawer";
 const PAGES = [
@@ -116,9 +116,9 @@ function NavLinks({ className }: { className: string }) {
       {NAV.map(({ to, key, admin: forAdmins }) => (
         // Admin pages are listed for everyone and hidden but for admins (data-pp, docs/decisions/141).
         <li key={to} data-pp={forAdmins ? "admin" : undefined} hidden={forAdmins && !admin ? true : undefined}>
-          <NavLink to={to} end={to === "/" || to === "/admin"} className="nav-link">
+          <ShopNavLink to={to} end={to === "/" || to === "/admin"} className="nav-link">
             {t(`store.nav.${key}`)}
-          </NavLink>
+          </ShopNavLink>
         </li>
       ))}
     </ul>

@@ -1,6 +1,6 @@
 import { useT } from "~/lib/i18n";
 import { usePersonal } from "~/lib/personal";
-import { useShopFetcher } from "./shop-fetcher";
+import { useShopFetcher } from "./shop-form";
 
 /**
  * The heart on product cards and the product page: toggles the product in the signed-in shopper's

@@ -1,8 +1,8 @@
 import { renderToString } from "react-dom/server";
-import { createRoutesStub, type FormProps, useFetcher } from "react-router";
+import { createRoutesStub, Form, type FormProps, useFetcher } from "react-router";
 import { describe, expect, it } from "vitest";
 import { AddToCartButton } from "./add-to-cart-button";
-import { ServerFetcherForm, useShopFetcher } from "./shop-fetcher";
+import { ServerForm, useShopFetcher } from "./shop-form";
 import { WishlistButton } from "./wishlist-button";
 
 // Rendered inside a data router (as pages are), at a nested location, so relative actions differ.
@@ -32,10 +32,22 @@ const CASES: FormProps[] = [
   { method: "post", action: "/auth", reloadDocument: true },
 ];
 
-describe("the server's fetcher form", () => {
+function ServerFetcherForm(props: FormProps) {
+  const fetcher = useShopFetcher();
+  return <fetcher.Form {...props} />;
+}
+
+describe("the server's form", () => {
   it.each(CASES)("writes exactly what the router's fetcher form writes: %o", (props) => {
     expect(render(<ServerFetcherForm {...props} />)).toBe(render(<RouterFetcherForm {...props} />));
   });
+
+  it.each([...CASES, { method: "get", action: "/shop", replace: true, state: { from: "x" }, navigate: true, role: "search", className: "flex" } satisfies FormProps])(
+    "writes exactly what the router's Form writes: %o",
+    (props) => {
+      expect(render(<ServerForm {...props} />)).toBe(render(<Form {...props} />));
+    },
+  );
 
   it("is what the cards' Add to Cart and heart use on the server", () => {
     expect(useShopFetcher).not.toBe(useFetcher);
