@@ -231,9 +231,10 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
       expect(personal).toEqual(expected);
       // The cards are the catalogue's own, field for field and in the same order.
       expect(JSON.stringify(personal.recent)).toBe(JSON.stringify(expectedRow));
-      // PostgreSQL records the view in the same statement; SQLite writes it after the read.
+      // PostgreSQL records the view in the same statement; SQLite writes it after the read, in a
+      // transaction that reads the latest view again (not before it: the read already found it new).
       if (engine === "postgres") expect(counted.statements).toHaveLength(1);
-      else expect(counted.statements[0]).toBe("SelectQueryNode");
+      else expect(counted.statements).toEqual(["SelectQueryNode", "SelectQueryNode", "InsertQueryNode", "DeleteQueryNode"]);
       expect(await viewedIds(t.db, ada.id)).toEqual([page, viewed[3], viewed[2], viewed[1], viewed[0]]);
 
       // Opening it again: nothing written, the same row; on both engines one statement.

@@ -45,6 +45,11 @@ export async function recordView(db: Db, userId: number, productId: number, now 
   }
   // Most page loads are of the latest view again (a reload, a revalidation after an action): one read.
   if ((await latestView(db, userId))?.product_id === productId) return;
+  await writeViewOnSqlite(db, userId, productId, now);
+}
+
+/** On SQLite, the write of recordView once a read has found the product is not the latest view. */
+async function writeViewOnSqlite(db: Db, userId: number, productId: number, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const latest = await latestView(trx, userId);
     if (latest?.product_id === productId) return;
@@ -147,7 +152,7 @@ export function viewingProduct(more: ViewColumns) {
     const [row] = isPostgres(db) ? await onPostgres(db, userId, productId, email, now.toISOString()) : await onSqlite(db, userId, productId, email);
     // One read serves both: whether this is a new view, and the strip (the views before it, without it).
     const before = fromJson<number[]>(row.viewed);
-    if (!isPostgres(db) && before[0] !== productId) await recordView(db, userId, productId, now);
+    if (!isPostgres(db) && before[0] !== productId) await writeViewOnSqlite(db, userId, productId, now);
     const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
     const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
     return { recent: ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN), more: row as Record<string, unknown> };
