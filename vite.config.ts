@@ -131,6 +131,9 @@ const reactAsModule: Plugin = {
 // the language chunks sent to browsers; a dotted name leaves out one part of a section. A page's texts
 // are otherwise loaded whole, per area (lib/i18n.client.ts).
 const SERVER_ONLY_TEXTS: Record<string, string[]> = {
+  // The form reader's refusals (a body that is not a form, or too large), translated by the action
+  // that refuses it (lib/form.server.ts; the HTTP server's own 413, lib/body-limit.server.ts).
+  common: ["error.badForm", "error.tooLarge"],
   auth: ["email", "toast"],
   account: ["email", "expiry"],
   address: ["toast"],
