@@ -35,8 +35,8 @@ export function Pagination({ page, pageCount, href }: { page: number; pageCount:
       </ShopLink>
     );
   return (
-    <nav aria-label={t("store.pagination.label")} className="mt-8 flex flex-wrap items-center justify-center gap-2">
-      {step(page - 1, t("store.pagination.previous"), "left", "prev")}
+    <nav aria-label={t("catalogue.pagination.label")} className="mt-8 flex flex-wrap items-center justify-center gap-2">
+      {step(page - 1, t("catalogue.pagination.previous"), "left", "prev")}
       {pageWindow(page, pageCount).map((p) => (
         <ShopLink
           key={p.page}
@@ -44,13 +44,13 @@ export function Pagination({ page, pageCount, href }: { page: number; pageCount:
           preventScrollReset
           onClick={scrollOnNarrow}
           aria-current={p.page === page ? "page" : undefined}
-          aria-label={t("store.pagination.page", { n: p.page })}
+          aria-label={t("catalogue.pagination.page", { n: p.page })}
           className={`page-link min-w-11 justify-center ${p.narrow ? "" : "max-md:hidden"}`}
         >
           {p.page}
         </ShopLink>
       ))}
-      {step(page + 1, t("store.pagination.next"), "right", "next")}
+      {step(page + 1, t("catalogue.pagination.next"), "right", "next")}
     </nav>
   );
 }
