@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_FILTERS, type ShopFilters, shopHref } from "~/lib/shop-url";
 import { addBrand, addCategory, addProduct } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { listBrands, listCategories, listShopProducts, parseShopQuery, shopFacets } from "./catalog.server";
+import { listBrands, listCategories, listShopProducts, parseShopQuery, shopFacets, shopListing } from "./catalog.server";
 
 const filters = (change: Partial<ShopFilters>): ShopFilters => ({ ...NO_FILTERS, ...change });
 
@@ -44,6 +44,31 @@ describe.each(ENGINES)("concentration and scent family filters on %s", (engine) 
     expect(await names({ families: ["floral"], max: 70_000 })).toEqual(["Rose EDP"]);
     expect(await names({ families: ["floral"], q: "jasm" })).toEqual(["Jasmine Parfum"]);
     expect(await names({ families: ["leather"] })).toEqual([]);
+  });
+
+  it("lists a page with its filters' choices at one catalogue version, and a change to a category or brand is in the next", async () => {
+    const query = new URLSearchParams({ category: String(women), q: "rose", page: "9" });
+    const page = await shopListing(t.db, query, "es");
+    expect(page.products.map((p) => p.name)).toEqual(["Rose EDP"]);
+    expect(page.filters).toMatchObject({ category: women, q: "rose", page: 1 });
+    expect(page.categories.map((c) => c.name)).toEqual(["Men", "Women"]);
+    expect(page.brands.map((b) => b.name)).toContain("Maison");
+    expect(page.facets.concentration.edp).toBe(1);
+    // Read again at the same version, the choices are the same; renamed (in Spanish) or added, they change.
+    expect((await shopListing(t.db, query, "es")).categories).toEqual(page.categories);
+    await t.db.updateTable("categories").set({ name_es: "Mujer" }).where("id", "=", women).execute();
+    expect((await shopListing(t.db, query, "es")).categories.map((c) => c.name)).toEqual(["Men", "Mujer"]);
+    expect((await shopListing(t.db, query, "en")).categories.map((c) => c.name)).toEqual(["Men", "Women"]);
+    const brand = await addBrand(t.db, "Atelier");
+    const { id } = await addProduct(t.db, { name: "Fig Cologne", categoryId: men, brandId: brand.id });
+    expect((await shopListing(t.db, new URLSearchParams(), "en")).brands.map((b) => b.name)).toContain("Atelier");
+    await t.db.updateTable("brands").set({ name: "Atelier Paris" }).where("id", "=", brand.id).execute();
+    expect((await shopListing(t.db, new URLSearchParams(), "en")).brands.map((b) => b.name)).toContain("Atelier Paris");
+    await t.db.deleteFrom("products").where("id", "=", id).execute();
+    await t.db.updateTable("categories").set({ name_es: null }).where("id", "=", women).execute();
+    expect((await shopListing(t.db, new URLSearchParams(), "en")).brands.map((b) => b.name)).not.toContain("Atelier Paris");
+    // An unknown category in the query is no filter.
+    expect((await shopListing(t.db, new URLSearchParams({ category: "999999" }), "en")).filters.category).toBeNull();
   });
 
   it("counts each value with the other filters applied, its own choices aside", async () => {

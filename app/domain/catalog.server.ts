@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { z } from "zod";
-import { type Db, isPostgres } from "~/db/client.server";
+import { type Db, isPostgres, PREPARED } from "~/db/client.server";
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import { DISCOUNT_PER_MILLE } from "~/db/migrations/0041_product_sorting";
@@ -107,7 +107,7 @@ export function productCardsFromColumn(value: unknown): ProductCard[] {
 
 /** The newest products in the shop, newest first. */
 export async function newestProducts(db: Db, limit: number): Promise<ProductCard[]> {
-  return cardQuery(db).orderBy("p.created_at", "desc").orderBy("p.id", "desc").limit(limit).execute();
+  return cardQuery(db).orderBy("p.created_at", "desc").orderBy("p.id", "desc").limit(limit).modifyEnd(PREPARED).execute();
 }
 
 /** Cards for the given products that are still in the shop, in no particular order. */
@@ -129,6 +129,7 @@ export async function productsInCategory(db: Db, categorySlug: string, limit: nu
     .orderBy("p.created_at", "desc")
     .orderBy("p.id", "desc")
     .limit(limit)
+    .modifyEnd(PREPARED)
     .execute();
 }
 
@@ -351,7 +352,7 @@ const countCaches = new WeakMap<Db, Map<string, unknown>>();
 
 /** The catalogue's current version, read fresh: a cached count is only used at the version it was read. */
 async function catalogVersion(db: Db): Promise<number> {
-  const row = await db.selectFrom("catalog_version").select("version").where("id", "=", 1).executeTakeFirst();
+  const row = await db.selectFrom("catalog_version").select("version").where("id", "=", 1).modifyEnd(PREPARED).executeTakeFirst();
   return Number(row?.version ?? 0);
 }
 
@@ -422,8 +423,8 @@ const ORDERS: Record<ShopSort, (query: CardQuery, fts: boolean) => CardQuery> = 
  * default for a search is best match: the products whose own name holds every word first, then those
  * found by their brand's name, each most recently added first.
  */
-export async function listShopProducts(db: Db, filters: ShopFilters): Promise<ShopPage> {
-  const version = await catalogVersion(db);
+export async function listShopProducts(db: Db, filters: ShopFilters, atVersion?: number): Promise<ShopPage> {
+  const version = atVersion ?? (await catalogVersion(db));
   const total = await countMatching(db, version, filters, "all");
   const pageCount = Math.max(1, Math.ceil(total / SHOP_PAGE_SIZE));
   const page = Math.min(Math.max(1, filters.page), pageCount);
@@ -450,8 +451,8 @@ export interface ShopFacets {
  * applied but not the facet's own choices (values of one facet add up, facets narrow each other).
  * Cached like the listing's counts, per catalogue version.
  */
-export async function shopFacets(db: Db, filters: ShopFilters): Promise<ShopFacets> {
-  const version = await catalogVersion(db);
+export async function shopFacets(db: Db, filters: ShopFilters, atVersion?: number): Promise<ShopFacets> {
+  const version = atVersion ?? (await catalogVersion(db));
   const facet = async <T extends string>(column: "concentration" | "family", values: readonly T[], without: Partial<ShopFilters>) => {
     const rest = { ...filters, ...without, sort: null, page: 1 };
     const counts = await cachedValue(db, `${version}|facet:${column}|${JSON.stringify(rest)}`, async () => {
@@ -468,6 +469,30 @@ export async function shopFacets(db: Db, filters: ShopFilters): Promise<ShopFace
     facet("family", FAMILIES, { families: [] }),
   ]);
   return { concentration, family };
+}
+
+export interface ShopListing extends ShopPage {
+  /** what the shopper asked for, understood (parseShopQuery), its page the one shown */
+  filters: ShopFilters;
+  categories: NamedRow[];
+  brands: NamedRow[];
+  facets: ShopFacets;
+}
+
+/**
+ * The shop page for a query string: its products, counts, facets and the filters' choices, all at one
+ * catalogue version, read once. The choices change only with the catalogue, so they are read once per
+ * version and language, like the counts: a listing reads only its page of products (#14).
+ */
+export async function shopListing(db: Db, params: URLSearchParams, locale: Locale): Promise<ShopListing> {
+  const version = await catalogVersion(db);
+  const [categories, brands] = await Promise.all([
+    cachedValue(db, `${version}|categories|${locale}`, () => listCategories(db, locale)),
+    cachedValue(db, `${version}|brands`, () => listBrands(db)),
+  ]);
+  const asked = parseShopQuery(params, { categories, brands });
+  const [result, facets] = await Promise.all([listShopProducts(db, asked, version), shopFacets(db, asked, version)]);
+  return { ...result, filters: { ...asked, page: result.page }, categories, brands, facets };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -508,6 +533,7 @@ export async function productDetail(db: Db, id: number, locale: Locale = "en"): 
     ])
     .where("p.id", "=", id)
     .where("p.archived_at", "is", null)
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   return row ? { ...row, sizes: await listSizes(db, row.id) } : null;
 }
@@ -522,6 +548,7 @@ export async function relatedProducts(db: Db, product: Pick<ProductDetail, "id" 
     .orderBy("p.created_at", "desc")
     .orderBy("p.id", "desc")
     .limit(RELATED_LIMIT)
+    .modifyEnd(PREPARED)
     .execute();
 }
 

@@ -1,7 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Db } from "~/db/client.server";
-import { isPostgres } from "~/db/client.server";
+import { type Db, isPostgres, PREPARED } from "~/db/client.server";
 import { MAX_PHOTO_ALT, MAX_PHOTOS } from "~/lib/admin";
 import { IMAGE_WIDTHS } from "~/lib/images";
 import { type ImageProblem, storeUploadedImage } from "~/lib/uploads.server";
@@ -61,7 +60,7 @@ export function cleanAlt(text: string): string | null | undefined {
 
 /** The photos the shop shows for a product, in order (its card image alone when it has no gallery rows). */
 export async function productGallery(db: Db, productId: number, cardImage: string | null): Promise<GalleryPhoto[]> {
-  const rows = await db.selectFrom("product_photos").select(["image as key", "alt"]).where("product_id", "=", productId).orderBy("position").orderBy("id").execute();
+  const rows = await db.selectFrom("product_photos").select(["image as key", "alt"]).where("product_id", "=", productId).orderBy("position").orderBy("id").modifyEnd(PREPARED).execute();
   if (rows.length) return rows;
   return cardImage ? [{ key: cardImage, alt: null }] : [];
 }

@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import type { Db } from "~/db/client.server";
+import { type Db, PREPARED } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 
 /**
@@ -43,7 +43,7 @@ function toSize(r: { id: number; product_id: number; label: string; ml: number |
 
 /** A product's sizes in the order the owner gave them. */
 export async function listSizes(db: Reader, productId: number): Promise<ProductSize[]> {
-  const rows = await db.selectFrom("product_sizes").select(COLUMNS).where("product_id", "=", productId).orderBy("position").orderBy("id").execute();
+  const rows = await db.selectFrom("product_sizes").select(COLUMNS).where("product_id", "=", productId).orderBy("position").orderBy("id").modifyEnd(PREPARED).execute();
   return rows.map(toSize);
 }
 

@@ -1,6 +1,6 @@
 import { type Expression, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
-import { type Db, isPostgres } from "~/db/client.server";
+import { type Db, isPostgres, PREPARED } from "~/db/client.server";
 import { REVIEW_MAX_LENGTH, REVIEW_MIN_LENGTH } from "~/lib/reviews";
 import { recordAudit } from "./audit.server";
 import { catalogChanged } from "./catalog.server";
@@ -108,7 +108,7 @@ export interface ReviewPage {
 
 /** The product's visible reviews, newest first, a page at a time. */
 export async function productReviews(db: Db, productId: number, page: number): Promise<ReviewPage> {
-  const product = await db.selectFrom("products").select(["review_count", "rating_total"]).where("id", "=", productId).executeTakeFirst();
+  const product = await db.selectFrom("products").select(["review_count", "rating_total"]).where("id", "=", productId).modifyEnd(PREPARED).executeTakeFirst();
   const count = product?.review_count ?? 0;
   const pageCount = Math.max(1, Math.ceil(count / REVIEWS_PAGE_SIZE));
   const current = Math.min(Math.max(1, Number.isInteger(page) ? page : 1), pageCount);

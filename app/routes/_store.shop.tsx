@@ -4,7 +4,7 @@ import { Pagination } from "~/components/pagination";
 import { ProductCard } from "~/components/product-card";
 import { ShopFilters } from "~/components/shop-filters";
 import { ShopSortForm } from "~/components/shop-sort";
-import { listBrands, listCategories, listShopProducts, parseShopQuery, shopFacets } from "~/domain/catalog.server";
+import { shopListing } from "~/domain/catalog.server";
 import { fill, pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -17,18 +17,12 @@ const FILTERS_DRAWER = "filters-drawer";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, content } = pageContent(request);
-  const [categories, brands] = await Promise.all([listCategories(context.db, locale), listBrands(context.db)]);
-  const asked = parseShopQuery(new URL(request.url).searchParams, { categories, brands });
-  const [result, facets] = await Promise.all([listShopProducts(context.db, asked), shopFacets(context.db, asked)]);
-  const filters = { ...asked, page: result.page };
+  const listing = await shopListing(context.db, new URL(request.url).searchParams, locale);
+  const { filters } = listing;
   const text = content.meta.shop;
   const title = filters.q ? fill(text.titleSearch, { q: filters.q }) : filters.page > 1 ? fill(text.titlePage, { page: filters.page }) : text.title;
   return {
-    ...result,
-    filters,
-    categories,
-    brands,
-    facets,
+    ...listing,
     meta: seoMeta(context, locale, shopHref(filters, { q: "", sort: null, page: filters.page }), { title, description: text.description }),
   };
 }
