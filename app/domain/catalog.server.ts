@@ -106,8 +106,18 @@ export function productCardsFromColumn(value: unknown): ProductCard[] {
 }
 
 /** The newest products in the shop, newest first. */
+/**
+ * A row's fixed length, written into a prepared statement's text: PostgreSQL keeps a statement's
+ * generic plan only when it is no dearer than the plans made for the values, and a generic plan that
+ * does not know the limit is costed as if it read a tenth of the table, so it was planned every time.
+ */
+function preparedLimit(rows: number) {
+  if (!Number.isSafeInteger(rows) || rows < 0) throw new RangeError(`not a row count: ${rows}`);
+  return sql.lit(rows);
+}
+
 export async function newestProducts(db: Db, limit: number): Promise<ProductCard[]> {
-  return cardQuery(db).orderBy("p.created_at", "desc").orderBy("p.id", "desc").limit(limit).modifyEnd(PREPARED).execute();
+  return cardQuery(db).orderBy("p.created_at", "desc").orderBy("p.id", "desc").limit(preparedLimit(limit)).modifyEnd(PREPARED).execute();
 }
 
 /** Cards for the given products that are still in the shop, in no particular order. */
@@ -128,7 +138,7 @@ export async function productsInCategory(db: Db, categorySlug: string, limit: nu
     .where("c.slug", "=", categorySlug)
     .orderBy("p.created_at", "desc")
     .orderBy("p.id", "desc")
-    .limit(limit)
+    .limit(preparedLimit(limit))
     .modifyEnd(PREPARED)
     .execute();
 }
@@ -547,7 +557,7 @@ export async function relatedProducts(db: Db, product: Pick<ProductDetail, "id" 
     .where("p.id", "!=", product.id)
     .orderBy("p.created_at", "desc")
     .orderBy("p.id", "desc")
-    .limit(RELATED_LIMIT)
+    .limit(preparedLimit(RELATED_LIMIT))
     .modifyEnd(PREPARED)
     .execute();
 }
