@@ -40,13 +40,15 @@ export interface CachedPage {
   status: number;
   headers: [string, string][];
   body: Buffer;
-  gzip: Buffer;
-  br: Buffer;
+  /** compressed copies, each made the first time a client asks for it */
+  encoded: { gzip?: Buffer; br?: Buffer };
   etag: string;
   /** the CSP nonce the page was rendered with; the same page is answered with the same policy */
   nonce: string;
   storedAt: number;
   bytes: number;
+  /** told by encodedBody of the bytes a compressed copy added, for the cache's bound */
+  grew?: (bytes: number) => void;
   /** the page cut for filling in shoppers' parts (docs/decisions/141), made on first use; null: cannot be */
   personal?: unknown;
 }
@@ -160,11 +162,20 @@ export class PageCache {
     this.delete(key);
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
+    entry.grew = (bytes) => {
+      if (this.entries.get(key) !== entry) return;
+      this.bytes += bytes;
+      this.keepWithinBounds();
+    };
+    this.keepWithinBounds();
+    return true;
+  }
+
+  private keepWithinBounds(): void {
     while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
       const oldest = this.entries.keys().next().value as string;
       this.delete(oldest);
     }
-    return true;
   }
 
   clear(): void {
@@ -186,20 +197,39 @@ export class PageCache {
 }
 
 /**
- * Builds a cache entry from a rendered answer: the body as sent, gzip and brotli copies, and an ETag.
- * Compressed at once, on this thread (about 1 ms for a 50 KB page): zlib's asynchronous functions hand
- * each 16 KB chunk back to the event loop, so under load a page waited seconds behind the renders, and
- * its compressor's memory with it.
+ * Builds a cache entry from a rendered answer: the body as sent and an ETag. Its compressed copies are
+ * made when first asked for (encodedBody): most pages kept are product pages, many never asked for
+ * again before they leave the cache, and making both copies of each was about 1 ms, a third of the
+ * page's render; browsers ask for brotli, so a gzip copy is seldom made at all (#14).
  */
 export function cachedPage(status: number, headers: Headers, body: Buffer, nonce: string, storedAt: number): CachedPage {
-  const gz = zlib.gzipSync(body, { level: 6 });
-  const br = zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
   const kept: [string, string][] = [];
   headers.forEach((value, name) => {
     if (!/^(?:content-length|content-encoding|transfer-encoding|etag)$/i.test(name)) kept.push([name, value]);
   });
-  return { status, headers: kept, body, gzip: gz, br, etag, nonce, storedAt, bytes: body.length + gz.length + br.length };
+  return { status, headers: kept, body, encoded: {}, etag, nonce, storedAt, bytes: body.length };
+}
+
+/**
+ * A stored page compressed as the client accepts, made the first time and kept with the page.
+ * Compressed at once, on this thread (about half a millisecond for a 50 KB page): zlib's asynchronous
+ * functions hand each 16 KB chunk back to the event loop, so under load a page waited seconds behind
+ * the renders, and its compressor's memory with it.
+ */
+export function encodedBody(entry: CachedPage, encoding: "br" | "gzip"): Buffer {
+  let copy = entry.encoded[encoding];
+  if (!copy) {
+    const { body } = entry;
+    copy =
+      encoding === "br"
+        ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+        : zlib.gzipSync(body, { level: 6 });
+    entry.encoded[encoding] = copy;
+    entry.bytes += copy.length;
+    entry.grew?.(copy.length);
+  }
+  return copy;
 }
 
 function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
@@ -228,7 +258,7 @@ export function sendCachedPage(req: ExpressRequest, res: ExpressResponse, entry:
     return;
   }
   const encoding = preferredEncoding(req.get("accept-encoding"));
-  const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
+  const body = encoding ? encodedBody(entry, encoding) : entry.body;
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.end(body);

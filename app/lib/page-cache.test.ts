@@ -1,5 +1,6 @@
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cachedPage, PageCache } from "./page-cache.server";
+import { cachedPage, encodedBody, PageCache } from "./page-cache.server";
 
 const request = (url: string, extra: { method?: string; cookie?: string; acceptLanguage?: string } = {}) => ({
   method: extra.method ?? "GET",
@@ -63,16 +64,23 @@ describe("the anonymous page cache", () => {
     expect(cache.keyFor(request("/shop", { cookie: "lng=zz", acceptLanguage: "de" }))).toBe("en https://shop.test/shop");
   });
 
-  it("stores gzip and brotli copies with an ETag, and forgets everything when the catalogue changes", async () => {
+  it("stores a page with an ETag, makes each compressed copy once when first asked, and forgets everything when the catalogue changes", async () => {
     const cache = new PageCache();
-    const entry = page("<html>hello</html>");
+    const text = `<html>${"hello ".repeat(500)}</html>`;
+    const entry = page(text);
     expect(entry.etag).toMatch(/^"[\w-]{27}"$/);
     expect(entry.headers).toEqual([["content-type", "text/html"]]);
-    expect(entry.gzip.length).toBeGreaterThan(0);
-    expect(entry.br.length).toBeGreaterThan(0);
     const generation = cache.currentGeneration();
     expect(cache.set("a", entry, generation)).toBe(true);
     expect(cache.get("a")).toBe(entry);
+    expect(entry.encoded).toEqual({});
+    expect(cache.stats().bytes).toBe(text.length);
+    const br = encodedBody(entry, "br");
+    expect(zlib.brotliDecompressSync(br).toString()).toBe(text);
+    expect(encodedBody(entry, "br")).toBe(br);
+    const gzip = encodedBody(entry, "gzip");
+    expect(zlib.gunzipSync(gzip).toString()).toBe(text);
+    expect(cache.stats().bytes).toBe(text.length + br.length + gzip.length);
     cache.clear();
     expect(cache.get("a")).toBeUndefined();
     // A page rendered before the change is not stored after it.
@@ -101,5 +109,15 @@ describe("the anonymous page cache", () => {
     expect(small.set("huge", huge, small.currentGeneration())).toBe(false); // larger than an eighth of the cache
     for (let i = 0; i < 20; i++) small.set(`p${i}`, page(`${i}`.repeat(3000)), small.currentGeneration());
     expect(small.stats().bytes).toBeLessThanOrEqual(64 * 1024);
+    // A compressed copy made later counts too: the oldest pages leave to keep the bound.
+    const tight = new PageCache({ maxBytes: 64 * 1024 });
+    const noise = (seed: number) => page(Array.from({ length: 2_700 }, (_, i) => ((i * 7_919 + seed * 104_729) % 46_656).toString(36).padStart(3, "0")).join(""));
+    const pages = Array.from({ length: 8 }, (_, i) => noise(i + 1));
+    pages.forEach((p, i) => tight.set(`n${i}`, p, tight.currentGeneration()));
+    expect(tight.stats()).toMatchObject({ entries: 8, bytes: 8 * 8_100 });
+    encodedBody(pages[7], "br");
+    expect(tight.stats().bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(tight.get("n0")).toBeUndefined();
+    expect(tight.get("n7")).toBe(pages[7]);
   });
 });
