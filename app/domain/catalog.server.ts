@@ -105,7 +105,6 @@ export function productCardsFromColumn(value: unknown): ProductCard[] {
   return fromJson<unknown[][]>(value).map((tuple) => Object.fromEntries(CARD_FIELDS.map(([field], i) => [field, tuple[i]])) as unknown as ProductCard);
 }
 
-/** The newest products in the shop, newest first. */
 /**
  * A row's fixed length, written into a prepared statement's text: PostgreSQL keeps a statement's
  * generic plan only when it is no dearer than the plans made for the values, and a generic plan that
@@ -116,6 +115,7 @@ function preparedLimit(rows: number) {
   return sql.lit(rows);
 }
 
+/** The newest products in the shop, newest first. */
 export async function newestProducts(db: Db, limit: number): Promise<ProductCard[]> {
   return cardQuery(db).orderBy("p.created_at", "desc").orderBy("p.id", "desc").limit(preparedLimit(limit)).modifyEnd(PREPARED).execute();
 }
