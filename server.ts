@@ -23,6 +23,7 @@ import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
 import { renderSlots } from "./app/lib/render-slots.server";
+import { requestsInFlight } from "./app/lib/requests-in-flight.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
 const ONE_YEAR = 365 * 24 * 60 * 60 * 1000;
@@ -161,7 +162,10 @@ async function main() {
   // A shopper with a session or a cart gets the cached page with their own parts filled in
   // (docs/decisions/141). Full renders take turns (render-slots.server.ts): memory stays bounded under a burst.
   const renders = renderSlots(isStorefrontRequest);
-  if (pageCache) app.use(servePersonalPage(pageCache, { build, mode, getLoadContext, renders }));
+  // The handlers that read and write the database are counted: a shutdown waits for their work, even
+  // for a shopper who went away, before it closes the database.
+  const inFlight = requestsInFlight();
+  if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders })));
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -214,8 +218,8 @@ async function main() {
     alertSoon.unref();
   });
   app.use(renders.middleware);
-  if (pageCache) app.use(renderAndCachePage(pageCache, { build, mode, getLoadContext }));
-  app.use(createRequestHandler({ build, mode, getLoadContext }));
+  if (pageCache) app.use(inFlight.track(renderAndCachePage(pageCache, { build, mode, getLoadContext })));
+  app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
@@ -232,8 +236,11 @@ async function main() {
     if (recheck) clearInterval(recheck);
     clearInterval(alertsTimer);
     logger.info(`${signal}: finishing requests in flight, then closing`);
-    // Stop accepting, let in-flight requests finish, then close the database.
+    // Stop accepting, let in-flight requests finish, then close the database. The connections close
+    // as their answers are sent, but one whose shopper went away closes first: its request is waited
+    // for too.
     server.close(async () => {
+      if (!(await inFlight.answered(8_000))) logger.warn({ open: inFlight.count() }, "requests still at work after 8 s; closing anyway");
       await orderExpiry.stop().catch(() => {});
       await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
