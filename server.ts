@@ -22,7 +22,7 @@ import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
 import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
-import { renderSlots } from "./app/lib/render-slots.server";
+import { ANSWERS_AT_ONCE, renderSlots } from "./app/lib/render-slots.server";
 import { requestsInFlight } from "./app/lib/requests-in-flight.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
@@ -110,6 +110,11 @@ async function main() {
     pageCache && config.databaseUrl
       ? startCatalogBroadcast({ databaseUrl: config.databaseUrl, onRemoteChange: () => pageCache.clear(), logger })
       : null;
+
+  // Storefront pages and the cart are answered in the order asked, a few at a time, cached or not
+  // (docs/decisions/167). Before the cache is looked in: a page found there waits its turn too.
+  const turns = renderSlots((req) => isStorefrontRequest(req) || /^\/cart(?:\.data)?$/.test(req.path), ANSWERS_AT_ONCE);
+  app.use(turns.middleware);
 
   // A fresh nonce per response lets the framework's inline scripts run under a strict policy;
   // a cached page keeps the nonce it was rendered with.

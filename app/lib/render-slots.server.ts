@@ -8,6 +8,15 @@ import pLimit from "p-limit";
  */
 export const RENDERS_AT_ONCE = 4;
 
+/**
+ * How many storefront requests are worked on at once, cached pages among them; the rest wait in the
+ * order they came (docs/decisions/167). Without it a cached page jumped every render waiting: under a
+ * burst most shoppers were answered at once and those asking for a product page (rendered, the most
+ * costly) waited for all of them, several times longer than anyone. In order, everyone waits about as
+ * long. More than one at a time, so that on PostgreSQL the thread has work while a query is out.
+ */
+export const ANSWERS_AT_ONCE = 8;
+
 export interface RenderSlots {
   /** runs one render in a slot */
   run<T>(render: () => Promise<T>): Promise<T>;
