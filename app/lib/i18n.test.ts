@@ -33,6 +33,20 @@ describe("languages", () => {
     expect(t("no.such.key")).toBe("no.such.key");
   });
 
+  it("shows a text loaded after the first render in place of the fallback or the key it stood for", () => {
+    // The browser adds a namespace to the same messages when a page needs it (i18n.client.ts).
+    const messages: Record<string, Record<string, string>> = { common: { hello: "Hola" } };
+    const t = createTranslator("es", messages, { cart: { title: "Your cart" } });
+    expect(t("common.hello")).toBe("Hola");
+    expect(t("cart.title")).toBe("Your cart");
+    expect(t("account.title")).toBe("account.title");
+    messages.cart = { title: "Tu carrito" };
+    messages.account = { title: "Tu cuenta" };
+    expect(t("cart.title")).toBe("Tu carrito");
+    expect(t("account.title")).toBe("Tu cuenta");
+    expect(t("common.hello")).toBe("Hola");
+  });
+
   it("detects the language from ?lng=, then the cookie, then Accept-Language, else English", () => {
     expect(detectLocale(request("/?lng=es", { Cookie: "lng=en" }))).toEqual({ locale: "es", fromQuery: true });
     expect(detectLocale(request("/", { Cookie: "theme=x; lng=es" })).locale).toBe("es");

@@ -35,7 +35,18 @@ function lookUp(messages: Messages, key: string): string | undefined {
 
 export function createTranslator(locale: Locale, messages: Messages, fallback?: Messages): Translate {
   const plurals = new Intl.PluralRules(locale);
-  const find = (key: string) => lookUp(messages, key) ?? (fallback ? lookUp(fallback, key) : undefined);
+  // A page asks for the same few hundred texts on every render; each is looked up once. Only texts
+  // found in the language's own messages are kept (so the cache holds at most every text there is):
+  // a namespace loaded later in the browser adds texts, never changes one, and may replace a fallback.
+  const found = new Map<string, string>();
+  const find = (key: string) => {
+    const known = found.get(key);
+    if (known !== undefined) return known;
+    const text = lookUp(messages, key);
+    if (text === undefined) return fallback ? lookUp(fallback, key) : undefined;
+    found.set(key, text);
+    return text;
+  };
   return (key, values) => {
     let text: string | undefined;
     if (typeof values?.count === "number") text = find(`${key}_${plurals.select(values.count)}`) ?? find(`${key}_other`);
