@@ -15,7 +15,7 @@ export function OrderStatusBadge({ status, label }: { status: OrderStatus; label
   const { t } = useT();
   return (
     <span data-status={status} className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_CLASSES[status]}`}>
-      {label ?? t(`common.orderStatus.${status}`)}
+      {label ?? t(`account.orderStatus.${status}`)}
     </span>
   );
 }

@@ -12,7 +12,7 @@ export function PaymentStatusBadge({ status }: { status: PaymentStatus }) {
   const { t } = useT();
   return (
     <span data-payment-status={status} className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${CLASSES[status]}`}>
-      {t(`common.paymentStatus.${status}`)}
+      {t(`account.paymentStatus.${status}`)}
     </span>
   );
 }

@@ -10,7 +10,8 @@ const files = import.meta.glob<Messages>(["./*/*.json", "!./*/mail.json"], { bas
 const PAGE_AREAS: Record<string, string[]> = {
   admin: ["/admin"],
   auth: ["/auth"],
-  account: ["/profile", "/orders", "/wishlist"],
+  // The order and payment status labels are the admin's too.
+  account: ["/profile", "/orders", "/wishlist", "/admin"],
   // The address form's and the saved addresses' texts: the profile's and the checkout's.
   address: ["/profile", "/checkout"],
   // The checkout's, an order's and paying's texts: not the profile's.

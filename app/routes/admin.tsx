@@ -12,10 +12,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email }, waiting: await countOrdersWaiting(context.db) };
 }
 
-// Shoppers' pages do not carry the admin area's texts; arriving here from one, they are fetched
-// alongside the data (and also before a refusal is shown).
+// Shoppers' pages do not carry the admin area's texts (nor the order status labels, the account
+// area's); arriving here from one, they are fetched alongside the data (and also before a refusal is shown).
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [, data] = await Promise.allSettled([ensureMessages("admin"), serverLoader()]);
+  const [, , data] = await Promise.allSettled([ensureMessages("admin"), ensureMessages("account"), serverLoader()]);
   if (data.status === "rejected") throw data.reason;
   return data.value;
 }
