@@ -13,7 +13,7 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import { isStorefrontRequest, lookUpPage, PageCache, renderAndCachePage, serveCachedPage, servePersonalPage } from "./app/lib/page-cache.server";
+import { isAnsweredInOrder, isStorefrontRequest, lookUpPage, PageCache, renderAndCachePage, serveCachedPage, servePersonalPage } from "./app/lib/page-cache.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
@@ -111,9 +111,9 @@ async function main() {
       ? startCatalogBroadcast({ databaseUrl: config.databaseUrl, onRemoteChange: () => pageCache.clear(), logger })
       : null;
 
-  // Storefront pages and the cart are answered in the order asked, a few at a time, cached or not
+  // Storefront pages and the cart page are answered in the order asked, a few at a time, cached or not
   // (docs/decisions/167). Before the cache is looked in: a page found there waits its turn too.
-  const turns = renderSlots((req) => isStorefrontRequest(req) || /^\/cart(?:\.data)?$/.test(req.path), ANSWERS_AT_ONCE);
+  const turns = renderSlots(isAnsweredInOrder, ANSWERS_AT_ONCE);
   app.use(turns.middleware);
 
   // A fresh nonce per response lets the framework's inline scripts run under a strict policy;

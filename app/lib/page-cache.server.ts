@@ -29,6 +29,14 @@ export function isStorefrontRequest(req: { method: string; path: string }): bool
 }
 
 /**
+ * The requests answered in the order asked (docs/decisions/167): storefront pages and the cart page.
+ * Only GETs: a turn is taken before a body is read, and a body sent slowly must not hold one.
+ */
+export function isAnsweredInOrder(req: { method: string; path: string }): boolean {
+  return isStorefrontRequest(req) || (req.method === "GET" && /^\/cart(?:\.data)?$/.test(req.path));
+}
+
+/**
  * Pages a shopper with a session or a cart is given from the cached anonymous page, with their own
  * parts filled in (docs/decisions/141; a signed-in shopper's product page too, with their review and
  * back-in-stock forms and recently viewed row: docs/decisions/150). Not the data requests of

@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cachedPage, encodedBody, PageCache } from "./page-cache.server";
+import { cachedPage, encodedBody, isAnsweredInOrder, PageCache } from "./page-cache.server";
 
 const request = (url: string, extra: { method?: string; cookie?: string; acceptLanguage?: string } = {}) => ({
   method: extra.method ?? "GET",
@@ -119,5 +119,16 @@ describe("the anonymous page cache", () => {
     expect(tight.stats().bytes).toBeLessThanOrEqual(64 * 1024);
     expect(tight.get("n0")).toBeUndefined();
     expect(tight.get("n7")).toBe(pages[7]);
+  });
+});
+
+describe("requests answered in the order asked", () => {
+  it("are the storefront's pages and data and the cart page, read with GET, never a request with a body", () => {
+    for (const path of ["/", "/shop", "/shop/12", "/shop.data", "/faq", "/cart", "/cart.data"]) expect(isAnsweredInOrder({ method: "GET", path }), path).toBe(true);
+    // A turn is taken before a body is read: a cart change sent a byte at a time must not hold one.
+    for (const method of ["POST", "PUT", "DELETE", "HEAD"]) expect(isAnsweredInOrder({ method, path: "/cart" }), method).toBe(false);
+    expect(isAnsweredInOrder({ method: "POST", path: "/shop/12" })).toBe(false);
+    // Pages outside the storefront (a payment check waits on Paystack) never wait for a turn.
+    for (const path of ["/checkout", "/payments/paystack/callback", "/admin", "/images/a.webp", "/cart/whatsapp", "/carts"]) expect(isAnsweredInOrder({ method: "GET", path }), path).toBe(false);
   });
 });
