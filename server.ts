@@ -22,7 +22,7 @@ import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
 import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
-import { ANSWERS_AT_ONCE, renderSlots } from "./app/lib/render-slots.server";
+import { ANSWERS_AT_ONCE, MAX_WAITING, refuseWhenBusy, renderSlots } from "./app/lib/render-slots.server";
 import { requestsInFlight } from "./app/lib/requests-in-flight.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
@@ -112,8 +112,9 @@ async function main() {
       : null;
 
   // Storefront pages and the cart page are answered in the order asked, a few at a time, cached or not
-  // (docs/decisions/167). Before the cache is looked in: a page found there waits its turn too.
-  const turns = renderSlots(isAnsweredInOrder, ANSWERS_AT_ONCE);
+  // (docs/decisions/167). Before the cache is looked in: a page found there waits its turn too. Past
+  // MAX_WAITING waiting, a shopper is told at once that the shop is busy.
+  const turns = renderSlots(isAnsweredInOrder, ANSWERS_AT_ONCE, { maxWaiting: MAX_WAITING, refuse: refuseWhenBusy });
   app.use(turns.middleware);
 
   // A fresh nonce per response lets the framework's inline scripts run under a strict policy;

@@ -132,8 +132,9 @@ const reactAsModule: Plugin = {
 // are otherwise loaded whole, per area (lib/i18n.client.ts).
 const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   // The form reader's refusals (a body that is not a form, or too large), translated by the action
-  // that refuses it (lib/form.server.ts; the HTTP server's own 413, lib/body-limit.server.ts).
-  common: ["error.badForm", "error.tooLarge"],
+  // that refuses it (lib/form.server.ts; the HTTP server's own 413, lib/body-limit.server.ts), and
+  // the server's 503 when too many pages are waiting (lib/render-slots.server.ts).
+  common: ["error.badForm", "error.tooLarge", "error.busy"],
   auth: ["email", "toast"],
   account: ["email", "expiry"],
   address: ["toast"],

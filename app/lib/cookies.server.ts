@@ -1,3 +1,7 @@
+import type { Request as ExpressRequest } from "express";
+import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
+import type { Locale } from "./i18n";
+
 /** Reads one cookie from a request; undefined when absent or malformed. */
 export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("Cookie");
@@ -12,6 +16,18 @@ export function readCookie(request: Request, name: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The language of a request the HTTP server answers itself, before the app (a refusal): ?lng=, the
+ * language cookie, then Accept-Language, as the app decides.
+ */
+export function localeOfExpressRequest(req: ExpressRequest): Locale {
+  return pickLocale({
+    query: typeof req.query?.lng === "string" ? req.query.lng : null,
+    cookie: readCookie(new Request("http://localhost/", { headers: { Cookie: req.get("cookie") ?? "" } }), LOCALE_COOKIE),
+    acceptLanguage: req.get("accept-language"),
+  }).locale;
 }
 
 export interface CookieOptions {

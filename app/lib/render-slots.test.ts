@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { describe, expect, it } from "vitest";
-import { renderSlots } from "./render-slots.server";
+import { refuseWhenBusy, renderSlots } from "./render-slots.server";
 
 const request = (path: string, destroyed = false) => ({ method: "GET", path, socket: { destroyed } }) as unknown as ExpressRequest;
 /** an answer whose end() is what Node's would do: the connection then finishes writing later */
@@ -70,5 +70,47 @@ describe("render slots", () => {
     await tick();
     expect(rendered).toBe(1);
     expect(slots.stats()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("tells a shopper at once that the shop is busy when too many are already waiting, and takes the next one once there is room", async () => {
+    const refused: string[] = [];
+    const slots = renderSlots(() => true, 1, { maxWaiting: 2, refuse: (req) => refused.push(req.path) });
+    const started: string[] = [];
+    const answers = new Map<string, ExpressResponse>();
+    const ask = async (path: string) => {
+      answers.set(path, response());
+      slots.middleware(request(path), answers.get(path)!, () => started.push(path));
+      await tick();
+    };
+    for (const path of ["/a", "/b", "/c", "/d"]) await ask(path);
+    expect(started).toEqual(["/a"]);
+    expect(slots.stats()).toEqual({ running: 1, waiting: 2 });
+    expect(refused).toEqual(["/d"]);
+    answers.get("/a")!.end();
+    await tick();
+    await ask("/e");
+    expect(started).toEqual(["/a", "/b"]);
+    expect(refused).toEqual(["/d"]);
+    expect(slots.stats()).toEqual({ running: 1, waiting: 2 });
+  });
+
+  it("answers a busy shop with 503, Retry-After and a message in the shopper's language", () => {
+    const answer = (headers: Record<string, string>, query: Record<string, string> = {}) => {
+      const sent: { status?: number; headers?: Record<string, string>; type?: string; body?: string } = {};
+      const res = {
+        status(code: number) { sent.status = code; return this; },
+        set(values: Record<string, string>) { sent.headers = values; return this; },
+        type(value: string) { sent.type = value; return this; },
+        send(body: string) { sent.body = body; return this; },
+      } as unknown as ExpressResponse;
+      const req = { query, get: (name: string) => headers[name.toLowerCase()] } as unknown as ExpressRequest;
+      refuseWhenBusy(req, res);
+      return sent;
+    };
+    const english = answer({ "accept-language": "en-GB" });
+    expect(english).toEqual({ status: 503, headers: { "Retry-After": "2", "Cache-Control": "no-store" }, type: "text/plain", body: "The shop is very busy right now. Please try again in a moment." });
+    expect(answer({ cookie: "lng=es" }).body).toBe("La tienda está muy ocupada en este momento. Inténtalo de nuevo en un momento.");
+    expect(answer({ "accept-language": "es-NG,es;q=0.9" }).body).toMatch(/^La tienda/);
+    expect(answer({ cookie: "lng=es" }, { lng: "en" }).body).toMatch(/^The shop/);
   });
 });
