@@ -31,9 +31,16 @@ export const MAX_WAITING = 2_000;
 
 const BUSY = { en: enCommon.error.busy, es: esCommon.error.busy };
 
-/** The 503 for a request that found the queue full, in the shopper's language. */
+/**
+ * The 503 for a request that found the queue full, in the shopper's language. It is sent before the
+ * security headers are set (the queue comes first), so it says itself that it is only text.
+ */
 export function refuseWhenBusy(req: ExpressRequest, res: ExpressResponse): void {
-  res.status(503).set({ "Retry-After": "2", "Cache-Control": "no-store" }).type("text/plain").send(BUSY[localeOfExpressRequest(req)]);
+  res
+    .status(503)
+    .set({ "Retry-After": "2", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" })
+    .type("text/plain")
+    .send(BUSY[localeOfExpressRequest(req)]);
 }
 
 export interface RenderSlots {

@@ -108,7 +108,7 @@ describe("render slots", () => {
       return sent;
     };
     const english = answer({ "accept-language": "en-GB" });
-    expect(english).toEqual({ status: 503, headers: { "Retry-After": "2", "Cache-Control": "no-store" }, type: "text/plain", body: "The shop is very busy right now. Please try again in a moment." });
+    expect(english).toEqual({ status: 503, headers: { "Retry-After": "2", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }, type: "text/plain", body: "The shop is very busy right now. Please try again in a moment." });
     expect(answer({ cookie: "lng=es" }).body).toBe("La tienda está muy ocupada en este momento. Inténtalo de nuevo en un momento.");
     expect(answer({ "accept-language": "es-NG,es;q=0.9" }).body).toMatch(/^La tienda/);
     expect(answer({ cookie: "lng=es" }, { lng: "en" }).body).toMatch(/^The shop/);
