@@ -5,6 +5,8 @@ import { DEFAULT_LOCALE, I18nProvider } from "~/lib/i18n";
 import { productPersonal, shopperAndState } from "~/domain/personal.server";
 import { detectLocale, messagesFor, translatorFor } from "~/lib/i18n.server";
 import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
+import { FragmentsContext } from "~/lib/fragments";
+import { fragmentsFor } from "~/lib/fragments.server";
 import { NonceProvider } from "~/lib/nonce";
 import { recentRowHtml } from "~/lib/personal-strip.server";
 import { pageBytesWithoutScriptPreloads } from "~/lib/script-preloads.server";
@@ -63,7 +65,9 @@ export default async function handleRequest(
   const html = renderToString(
     <NonceProvider value={nonce}>
       <I18nProvider locale={locale} messages={messagesFor(locale)} fallback={messagesFor(DEFAULT_LOCALE)}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <FragmentsContext.Provider value={fragmentsFor(locale)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </FragmentsContext.Provider>
       </I18nProvider>
     </NonceProvider>,
   );
