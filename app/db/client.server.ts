@@ -63,6 +63,9 @@ function keepPrivate(file: string): void {
   }
 }
 
+/** How often the planner's statistics are brought up to date on a long-lived SQLite connection. */
+export const STATISTICS_UPKEEP_MS = 6 * 60 * 60 * 1000;
+
 /** Statements kept for reuse, the most recently used; queries with many `in (…)` values vary. */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -101,12 +104,29 @@ function openSqlite(file: string): DatabaseHandle {
   } catch (error) {
     throw new DatabaseOpenError(`Cannot open the SQLite database at ${file}: ${(error as Error).message}`);
   }
+  // The query planner's table statistics, brought up to date where a table has grown or shrunk a lot
+  // since they were taken (SQLite's own advice for long-lived connections: on opening, then now and
+  // then). Taken when the shop had one customer, they made the session lookup read every customer on
+  // every signed-in page. Bounded by SQLite, so quick even on a large database.
+  const updateStatistics = (mask = "") => {
+    try {
+      sqlite.pragma(`optimize${mask}`);
+    } catch {
+      // Busy or closing: statistics can wait for the next turn; the shop works without them.
+    }
+  };
+  updateStatistics(" = 0x10002");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const upkeep = setInterval(updateStatistics, STATISTICS_UPKEEP_MS);
+  upkeep.unref();
   return {
     db,
     engine: "sqlite",
     location: file,
-    close: () => db.destroy(),
+    close: () => {
+      clearInterval(upkeep);
+      return db.destroy();
+    },
   };
 }
 
