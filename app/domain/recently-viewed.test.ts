@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { makeProducts, makeUser } from "../../tests/support/catalogue";
@@ -38,6 +39,34 @@ describe.each(ENGINES)("recently viewed on %s", (engine) => {
     await recordView(t.db, bola, ids[5]);
     expect(await viewedIds(t.db, bola)).toEqual([ids[5]]);
     expect(await viewedIds(t.db, ada)).toEqual([ids[0], ids[2], ids[1]]);
+  });
+
+  // SQLite only: PostgreSQL records a view in the statement that reads the page's parts.
+  if (engine === "sqlite") it("writes a view without waiting for the disk, and no other write meanwhile (decision 169)", async () => {
+    const dee = await makeUser(t.db, "dee@example.com");
+    const eve = await makeUser(t.db, "eve@example.com");
+    const synchronous = async () => (await sql<{ synchronous: number }>`pragma synchronous`.execute(t.db)).rows[0].synchronous;
+    expect(await synchronous()).toBe(2);
+    // Orders written while views are being written still wait for the disk: a view holds the connection
+    // while its setting is relaxed, so no other transaction runs in between.
+    const seen: number[] = [];
+    let viewing = true;
+    const orders = (async () => {
+      while (viewing) {
+        await t.db.transaction().execute(async (trx) => {
+          seen.push((await sql<{ synchronous: number }>`pragma synchronous`.execute(trx)).rows[0].synchronous);
+        });
+      }
+    })();
+    for (const id of ids.slice(0, 10)) await recordView(t.db, eve, id);
+    await Promise.all([recordView(t.db, dee, ids[7]), recordView(t.db, dee, ids[9])]);
+    viewing = false;
+    await orders;
+    expect(seen.length).toBeGreaterThan(10);
+    expect(new Set(seen)).toEqual(new Set([2]));
+    expect(await synchronous()).toBe(2);
+    expect(await viewedIds(t.db, dee)).toEqual([ids[9], ids[7]]);
+    expect(await viewedIds(t.db, eve)).toEqual(ids.slice(0, 10).reverse());
   });
 
   it(`keeps only the latest ${RECENT_KEPT} views, removing older ones in the same write`, async () => {
