@@ -63,6 +63,9 @@ function keepPrivate(file: string): void {
   }
 }
 
+/** Every commit waits until it is on the disk, so an order survives a power cut (docs/decisions/169 has the one exception). */
+export const SQLITE_SYNCHRONOUS = "FULL";
+
 /** How often the planner's statistics are brought up to date on a long-lived SQLite connection. */
 export const STATISTICS_UPKEEP_MS = 6 * 60 * 60 * 1000;
 
@@ -98,7 +101,7 @@ function openSqlite(file: string): DatabaseHandle {
     // Reading the schema first fails fast on a file that is not a database, before anything is written.
     sqlite.prepare("select count(*) from sqlite_master").get();
     sqlite.pragma("journal_mode = WAL");
-    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
   } catch (error) {

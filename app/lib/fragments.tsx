@@ -22,7 +22,8 @@ export const FragmentsContext = /* @__PURE__ */ createContext<Fragments | null>(
  * with this page's router context and language and without fragments (so there it renders itself in
  * place). Call it last among a component's hooks, and only on the server (behind
  * `import.meta.env.SSR`, so the browser's scripts do not have it): the render on its own leaves React
- * ready for the next component, not for more hooks of this one.
+ * ready for the next component, not for more hooks of this one. A part must not use `useId`: ids
+ * depend on where in the page a part is rendered.
  */
 export function useKeptHtml(key: string | null, opening: string, part: () => ReactElement): string | null {
   const fragments = useContext(FragmentsContext);
