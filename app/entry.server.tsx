@@ -1,9 +1,8 @@
 import { renderToString } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
-import { DEFAULT_LOCALE, I18nProvider } from "~/lib/i18n";
 import { productPersonal, shopperAndState } from "~/domain/personal.server";
-import { detectLocale, messagesFor, translatorFor } from "~/lib/i18n.server";
+import { detectLocale, inLanguage, translatorFor } from "~/lib/i18n.server";
 import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
 import { FragmentsContext } from "~/lib/fragments";
 import { fragmentsFor } from "~/lib/fragments.server";
@@ -64,11 +63,12 @@ export default async function handleRequest(
   await handOffDataBeforeRendering(routerContext);
   const html = renderToString(
     <NonceProvider value={nonce}>
-      <I18nProvider locale={locale} messages={messagesFor(locale)} fallback={messagesFor(DEFAULT_LOCALE)}>
+      {inLanguage(
+        locale,
         <FragmentsContext.Provider value={fragmentsFor(locale)}>
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </FragmentsContext.Provider>
-      </I18nProvider>
+        </FragmentsContext.Provider>,
+      )}
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");

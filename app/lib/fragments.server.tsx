@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
-import { DEFAULT_LOCALE, I18nProvider, type Locale } from "~/lib/i18n";
-import { messagesFor } from "~/lib/i18n.server";
+import type { Locale } from "~/lib/i18n";
+import { inLanguage } from "~/lib/i18n.server";
 import type { Fragments } from "./fragments";
 
 /** Parts kept per server, the most recently used; a product card's HTML is 2–4 KB in memory. */
@@ -32,8 +32,6 @@ const byLocale = new Map<Locale, Fragments>();
 export function fragmentsFor(locale: Locale): Fragments {
   let fragments = byLocale.get(locale);
   if (!fragments) {
-    const messages = messagesFor(locale);
-    const fallback = messagesFor(DEFAULT_LOCALE);
     fragments = {
       innerHtml(key: string, opening: string, part: () => ReactElement): string | null {
         const fullKey = `${locale}\n${opening}\n${key}`;
@@ -41,7 +39,7 @@ export function fragmentsFor(locale: Locale): Fragments {
         if (html !== undefined) {
           kept.delete(fullKey);
         } else {
-          html = innerHtmlOf(renderToString(<I18nProvider locale={locale} messages={messages} fallback={fallback}>{part()}</I18nProvider>), opening);
+          html = innerHtmlOf(renderToString(inLanguage(locale, part())), opening);
         }
         kept.set(fullKey, html);
         if (kept.size > FRAGMENTS_KEPT) kept.delete(kept.keys().next().value!);

@@ -1,5 +1,6 @@
+import { createElement, type ReactElement, type ReactNode } from "react";
 import { readCookie, serializeCookie } from "./cookies.server";
-import { createTranslator, DEFAULT_LOCALE, isLocale, type Locale, type Messages, type Translate } from "./i18n";
+import { createTranslator, DEFAULT_LOCALE, I18nProvider, isLocale, type Locale, type Messages, type Translate } from "./i18n";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 
 export { LOCALE_COOKIE };
@@ -15,6 +16,11 @@ for (const [file, content] of Object.entries(files)) {
 
 export function messagesFor(locale: Locale): Messages {
   return all[locale];
+}
+
+/** What the server renders (a page, or a part of one), in `locale`, with English for a missing text. */
+export function inLanguage(locale: Locale, children: ReactNode): ReactElement {
+  return createElement(I18nProvider, { locale, messages: all[locale], fallback: all[DEFAULT_LOCALE], children });
 }
 
 const translators = new Map<Locale, Translate>();

@@ -3,8 +3,8 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "r
 import { ProductCarousel } from "~/components/carousel";
 import { RECENT_HEADING_ID } from "~/components/recently-viewed";
 import type { ProductCard } from "~/domain/catalog.server";
-import { DEFAULT_LOCALE, I18nProvider, type Locale } from "./i18n";
-import { messagesFor, translatorFor } from "./i18n.server";
+import type { Locale } from "./i18n";
+import { inLanguage, translatorFor } from "./i18n.server";
 import type { PersonalState } from "./personal";
 
 /**
@@ -73,9 +73,5 @@ export async function renderRecentRow(row: ProductCard[], wishlist: number[], lo
   ]);
   const context = await handler.query(new Request("http://localhost/"));
   if (context instanceof Response) throw new Error("the recently viewed row could not be rendered");
-  return renderToString(
-    <I18nProvider locale={locale} messages={messagesFor(locale)} fallback={messagesFor(DEFAULT_LOCALE)}>
-      <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
-    </I18nProvider>,
-  );
+  return renderToString(inLanguage(locale, <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />));
 }
