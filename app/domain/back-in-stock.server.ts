@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Expression, sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { type Db, isPostgres } from "~/db/client.server";
-import { fromJson, jsonArray } from "~/db/json.server";
+import { ascendingIds, jsonArray } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import type { Config } from "~/lib/config.server";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "~/lib/i18n";
@@ -69,7 +69,7 @@ export async function sizesWaitedFor(db: Db, productId: number, email: string): 
 export function sizesWaitedForColumn(db: Db, productId: Expression<number>, email: Expression<string>) {
   return db
     .selectFrom("back_in_stock_requests")
-    .select(jsonArray<number>(db, sql.ref("size_id"), [sql.ref("size_id")]).as("waited"))
+    .select(jsonArray<number>(db, sql.ref("size_id")).as("waited"))
     .where("product_id", "=", productId)
     .where("email", "=", email)
     .where("notified_at", "is", null)
@@ -77,7 +77,7 @@ export function sizesWaitedForColumn(db: Db, productId: Expression<number>, emai
 }
 
 export function sizesWaitedFromColumn(value: unknown): number[] {
-  return fromJson<number[]>(value);
+  return ascendingIds(value);
 }
 
 /** Queues the alert of every waiting request whose product has stock again; returns how many were queued. */

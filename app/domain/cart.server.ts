@@ -267,12 +267,15 @@ const readVisitorCartSummary = builtOnce((db, cartId: Expression<string>) => sum
  * same order, as cartSummary reads. Read the column with `cartSummaryFromColumn`.
  */
 export function userCartSummaryColumn(db: Db, userId: Expression<number>) {
-  const line = jsonTuple(db, SUMMARY_COLUMNS.map((column) => sql.ref(column)));
-  return summaryLines(db, { userId }).select(jsonArray(db, line, SUMMARY_ORDER.map((column) => sql.ref(column))).as("lines"));
+  // Each line with what SUMMARY_ORDER sorts by besides the product: the array comes unordered (app/db/json.server.ts).
+  const line = jsonTuple(db, [...SUMMARY_COLUMNS, "l.created_at", "s.position"].map((column) => sql.ref(column)));
+  return summaryLines(db, { userId }).select(jsonArray(db, line).as("lines"));
 }
 
 export function cartSummaryFromColumn(value: unknown): CartSummary {
-  const tuples = fromJson<[number, number, number, number, number, string | null][]>(value);
+  const tuples = fromJson<[number, number, number, number, number, string | null, string, number][]>(value);
+  // SUMMARY_ORDER: when the line was added, then the product, then the size's place among its sizes.
+  tuples.sort((a, b) => (a[6] < b[6] ? -1 : a[6] > b[6] ? 1 : a[0] - b[0] || a[7] - b[7]));
   return summaryOf(tuples.map(([product_id, size_id, quantity, price, stock, archived_at]) => ({ product_id, size_id, quantity, price, stock, archived_at })));
 }
 

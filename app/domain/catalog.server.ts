@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { z } from "zod";
-import { type Db, isPostgres, PREPARED } from "~/db/client.server";
+import { type Db, isPostgres, PREPARED, preparedLimit } from "~/db/client.server";
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import { DISCOUNT_PER_MILLE } from "~/db/migrations/0041_product_sorting";
@@ -96,23 +96,13 @@ export function productCardsColumn<TB extends keyof Database>(db: Db, ids: Selec
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select(jsonArray(db, jsonTuple(db, CARD_FIELDS.map(([, column]) => sql.ref(column))), [sql.ref("p.id")]).as("cards"))
+    .select(jsonArray(db, jsonTuple(db, CARD_FIELDS.map(([, column]) => sql.ref(column)))).as("cards"))
     .where("p.archived_at", "is", null)
     .where("p.id", "in", ids);
 }
 
 export function productCardsFromColumn(value: unknown): ProductCard[] {
   return fromJson<unknown[][]>(value).map((tuple) => Object.fromEntries(CARD_FIELDS.map(([field], i) => [field, tuple[i]])) as unknown as ProductCard);
-}
-
-/**
- * A row's fixed length, written into a prepared statement's text: PostgreSQL keeps a statement's
- * generic plan only when it is no dearer than the plans made for the values, and a generic plan that
- * does not know the limit is costed as if it read a tenth of the table, so it was planned every time.
- */
-function preparedLimit(rows: number) {
-  if (!Number.isSafeInteger(rows) || rows < 0) throw new RangeError(`not a row count: ${rows}`);
-  return sql.lit(rows);
 }
 
 /** The newest products in the shop, newest first. */

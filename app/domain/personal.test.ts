@@ -91,6 +91,35 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
     expect(bolaState.cart.items.map((i) => i.productId)).toEqual([cheap]);
   });
 
+  it("orders cart lines added at the same moment as the separate read does: by product, then by the size's place", async () => {
+    const ada = await makeUser(t.db, "ada.same-moment@example.com");
+    const [first, second] = [await product({ stock: 9 }), await product({ stock: 9 })];
+    const at = new Date().toISOString();
+    const [large, small] = await t.db
+      .insertInto("product_sizes")
+      .values([
+        { product_id: second, label: "100 ml", price: 5_000_000, stock: 3, position: 3, created_at: at, updated_at: at },
+        { product_id: second, label: "30 ml", price: 1_000_000, stock: 3, position: 2, created_at: at, updated_at: at },
+      ])
+      .returning("id")
+      .execute();
+    const firstSize = (await t.db.selectFrom("product_sizes").select("id").where("product_id", "=", second).where("position", "<", 2).executeTakeFirstOrThrow()).id;
+    const cart = await userCartId(t.db, ada);
+    for (const [id, sizeId] of [[second, large.id], [first], [second, small.id], [second, firstSize]] as [number, number?][]) await addLine(t.db, cart, id, sizeId);
+    // One moment for all four, as a guest cart merged at sign-in writes them: only the tie-breaks order them.
+    await t.db.updateTable("cart_lines").set({ created_at: at }).where("cart_id", "=", cart).execute();
+
+    const session = await createSession(context, ada);
+    const { state } = await shopperAndState(browserRequest("/", { cookies: [session] }), context, "en");
+    expect(state.cart.items.map((i) => [i.productId, i.sizeId])).toEqual([
+      [first, expect.any(Number)],
+      [second, firstSize],
+      [second, small.id],
+      [second, large.id],
+    ]);
+    expect(state.cart).toEqual((await separately(session)).cart);
+  });
+
   it("gives an empty cart and no hearts to a signed-in shopper who has neither", async () => {
     const id = await makeUser(t.db, "new@example.com");
     const { shopper, state } = await shopperAndState(browserRequest("/", { cookies: [await createSession(context, id)] }), context, "en");
@@ -250,6 +279,23 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
       // Without a sold-out size the waited sizes are not asked.
       expect((await productPersonal(t.db, bola, viewed[3], false)).waited).toEqual([]);
       expect(await productPersonal(t.db, null, page, true)).toEqual({ review: null, waited: [], recent: null });
+    });
+
+    it("shows views of the same number, as two pages opened at once on PostgreSQL can leave them, in the order of the separate read", async () => {
+      const ada = await shopper("ada.same-seq@example.com");
+      const [a, b, c, page] = [await product(), await product(), await product(), await product()];
+      const at = new Date().toISOString();
+      await t.db
+        .insertInto("recently_viewed")
+        .values([
+          { user_id: ada.id, product_id: a, seq: 1, viewed_at: at },
+          { user_id: ada.id, product_id: c, seq: 2, viewed_at: at },
+          { user_id: ada.id, product_id: b, seq: 2, viewed_at: at },
+        ])
+        .execute();
+      const separate = await recentlyViewed(t.db, ada.id, [page]);
+      expect(separate.map((card) => card.id)).toEqual([c, b, a]);
+      expect((await productPersonal(t.db, ada, page, false)).recent).toEqual(separate);
     });
 
     it("gives each review state as reviewEligibility does", async () => {

@@ -1,7 +1,7 @@
 import { type AliasedExpression, type Expression, sql } from "kysely";
 import { builtOnce } from "~/db/built-once.server";
-import { type Db, isPostgres, PREPARED, SQLITE_SYNCHRONOUS } from "~/db/client.server";
-import { fromJson, jsonArray } from "~/db/json.server";
+import { type Db, isPostgres, PREPARED, preparedLimit, SQLITE_SYNCHRONOUS } from "~/db/client.server";
+import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import { serializeCookie } from "~/lib/cookies.server";
 import { cookieIds, RECENT_COOKIE, RECENT_SHOWN } from "~/lib/recently-viewed";
 import { type ProductCard, productCards, productCardsColumn, productCardsFromColumn } from "./catalog.server";
@@ -31,7 +31,7 @@ function latestViews(db: Db, userId: Expression<number>) {
     .where("user_id", "=", userId)
     .orderBy("seq", "desc")
     .orderBy("product_id", "desc")
-    .limit(RECENT_KEPT);
+    .limit(preparedLimit(RECENT_KEPT));
 }
 
 /**
@@ -152,7 +152,7 @@ export function viewingProduct(more: ViewColumns) {
   const reading = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => {
     const views = latestViews(db, user).select("seq");
     return db.selectNoFrom([
-      db.selectFrom(views.as("v")).select(jsonArray<number>(db, sql.ref("v.product_id"), [sql`v.seq desc`, sql`v.product_id desc`]).as("ids")).as("viewed"),
+      db.selectFrom(views.as("v")).select(jsonArray(db, jsonTuple(db, [sql.ref("v.product_id"), sql.ref("v.seq")])).as("ids")).as("viewed"),
       productCardsColumn(db, latestViews(db, user)).as("cards"),
       ...more(db, { user, product, email }),
     ]);
@@ -168,7 +168,7 @@ export function viewingProduct(more: ViewColumns) {
   return async function view(db: Db, userId: number, productId: number, email: string, now = new Date()): Promise<{ recent: ProductCard[]; more: Record<string, unknown> }> {
     const [row] = isPostgres(db) ? await onPostgres(db, userId, productId, email, now.toISOString()) : await onSqlite(db, userId, productId, email);
     // One read serves both: whether this is a new view, and the strip (the views before it, without it).
-    const before = fromJson<number[]>(row.viewed);
+    const before = latestFirst(fromJson<[number, number][]>(row.viewed));
     if (!isPostgres(db) && before[0] !== productId) await writeViewOnSqlite(db, userId, productId, now);
     const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
     const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
@@ -177,6 +177,11 @@ export function viewingProduct(more: ViewColumns) {
 }
 
 const viewingAlone = viewingProduct(() => []);
+
+/** Product ids of (product id, seq) views, in latestViews' order: latest first. */
+function latestFirst(views: [number, number][]): number[] {
+  return views.sort(([productA, seqA], [productB, seqB]) => seqB - seqA || productB - productA).map(([product]) => product);
+}
 
 /**
  * The cart's strip, rendered by the server (the cart is private and never cached): a signed-in

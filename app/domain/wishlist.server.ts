@@ -1,6 +1,6 @@
 import { type Expression, sql } from "kysely";
-import type { Db } from "~/db/client.server";
-import { fromJson, jsonArray } from "~/db/json.server";
+import { type Db, preparedLimit } from "~/db/client.server";
+import { ascendingIds, jsonArray } from "~/db/json.server";
 import { type ProductCard, productCards } from "./catalog.server";
 
 /** The wishlist: always the signed-in user's own rows (user id + product id, unique pair). */
@@ -36,12 +36,12 @@ export async function wishlistIds(db: Db, userId: number): Promise<number[]> {
  * for `userId` an expression of that statement. Read the column with `wishlistIdsFromColumn`.
  */
 export function wishlistIdsColumn(db: Db, userId: Expression<number>) {
-  const shown = db.selectFrom("wishlist").select("product_id").where("user_id", "=", userId).orderBy("created_at", "desc").limit(WISHLIST_SHOWN_LIMIT);
-  return db.selectFrom(shown.as("w")).select(jsonArray<number>(db, sql.ref("w.product_id"), [sql.ref("w.product_id")]).as("ids"));
+  const shown = db.selectFrom("wishlist").select("product_id").where("user_id", "=", userId).orderBy("created_at", "desc").limit(preparedLimit(WISHLIST_SHOWN_LIMIT));
+  return db.selectFrom(shown.as("w")).select(jsonArray<number>(db, sql.ref("w.product_id")).as("ids"));
 }
 
 export function wishlistIdsFromColumn(value: unknown): number[] {
-  return fromJson<number[]>(value);
+  return ascendingIds(value);
 }
 
 /** The user's wishlist as product cards, most recently added first. */
