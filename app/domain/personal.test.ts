@@ -20,6 +20,17 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
   let categoryId: number;
   const product = async (input: { price?: number; stock?: number; archived?: boolean } = {}) => (await addProduct(t.db, { brandId, categoryId, ...input })).id;
   const later = () => new Promise((resolve) => setTimeout(resolve, 3));
+  /** Adds sizes to a product; returns their ids, and the id of the size it was made with. */
+  const addSizes = async (productId: number, sizes: { label: string; price: number; stock: number; position: number }[]) => {
+    const at = new Date().toISOString();
+    const added = await t.db
+      .insertInto("product_sizes")
+      .values(sizes.map((size) => ({ product_id: productId, ...size, created_at: at, updated_at: at })))
+      .returning("id")
+      .execute();
+    const first = await t.db.selectFrom("product_sizes").select("id").where("product_id", "=", productId).where("position", "<", 2).executeTakeFirstOrThrow();
+    return { ids: added.map((row) => row.id), first: first.id };
+  };
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
@@ -94,28 +105,25 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
   it("orders cart lines added at the same moment as the separate read does: by product, then by the size's place", async () => {
     const ada = await makeUser(t.db, "ada.same-moment@example.com");
     const [first, second] = [await product({ stock: 9 }), await product({ stock: 9 })];
-    const at = new Date().toISOString();
-    const [large, small] = await t.db
-      .insertInto("product_sizes")
-      .values([
-        { product_id: second, label: "100 ml", price: 5_000_000, stock: 3, position: 3, created_at: at, updated_at: at },
-        { product_id: second, label: "30 ml", price: 1_000_000, stock: 3, position: 2, created_at: at, updated_at: at },
-      ])
-      .returning("id")
-      .execute();
-    const firstSize = (await t.db.selectFrom("product_sizes").select("id").where("product_id", "=", second).where("position", "<", 2).executeTakeFirstOrThrow()).id;
+    const {
+      ids: [large, small],
+      first: firstSize,
+    } = await addSizes(second, [
+      { label: "100 ml", price: 5_000_000, stock: 3, position: 3 },
+      { label: "30 ml", price: 1_000_000, stock: 3, position: 2 },
+    ]);
     const cart = await userCartId(t.db, ada);
-    for (const [id, sizeId] of [[second, large.id], [first], [second, small.id], [second, firstSize]] as [number, number?][]) await addLine(t.db, cart, id, sizeId);
+    for (const [id, sizeId] of [[second, large], [first], [second, small], [second, firstSize]] as [number, number?][]) await addLine(t.db, cart, id, sizeId);
     // One moment for all four, as a guest cart merged at sign-in writes them: only the tie-breaks order them.
-    await t.db.updateTable("cart_lines").set({ created_at: at }).where("cart_id", "=", cart).execute();
+    await t.db.updateTable("cart_lines").set({ created_at: new Date().toISOString() }).where("cart_id", "=", cart).execute();
 
     const session = await createSession(context, ada);
     const { state } = await shopperAndState(browserRequest("/", { cookies: [session] }), context, "en");
     expect(state.cart.items.map((i) => [i.productId, i.sizeId])).toEqual([
       [first, expect.any(Number)],
       [second, firstSize],
-      [second, small.id],
-      [second, large.id],
+      [second, small],
+      [second, large],
     ]);
     expect(state.cart).toEqual((await separately(session)).cart);
   });
@@ -236,23 +244,20 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
       const page = await product({ stock: 5 });
       await insertOrder(t.db, { userId: ada.id, status: "delivered", items: [{ productId: page, quantity: 1 }] });
       await setSize(t.db, page, { stock: 0 });
-      const at = new Date().toISOString();
-      const [second, third] = await t.db
-        .insertInto("product_sizes")
-        .values([
-          { product_id: page, label: "50 ml", price: 3_000_000, stock: 0, position: 2, created_at: at, updated_at: at },
-          { product_id: page, label: "100 ml", price: 5_000_000, stock: 4, position: 3, created_at: at, updated_at: at },
-        ])
-        .returning("id")
-        .execute();
-      const first = (await t.db.selectFrom("product_sizes").select("id").where("product_id", "=", page).where("position", "<", 2).executeTakeFirstOrThrow()).id;
-      expect((await requestBackInStock(t.db, { productId: page, sizeId: second.id, email: ada.email, userId: ada.id, locale: "en" })).ok).toBe(true);
+      const {
+        ids: [second, third],
+        first,
+      } = await addSizes(page, [
+        { label: "50 ml", price: 3_000_000, stock: 0, position: 2 },
+        { label: "100 ml", price: 5_000_000, stock: 4, position: 3 },
+      ]);
+      expect((await requestBackInStock(t.db, { productId: page, sizeId: second, email: ada.email, userId: ada.id, locale: "en" })).ok).toBe(true);
       expect((await requestBackInStock(t.db, { productId: page, sizeId: first, email: bola.email, userId: bola.id, locale: "en" })).ok).toBe(true);
       expect(third).toBeDefined();
 
       const expectedRow = await recentlyViewed(t.db, ada.id, [page]);
       const expected = { review: await reviewEligibility(t.db, ada.id, page), waited: await sizesWaitedFor(t.db, page, ada.email), recent: expectedRow };
-      expect(expected).toMatchObject({ review: "eligible", waited: [second.id] });
+      expect(expected).toMatchObject({ review: "eligible", waited: [second] });
       expect(expectedRow.map((card) => card.id)).toEqual([viewed[3], viewed[2], viewed[0]]);
 
       const counted = countingStatements(t.db);
