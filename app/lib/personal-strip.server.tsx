@@ -15,7 +15,7 @@ import type { PersonalState } from "./personal";
  * `<li>` by language, heart and the card's own JSON, and the row's frame (title, arrows, list) by
  * language and whether it has arrows (more than one card). A row whose pieces are all kept is put
  * together without rendering: a shopper browsing from product to product gets a new row each time,
- * made mostly of cards already seen. Keys hold everything the markup depends on, so nothing is
+ * made mostly of cards already seen, and only the cards not kept are rendered (as a row of their own). Keys hold everything the markup depends on, so nothing is
  * invalidated: a changed card is a new key, and old ones go least recently used first.
  */
 
@@ -43,20 +43,38 @@ export async function recentRowHtml(row: ProductCard[], state: PersonalState, lo
   const wished = new Set(state.wishlist);
   const keys = row.map((card) => cardKey(locale, card, wished.has(card.id)));
   const frame = frames.get(frameKey(locale, row.length));
-  const pieces = keys.map(kept);
-  if (frame && pieces.every((piece) => piece !== undefined)) return frame.head + pieces.join("") + frame.tail;
+  const pieces = new Map<string, string>();
+  for (const key of keys) {
+    const html = kept(key);
+    if (html !== undefined) pieces.set(key, html);
+  }
+  if (frame && pieces.size === keys.length) return frame.head + keys.map((key) => pieces.get(key)).join("") + frame.tail;
 
-  const html = await renderRecentRow(row, state.wishlist, locale);
-  // Cut into its frame and one piece per card; a row not of that shape is only sent, not kept.
+  // With the frame kept, only the cards not kept are rendered, as a row of their own: browsing from
+  // product to product, that is the one product viewed last, not the whole row again.
+  const rendering = frame ? row.filter((_, i) => !pieces.has(keys[i])) : row;
+  const html = await renderRecentRow(rendering, state.wishlist, locale);
+  const cut = cutIntoPieces(html, rendering.length);
+  if (!cut) return frame ? renderRecentRow(row, state.wishlist, locale) : html;
+  frames.set(frameKey(locale, rendering.length), cut.frame);
+  const renderingKeys = rendering === row ? keys : keys.filter((key) => !pieces.has(key));
+  renderingKeys.forEach((key, i) => {
+    cards.set(key, cut.cards[i]);
+    pieces.set(key, cut.cards[i]);
+  });
+  while (cards.size > CARDS_KEPT) cards.delete(cards.keys().next().value as string);
+  if (!frame) return html;
+  return frame.head + keys.map((key) => pieces.get(key)).join("") + frame.tail;
+}
+
+/** A rendered row cut into its frame and one piece per card; null for a row not of that shape (then only sent, not kept). */
+function cutIntoPieces(html: string, count: number): { frame: { head: string; tail: string }; cards: string[] } | null {
   const starts: number[] = [];
   for (let at = html.indexOf(CARD_START); at !== -1; at = html.indexOf(CARD_START, at + 1)) starts.push(at);
-  if (starts.length !== row.length) return html;
+  if (starts.length !== count) return null;
   const ends = starts.map((start) => html.indexOf(CARD_END, start) + CARD_END.length);
-  if (ends.some((end, i) => end < CARD_END.length || (i + 1 < starts.length && end !== starts[i + 1]))) return html;
-  frames.set(frameKey(locale, row.length), { head: html.slice(0, starts[0]), tail: html.slice(ends[ends.length - 1]) });
-  starts.forEach((start, i) => cards.set(keys[i], html.slice(start, ends[i])));
-  while (cards.size > CARDS_KEPT) cards.delete(cards.keys().next().value as string);
-  return html;
+  if (ends.some((end, i) => end < CARD_END.length || (i + 1 < starts.length && end !== starts[i + 1]))) return null;
+  return { frame: { head: html.slice(0, starts[0]), tail: html.slice(ends[ends.length - 1]) }, cards: starts.map((start, i) => html.slice(start, ends[i])) };
 }
 
 /** The row as React renders it in the page: the page's carousel, in a data router whose root data carries the hearts. */

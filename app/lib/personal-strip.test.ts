@@ -35,6 +35,9 @@ describe("the recently viewed row of a filled-in product page", () => {
       [[a], [1], "en"],
       [[c], [], "en"],
       [[d, card(1, { price: 4_000_000 }), b], [2], "en"],
+      // One card new among kept ones: it alone is rendered, and put in the kept frame.
+      [[card(5), a, b], [2], "en"],
+      [[b, card(6, { stock: 0 }), d, a], [], "en"],
       [[a, b, c], [2], "es"],
       [[c, b], [2], "es"],
     ];
