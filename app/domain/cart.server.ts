@@ -274,9 +274,14 @@ export function userCartSummaryColumn(db: Db, userId: Expression<number>) {
 
 export function cartSummaryFromColumn(value: unknown): CartSummary {
   const tuples = fromJson<[number, number, number, number, number, string | null, string, number][]>(value);
+  const lines = tuples.map(([product_id, size_id, quantity, price, stock, archived_at, addedAt, position]) => ({
+    row: { product_id, size_id, quantity, price, stock, archived_at },
+    addedAt,
+    position,
+  }));
   // SUMMARY_ORDER: when the line was added, then the product, then the size's place among its sizes.
-  tuples.sort((a, b) => (a[6] < b[6] ? -1 : a[6] > b[6] ? 1 : a[0] - b[0] || a[7] - b[7]));
-  return summaryOf(tuples.map(([product_id, size_id, quantity, price, stock, archived_at]) => ({ product_id, size_id, quantity, price, stock, archived_at })));
+  lines.sort((a, b) => (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : a.row.product_id - b.row.product_id || a.position - b.position));
+  return summaryOf(lines.map((line) => line.row));
 }
 
 function summaryOf(rows: SummaryRow[]): CartSummary {
