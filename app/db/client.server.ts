@@ -3,6 +3,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDat
 import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
+import { RecentlyUsed } from "../lib/recently-used";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -78,15 +79,15 @@ const STATEMENT_CACHE_SIZE = 500;
  * one statement at a time to completion (nothing here streams rows).
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new RecentlyUsed<string, SQLite.Statement>(STATEMENT_CACHE_SIZE);
   return {
     close: () => sqlite.close(),
     prepare(sqlText: string) {
       let statement = statements.get(sqlText);
-      if (statement) statements.delete(sqlText);
-      else statement = sqlite.prepare(sqlText);
-      statements.set(sqlText, statement);
-      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      if (!statement) {
+        statement = sqlite.prepare(sqlText);
+        statements.set(sqlText, statement);
+      }
       return statement;
     },
   };

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "~/db/client.server";
+import { RecentlyUsed } from "~/lib/recently-used";
 import { onCatalogChange, productCards, type ProductCard } from "./catalog.server";
 
 /**
@@ -26,15 +27,15 @@ interface Cached {
 
 // Per database (tests open several), least recently used out first; emptied by any catalogue change
 // (a product archived, renamed or repriced), and otherwise kept BOUGHT_TOGETHER_TTL_MS.
-let caches = new WeakMap<Db, Map<number, Cached>>();
+let caches = new WeakMap<Db, RecentlyUsed<number, Cached>>();
 onCatalogChange(() => {
   caches = new WeakMap();
 });
 
-function cacheOf(db: Db): Map<number, Cached> {
+function cacheOf(db: Db): RecentlyUsed<number, Cached> {
   let cache = caches.get(db);
   if (!cache) {
-    cache = new Map();
+    cache = new RecentlyUsed(CACHE_ENTRIES);
     caches.set(db, cache);
   }
   return cache;
@@ -72,17 +73,11 @@ export async function boughtTogetherCounts(db: Db, productId: number, limit = BO
 export async function boughtTogether(db: Db, productId: number, now = Date.now()): Promise<ProductCard[]> {
   const cache = cacheOf(db);
   const hit = cache.get(productId);
-  if (hit && now - hit.at < BOUGHT_TOGETHER_TTL_MS) {
-    cache.delete(productId);
-    cache.set(productId, hit);
-    return hit.cards;
-  }
+  if (hit && now - hit.at < BOUGHT_TOGETHER_TTL_MS) return hit.cards;
   const counts = await boughtTogetherCounts(db, productId);
   const cards = counts.length ? await productCards(db, counts.map((c) => c.productId)) : [];
   const byId = new Map(cards.map((c) => [c.id, c]));
   const ordered = counts.flatMap((c) => byId.get(c.productId) ?? []);
-  cache.delete(productId);
   cache.set(productId, { at: now, cards: ordered });
-  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as number);
   return ordered;
 }

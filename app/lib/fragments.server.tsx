@@ -3,11 +3,12 @@ import { renderToString } from "react-dom/server";
 import type { Locale } from "~/lib/i18n";
 import { inLanguage } from "~/lib/i18n.server";
 import type { Fragments } from "./fragments";
+import { RecentlyUsed } from "./recently-used";
 
 /** Parts kept per server, the most recently used; a product card's HTML is 2–4 KB in memory. */
 export const FRAGMENTS_KEPT = 1_000;
 
-const kept = new Map<string, string | null>();
+const kept = new RecentlyUsed<string, string | null>(FRAGMENTS_KEPT);
 
 /**
  * The HTML inside the part's outer element, when the part is that one element opened as `opening`.
@@ -35,14 +36,9 @@ export function fragmentsFor(locale: Locale): Fragments {
     fragments = {
       innerHtml(key: string, opening: string, part: () => ReactElement): string | null {
         const fullKey = `${locale}\n${opening}\n${key}`;
-        let html = kept.get(fullKey);
-        if (html !== undefined) {
-          kept.delete(fullKey);
-        } else {
-          html = innerHtmlOf(renderToString(inLanguage(locale, part())), opening);
-        }
+        if (kept.has(fullKey)) return kept.get(fullKey) as string | null;
+        const html = innerHtmlOf(renderToString(inLanguage(locale, part())), opening);
         kept.set(fullKey, html);
-        if (kept.size > FRAGMENTS_KEPT) kept.delete(kept.keys().next().value!);
         return html;
       },
     };

@@ -6,6 +6,7 @@ import type { ProductCard } from "~/domain/catalog.server";
 import type { Locale } from "./i18n";
 import { inLanguage, translatorFor } from "./i18n.server";
 import type { PersonalState } from "./personal";
+import { RecentlyUsed } from "./recently-used";
 
 /**
  * A signed-in shopper's "Recently viewed" row of a product page, to be written into a cached product
@@ -21,23 +22,13 @@ import type { PersonalState } from "./personal";
  */
 
 const CARDS_KEPT = 1_000;
-const cards = new Map<string, string>();
+const cards = new RecentlyUsed<string, string>(CARDS_KEPT);
 const frames = new Map<string, { head: string; tail: string }>();
 const CARD_START = '<li><article class="card">';
 const CARD_END = "</article></li>";
 
 const cardKey = (locale: Locale, card: ProductCard, pressed: boolean) => `${locale} ${pressed ? 1 : 0} ${JSON.stringify(card)}`;
 const frameKey = (locale: Locale, count: number) => `${locale} ${count > 1 ? "arrows" : "one"}`;
-
-function kept(key: string): string | undefined {
-  const html = cards.get(key);
-  if (html !== undefined) {
-    // Most recently used last.
-    cards.delete(key);
-    cards.set(key, html);
-  }
-  return html;
-}
 
 export async function recentRowHtml(row: ProductCard[], state: PersonalState, locale: Locale): Promise<string> {
   if (row.length === 0) return "";
@@ -46,7 +37,7 @@ export async function recentRowHtml(row: ProductCard[], state: PersonalState, lo
   const frame = frames.get(frameKey(locale, row.length));
   const pieces = new Map<string, string>();
   for (const key of keys) {
-    const html = kept(key);
+    const html = cards.get(key);
     if (html !== undefined) pieces.set(key, html);
   }
   if (frame && pieces.size === keys.length) return frame.head + keys.map((key) => pieces.get(key)).join("") + frame.tail;
@@ -63,7 +54,6 @@ export async function recentRowHtml(row: ProductCard[], state: PersonalState, lo
     cards.set(key, cut.cards[i]);
     pieces.set(key, cut.cards[i]);
   });
-  while (cards.size > CARDS_KEPT) cards.delete(cards.keys().next().value as string);
   if (!frame) return html;
   return frame.head + keys.map((key) => pieces.get(key)).join("") + frame.tail;
 }

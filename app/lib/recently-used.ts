@@ -1,0 +1,36 @@
+/**
+ * A map that keeps its `max` most recently used entries, for the server's small in-memory caches
+ * (prepared statements, kept HTML, recommendations): reading or writing an entry makes it the newest,
+ * and the oldest leaves when there are more than `max`.
+ */
+export class RecentlyUsed<K, V> {
+  readonly #entries = new Map<K, V>();
+
+  constructor(readonly max: number) {}
+
+  get(key: K): V | undefined {
+    if (!this.#entries.has(key)) return undefined;
+    const value = this.#entries.get(key) as V;
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    return value;
+  }
+
+  has(key: K): boolean {
+    return this.#entries.has(key);
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    while (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value as K);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
