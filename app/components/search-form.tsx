@@ -3,11 +3,16 @@ import { useT } from "~/lib/i18n";
 import { Icon } from "./icon";
 import { ShopForm } from "./shop-form";
 
+/** The words searched for on a listing, shown in the search box; empty on other pages. */
+export function useSearchedWords(): string {
+  const location = useLocation();
+  return location.pathname === "/shop" ? (new URLSearchParams(location.search).get("q") ?? "") : "";
+}
+
 /** The header's product search: a plain GET form to /shop?q=..., so it works without JavaScript. */
 export function SearchForm({ id, className = "" }: { id: string; className?: string }) {
   const { t } = useT();
-  const location = useLocation();
-  const q = location.pathname === "/shop" ? (new URLSearchParams(location.search).get("q") ?? "") : "";
+  const q = useSearchedWords();
   return (
     <ShopForm method="get" action="/shop" role="search" className={`flex ${className}`}>
       <label htmlFor={id} className="sr-only">

@@ -67,17 +67,21 @@ export function ServerNavLink(props: NavLinkProps) {
   if (typeof to !== "string" || !PLAIN_PATH.test(to) || typeof className !== "string" || typeof style === "function" || typeof children === "function") {
     return <NavLink {...props} />;
   }
-  // The router's rule, for a path without dot segments (PLAIN_PATH).
-  const fold = (path: string) => (caseSensitive ? path : path.toLowerCase());
-  const current = fold(pathname);
-  const target = fold(to.split("?")[0]);
-  const endSlash = target !== "/" && target.endsWith("/") ? target.length - 1 : target.length;
-  const active = current === target || (!end && current.startsWith(target) && current.charAt(endSlash) === "/");
+  const active = isActivePath(pathname, to, { end, caseSensitive });
   return (
     <ServerLink {...rest} aria-current={active ? ariaCurrent : undefined} className={[className, active ? "active" : null].filter(Boolean).join(" ")} style={style} to={to} viewTransition={viewTransition}>
       {children}
     </ServerLink>
   );
+}
+
+/** Whether a navigation link to `to` is the current page's: the router's rule, for a path without dot segments (PLAIN_PATH). */
+export function isActivePath(pathname: string, to: string, { end = false, caseSensitive = false } = {}): boolean {
+  const fold = (path: string) => (caseSensitive ? path : path.toLowerCase());
+  const current = fold(pathname);
+  const target = fold(to.split("?")[0]);
+  const endSlash = target !== "/" && target.endsWith("/") ? target.length - 1 : target.length;
+  return current === target || (!end && current.startsWith(target) && current.charAt(endSlash) === "/");
 }
 
 /** The shop's navigation link: the router's `<NavLink>` in the browser; on the server, `ServerNavLink`. */

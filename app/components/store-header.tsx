@@ -1,13 +1,16 @@
-import { useEffect, useRef } from "react";
+import { type ReactElement, useEffect, useRef } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
+import { useKeptHtml } from "~/lib/fragments";
+import { escapeHtml } from "~/lib/html";
 import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
 import { usePersonal } from "~/lib/personal";
 import type { RootData } from "~/root";
-import { Drawer, DrawerButton } from "./drawer";
+import { useCartSummary } from "./cart-summary";
+import { Drawer, DrawerButton, drawerOpening } from "./drawer";
 import { HeaderCart } from "./header-cart";
 import { Icon } from "./icon";
-import { SearchForm } from "./search-form";
-import { ShopLink, ShopNavLink } from "~/components/shop-link";
+import { SearchForm, useSearchedWords } from "./search-form";
+import { isActivePath, ShopLink, ShopNavLink } from "~/components/shop-link";
 
 const NAV_DRAWER = "nav-drawer";
 const PAGES = [
@@ -25,6 +28,10 @@ const ADMIN_PAGES = [
 ] as const;
 
 const NAV = [...PAGES.map(([to, key]) => ({ to, key, admin: false })), ...ADMIN_PAGES.map(([to, key]) => ({ to, key, admin: true }))];
+/** Links active on their own page only, not on the pages under it. */
+const NAV_ENDS = new Set(["/", "/admin"]);
+const BAR_CLASS = "bar gap-3 py-3";
+const NAV_CLASS = "border-y border-stone-200 max-lg:hidden";
 
 function useRoot(): RootData | undefined {
   return useRouteLoaderData("root") as RootData | undefined;
@@ -116,12 +123,106 @@ function NavLinks({ className }: { className: string }) {
       {NAV.map(({ to, key, admin: forAdmins }) => (
         // Admin pages are listed for everyone and hidden but for admins (data-pp, docs/decisions/141).
         <li key={to} data-pp={forAdmins ? "admin" : undefined} hidden={forAdmins && !admin ? true : undefined}>
-          <ShopNavLink to={to} end={to === "/" || to === "/admin"} className="nav-link">
+          <ShopNavLink to={to} end={NAV_ENDS.has(to)} className="nav-link">
             {t(`store.nav.${key}`)}
           </ShopNavLink>
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * On the server, the HTML inside one of the header's parts, kept from an earlier page (docs/decisions/171):
+ * the header is the same on most pages, and it was the largest part of a page still rendered on each.
+ * `key` names everything the part shows besides the language (which the fragments add).
+ */
+function useKeptHeaderHtml(key: unknown[], opening: string, part: () => ReactElement): string | null {
+  return useKeptHtml(JSON.stringify(["header", ...key]), opening, part);
+}
+
+/** Which of the navigation's links are the current page's, and whether the admin's are shown: what the lists show. */
+function useNavState(): string {
+  const { pathname } = useLocation();
+  const admin = usePersonal().user?.role === "admin";
+  return `${NAV.map(({ to }) => (isActivePath(pathname, to, { end: NAV_ENDS.has(to) }) ? 1 : 0)).join("")}${admin ? "a" : ""}`;
+}
+
+function useKeptBarHtml(): string | null {
+  const searched = useSearchedWords();
+  const cart = useCartSummary();
+  return useKeptHeaderHtml(["bar", searched, cart.lines, cart.total], `<div class="${BAR_CLASS}">`, () => <HeaderBar />);
+}
+
+/** Menu button, logo, search and cart. */
+function HeaderBar() {
+  const { t } = useT();
+  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const kept = import.meta.env.SSR ? useKeptBarHtml() : null;
+  if (kept !== null) return <div className={BAR_CLASS} dangerouslySetInnerHTML={{ __html: kept }} />;
+  return (
+    <div className={BAR_CLASS}>
+      <DrawerButton target={NAV_DRAWER} className="icon-btn lg:hidden">
+        <Icon name="menu" size={24} />
+        <span className="sr-only">{t("store.nav.open")}</span>
+      </DrawerButton>
+      <ShopLink to="/" className="logo">
+        {t("common.brand.name")}
+      </ShopLink>
+      <SearchForm id="header-search" className="mx-auto w-full max-w-md max-md:hidden" />
+      <div className="ml-auto md:ml-0">
+        <HeaderCart />
+      </div>
+    </div>
+  );
+}
+
+function useKeptNavHtml(label: string): string | null {
+  const navState = useNavState();
+  return useKeptHeaderHtml(["nav", navState], `<nav aria-label="${escapeHtml(label)}" class="${NAV_CLASS}">`, () => <HeaderNav />);
+}
+
+/** The navigation bar of wide screens. */
+function HeaderNav() {
+  const { t } = useT();
+  const label = t("store.nav.label");
+  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const kept = import.meta.env.SSR ? useKeptNavHtml(label) : null;
+  if (kept !== null) return <nav aria-label={label} className={NAV_CLASS} dangerouslySetInnerHTML={{ __html: kept }} />;
+  return (
+    <nav aria-label={label} className={NAV_CLASS}>
+      <div className="bar gap-6">
+        <ShopLink to="/shop" className="departments">
+          <Icon name="grid" size={16} />
+          {t("store.nav.allDepartments")}
+        </ShopLink>
+        <NavLinks className="flex flex-wrap gap-x-5" />
+      </div>
+    </nav>
+  );
+}
+
+function useKeptDrawerHtml(): string | null {
+  const searched = useSearchedWords();
+  const navState = useNavState();
+  return useKeptHeaderHtml(["drawer", searched, navState], drawerOpening(NAV_DRAWER), () => <NavDrawer />);
+}
+
+/** The menu of narrow screens: search and the navigation. */
+function NavDrawer() {
+  const { t } = useT();
+  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const kept = import.meta.env.SSR ? useKeptDrawerHtml() : null;
+  return (
+    <Drawer id={NAV_DRAWER} title={t("store.nav.menu")} keptHtml={kept}>
+      <SearchForm id="drawer-search" />
+      <nav aria-label={t("store.nav.label")}>
+        <NavLinks className="flex flex-col" />
+      </nav>
+    </Drawer>
   );
 }
 
@@ -143,34 +244,9 @@ export function StoreHeader() {
           </div>
         </div>
       </div>
-      <div className="bar gap-3 py-3">
-        <DrawerButton target={NAV_DRAWER} className="icon-btn lg:hidden">
-          <Icon name="menu" size={24} />
-          <span className="sr-only">{t("store.nav.open")}</span>
-        </DrawerButton>
-        <ShopLink to="/" className="logo">
-          {t("common.brand.name")}
-        </ShopLink>
-        <SearchForm id="header-search" className="mx-auto w-full max-w-md max-md:hidden" />
-        <div className="ml-auto md:ml-0">
-          <HeaderCart />
-        </div>
-      </div>
-      <nav aria-label={t("store.nav.label")} className="border-y border-stone-200 max-lg:hidden">
-        <div className="bar gap-6">
-          <ShopLink to="/shop" className="departments">
-            <Icon name="grid" size={16} />
-            {t("store.nav.allDepartments")}
-          </ShopLink>
-          <NavLinks className="flex flex-wrap gap-x-5" />
-        </div>
-      </nav>
-      <Drawer id={NAV_DRAWER} title={t("store.nav.menu")}>
-        <SearchForm id="drawer-search" />
-        <nav aria-label={t("store.nav.label")}>
-          <NavLinks className="flex flex-col" />
-        </nav>
-      </Drawer>
+      <HeaderBar />
+      <HeaderNav />
+      <NavDrawer />
     </header>
   );
 }

@@ -1,5 +1,10 @@
 import { createContext, type ReactElement, useContext } from "react";
-import { UNSAFE_DataRouterContext as DataRouterContext, UNSAFE_DataRouterStateContext as DataRouterStateContext } from "react-router";
+import {
+  UNSAFE_DataRouterContext as DataRouterContext,
+  UNSAFE_DataRouterStateContext as DataRouterStateContext,
+  UNSAFE_LocationContext as LocationContext,
+  UNSAFE_NavigationContext as NavigationContext,
+} from "react-router";
 
 /**
  * Parts of a page rendered once and then reused as HTML (docs/decisions/168): on the server only, where
@@ -19,7 +24,7 @@ export const FragmentsContext = /* @__PURE__ */ createContext<Fragments | null>(
 /**
  * On the server, the HTML inside `part`'s outer element, kept from an earlier render under `key`, which
  * must name everything the part shows; null: render the part in place. `part` is rendered on its own,
- * with this page's router context and language and without fragments (so there it renders itself in
+ * with this page's router context (its location among it) and language and without fragments (so there it renders itself in
  * place). Call it last among a component's hooks, and only on the server (behind
  * `import.meta.env.SSR`, so the browser's scripts do not have it): the render on its own leaves React
  * ready for the next component, not for more hooks of this one. A part must not use `useId`: ids
@@ -29,10 +34,16 @@ export function useKeptHtml(key: string | null, opening: string, part: () => Rea
   const fragments = useContext(FragmentsContext);
   const router = useContext(DataRouterContext);
   const routerState = useContext(DataRouterStateContext);
+  const navigation = useContext(NavigationContext);
+  const location = useContext(LocationContext);
   if (!fragments || key === null) return null;
   return fragments.innerHtml(key, opening, () => (
     <DataRouterContext.Provider value={router}>
-      <DataRouterStateContext.Provider value={routerState}>{part()}</DataRouterStateContext.Provider>
+      <DataRouterStateContext.Provider value={routerState}>
+        <NavigationContext.Provider value={navigation}>
+          <LocationContext.Provider value={location}>{part()}</LocationContext.Provider>
+        </NavigationContext.Provider>
+      </DataRouterStateContext.Provider>
     </DataRouterContext.Provider>
   ));
 }
