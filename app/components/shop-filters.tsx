@@ -6,24 +6,12 @@ import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { PRICE_MAX, PRICE_MIN, shopHref, type ShopFilters as Filters } from "~/lib/shop-url";
 import { ShopLink } from "~/components/shop-link";
+import { useKeptHtml } from "~/lib/fragments";
 
 const percent = (naira: number) => `${((naira - PRICE_MIN) / (PRICE_MAX - PRICE_MIN)) * 100}%`;
 const naira = (value: number) => formatNaira(value * 100);
 
-/**
- * The shop's filters: a plain GET form to /shop, so without JavaScript it is submitted with its
- * button. With JavaScript, a category or brand applies at once and the price range 300 ms after
- * its last movement; the URL is the only state, and any change goes back to page 1.
- */
-export function ShopFilters({
-  filters,
-  categories,
-  brands,
-  facets,
-  step,
-  idPrefix,
-  inDrawer = false,
-}: {
+type ShopFiltersProps = {
   filters: Filters;
   categories: NamedRow[];
   brands: NamedRow[];
@@ -33,7 +21,28 @@ export function ShopFilters({
   step: number;
   idPrefix: string;
   inDrawer?: boolean;
-}) {
+};
+
+const FORM_CLASS = "flex flex-col gap-6";
+
+/**
+ * On the server, the HTML inside the filters' form, kept from an earlier page (docs/decisions/171): a
+ * listing writes them twice (beside it and in the drawer), and every page of a listing, in any order,
+ * has the same ones. The key is the props but the page, which the form does not show (its links go
+ * back to page 1).
+ */
+function useKeptFiltersHtml(props: ShopFiltersProps): string | null {
+  const key = JSON.stringify(["filters", { ...props, filters: { ...props.filters, page: 1 } }]);
+  return useKeptHtml(key, `<form class="${FORM_CLASS}" action="/shop" method="get">`, () => <ShopFilters {...props} />);
+}
+
+/**
+ * The shop's filters: a plain GET form to /shop, so without JavaScript it is submitted with its
+ * button. With JavaScript, a category or brand applies at once and the price range 300 ms after
+ * its last movement; the URL is the only state, and any change goes back to page 1.
+ */
+export function ShopFilters(props: ShopFiltersProps) {
+  const { filters, categories, brands, facets, step, idPrefix, inDrawer = false } = props;
   const { t } = useT();
   const navigate = useNavigate();
   const form = useRef<HTMLFormElement>(null);
@@ -46,6 +55,10 @@ export function ShopFilters({
     if (href !== applied.current) form.current?.reset();
     return () => clearTimeout(timer.current);
   }, [href]);
+  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const kept = import.meta.env.SSR ? useKeptFiltersHtml(props) : null;
+  if (kept !== null) return <form method="get" action="/shop" className={FORM_CLASS} dangerouslySetInnerHTML={{ __html: kept }} />;
 
   const field = (name: string) => form.current!.elements.namedItem(name) as HTMLInputElement;
 
@@ -137,7 +150,7 @@ export function ShopFilters({
       ref={form}
       method="get"
       action="/shop"
-      className="flex flex-col gap-6"
+      className={FORM_CLASS}
       onChange={onChange}
       onSubmit={(e) => {
         e.preventDefault();
