@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db } from "~/db/client.server";
+import { type Db, PREPARED, preparedLimit } from "~/db/client.server";
 import { RecentlyUsed } from "~/lib/recently-used";
 import { onCatalogChange, productCards, type ProductCard } from "./catalog.server";
 
@@ -43,6 +43,16 @@ function cacheOf(db: Db): RecentlyUsed<number, Cached> {
 
 /** The product ids most often in the same orders as `productId`, with how many orders they share. */
 export async function boughtTogetherCounts(db: Db, productId: number, limit = BOUGHT_TOGETHER_LIMIT): Promise<{ productId: number; orders: number }[]> {
+  // Most products are in fewer orders than two products must share: then nothing is shown, and asking
+  // costs an index lookup, not the grouping below (a tenth of a product page's queries).
+  const { orders } = await db
+    .selectFrom((eb) =>
+      eb.selectFrom("order_items").select("order_id").distinct().where("product_id", "=", productId).limit(preparedLimit(BOUGHT_TOGETHER_MIN_ORDERS)).as("some"),
+    )
+    .select((eb) => eb.fn.countAll<number>().as("orders"))
+    .modifyEnd(PREPARED)
+    .executeTakeFirstOrThrow();
+  if (Number(orders) < BOUGHT_TOGETHER_MIN_ORDERS) return [];
   const latest = db
     .selectFrom("order_items as mine")
     .innerJoin("orders as o", "o.id", "mine.order_id")
@@ -51,7 +61,7 @@ export async function boughtTogetherCounts(db: Db, productId: number, limit = BO
     .where("mine.product_id", "=", productId)
     .where("o.status", "<>", "cancelled")
     .orderBy("mine.order_id", "desc")
-    .limit(BOUGHT_TOGETHER_RECENT_ORDERS);
+    .limit(preparedLimit(BOUGHT_TOGETHER_RECENT_ORDERS));
   const rows = await db
     .selectFrom(latest.as("latest"))
     .innerJoin("order_items as other", "other.order_id", "latest.order_id")
@@ -60,10 +70,10 @@ export async function boughtTogetherCounts(db: Db, productId: number, limit = BO
     .where("other.product_id", "<>", productId)
     .where("p.archived_at", "is", null)
     .groupBy("other.product_id")
-    .having(sql<number>`count(distinct other.order_id)`, ">=", BOUGHT_TOGETHER_MIN_ORDERS)
+    .having(sql<number>`count(distinct other.order_id)`, ">=", sql.lit(BOUGHT_TOGETHER_MIN_ORDERS))
     .orderBy("orders", "desc")
     .orderBy("other.product_id", "desc")
-    .limit(limit)
+    .limit(preparedLimit(limit))
     .execute();
   // (never null: the join to products drops order lines whose product was deleted)
   return rows.map((r) => ({ productId: Number(r.productId), orders: Number(r.orders) }));
