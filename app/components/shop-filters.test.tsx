@@ -3,10 +3,11 @@ import { createRoutesStub } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ShopFacets } from "~/domain/catalog.server";
 import { type Fragments, FragmentsContext } from "~/lib/fragments";
-import { forgetFragments, fragmentsFor } from "~/lib/fragments.server";
+import { forgetFragments } from "~/lib/fragments.server";
 import { I18nProvider, type Locale } from "~/lib/i18n";
 import { messagesFor } from "~/lib/i18n.server";
 import { NO_FILTERS, type ShopFilters as Filters } from "~/lib/shop-url";
+import { countingFragments } from "../../tests/support/fragments";
 import { ShopFilters } from "./shop-filters";
 
 const CATEGORIES = [
@@ -46,19 +47,6 @@ function filtersOf(filters: Filters, { locale = "en" as Locale, facets = FACETS,
   );
 }
 
-function counting(locale: Locale) {
-  const counts = { asked: 0, kept: 0 };
-  const fragments: Fragments = {
-    innerHtml: (key, opening, part) => {
-      counts.asked++;
-      const html = fragmentsFor(locale).innerHtml(key, opening, part);
-      if (html !== null) counts.kept++;
-      return html;
-    },
-  };
-  return { fragments, counts };
-}
-
 const CASES: { filters: Filters; locale: Locale }[] = [
   { filters: NO_FILTERS, locale: "en" },
   { filters: { ...NO_FILTERS, q: 'crème "<b>"', sort: "price-asc", page: 3 }, locale: "es" },
@@ -71,14 +59,14 @@ describe("the shop's filters from kept HTML (docs/decisions/171)", () => {
   it.each(CASES)("writes exactly what rendering in place writes, first and then from what it kept: %o", ({ filters, locale }) => {
     const inPlace = filtersOf(filters, { locale });
     expect(inPlace).toContain(`<form class="flex flex-col gap-6" action="/shop" method="get">`);
-    const { fragments, counts } = counting(locale);
+    const { fragments, counts } = countingFragments(locale);
     expect(filtersOf(filters, { locale, fragments })).toBe(inPlace);
     expect(filtersOf(filters, { locale, fragments })).toBe(inPlace);
     expect(counts).toEqual({ asked: 4, kept: 4 });
   });
 
   it("is the same on every page of a listing, and another for other filters, counts or languages", () => {
-    const { fragments } = counting("en");
+    const { fragments } = countingFragments("en");
     const searched = { ...NO_FILTERS, q: "oud" };
     const first = filtersOf(searched, { fragments });
     expect(filtersOf({ ...searched, page: 4 }, { fragments })).toBe(first);
@@ -90,6 +78,6 @@ describe("the shop's filters from kept HTML (docs/decisions/171)", () => {
     const fewer = { ...FACETS, family: { ...FACETS.family, woody: 1 } };
     expect(filtersOf(searched, { fragments, facets: fewer })).toBe(filtersOf(searched, { facets: fewer }));
     expect(filtersOf(searched, { fragments, facets: fewer })).toContain("(<!-- -->1<!-- -->)");
-    expect(filtersOf(searched, { locale: "es", fragments: counting("es").fragments })).toBe(filtersOf(searched, { locale: "es" }));
+    expect(filtersOf(searched, { locale: "es", fragments: countingFragments("es").fragments })).toBe(filtersOf(searched, { locale: "es" }));
   });
 });

@@ -2,10 +2,11 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Fragments, FragmentsContext } from "~/lib/fragments";
-import { forgetFragments, fragmentsFor } from "~/lib/fragments.server";
+import { forgetFragments } from "~/lib/fragments.server";
 import { I18nProvider, type Locale } from "~/lib/i18n";
 import { messagesFor } from "~/lib/i18n.server";
 import { NOBODY, type PersonalState } from "~/lib/personal";
+import { countingFragments } from "../../tests/support/fragments";
 import { StoreHeader } from "./store-header";
 
 const SHOP = { phone: "+234 801 234 5678", socials: null };
@@ -28,20 +29,6 @@ function header(url: string, { locale = "en" as Locale, personal = NOBODY, fragm
   );
 }
 
-/** Fragments that count the parts they were asked for and the ones they answered from what they kept. */
-function counting(locale: Locale) {
-  const counts = { asked: 0, kept: 0 };
-  const fragments: Fragments = {
-    innerHtml: (key, opening, part) => {
-      counts.asked++;
-      const html = fragmentsFor(locale).innerHtml(key, opening, part);
-      if (html !== null) counts.kept++;
-      return html;
-    },
-  };
-  return { fragments, counts };
-}
-
 describe("the header from kept HTML (docs/decisions/171)", () => {
   beforeEach(() => forgetFragments());
 
@@ -57,7 +44,7 @@ describe("the header from kept HTML (docs/decisions/171)", () => {
   ])("writes exactly what rendering in place writes, first and then from what it kept: $url", ({ url, locale, personal }) => {
     const inPlace = header(url, { locale, personal });
     expect(inPlace).toContain("<header");
-    const { fragments, counts } = counting(locale);
+    const { fragments, counts } = countingFragments(locale);
     expect(header(url, { locale, personal, fragments })).toBe(inPlace);
     expect(header(url, { locale, personal, fragments })).toBe(inPlace);
     // bar, navigation and drawer, twice: none fell back to rendering in place
@@ -65,7 +52,7 @@ describe("the header from kept HTML (docs/decisions/171)", () => {
   });
 
   it("shows what each page and shopper needs, never what another was shown", () => {
-    const { fragments } = counting("en");
+    const { fragments } = countingFragments("en");
     for (const [url, personal] of [
       ["/shop?q=oud", NOBODY],
       ["/shop", NOBODY],
@@ -87,8 +74,8 @@ describe("the header from kept HTML (docs/decisions/171)", () => {
   });
 
   it("is written in the shopper's language", () => {
-    const spanish = header("/shop", { locale: "es", fragments: counting("es").fragments });
+    const spanish = header("/shop", { locale: "es", fragments: countingFragments("es").fragments });
     expect(spanish).toBe(header("/shop", { locale: "es" }));
-    expect(spanish).not.toBe(header("/shop", { fragments: counting("en").fragments }));
+    expect(spanish).not.toBe(header("/shop", { fragments: countingFragments("en").fragments }));
   });
 });
