@@ -24,10 +24,10 @@ export const FragmentsContext = /* @__PURE__ */ createContext<Fragments | null>(
 /**
  * On the server, the HTML inside `part`'s outer element, kept from an earlier render under `key`, which
  * must name everything the part shows; null: render the part in place. `part` is rendered on its own,
- * with this page's router context (its location among it) and language and without fragments (so there it renders itself in
- * place). Call it last among a component's hooks, and only on the server (behind
- * `import.meta.env.SSR`, so the browser's scripts do not have it): the render on its own leaves React
- * ready for the next component, not for more hooks of this one. A part must not use `useId`: ids
+ * with this page's router contexts (its location among them) and language and without fragments (so
+ * there it renders itself in place). Call it last among a component's hooks, and only on the server
+ * (behind `import.meta.env.SSR`, so the browser's scripts do not have it): the render on its own leaves
+ * React ready for the next component, not for more hooks of this one. A part must not use `useId`: ids
  * depend on where in the page a part is rendered.
  */
 export function useKeptHtml(key: string | null, opening: string, part: () => ReactElement): string | null {
