@@ -7,6 +7,7 @@ import { DISCOUNT_PER_MILLE } from "~/db/migrations/0041_product_sorting";
 import { CONCENTRATIONS, type Concentration, FAMILIES, type Family, knownValues } from "~/lib/perfume-facts";
 import { effectiveSort, NO_FILTERS, PRICE_MAX, PRICE_MIN, SEARCH_MAX_LENGTH, SHOP_PAGE_SIZE, SHOP_SORTS, type ShopFilters, type ShopSort } from "~/lib/shop-url";
 import type { Locale } from "~/lib/i18n";
+import { RecentlyUsed } from "~/lib/recently-used";
 import { listSizes, type ProductSize } from "./product-sizes.server";
 
 // ---------------------------------------------------------------------------------------------
@@ -348,7 +349,7 @@ function inNameOrBrand(eb: ProductScope, postgres: boolean, word: string): Condi
 // kept per database.
 
 const COUNT_CACHE_ENTRIES = 2_000;
-const countCaches = new WeakMap<Db, Map<string, unknown>>();
+const countCaches = new WeakMap<Db, RecentlyUsed<string, unknown>>();
 
 /** The catalogue's current version, read fresh: a cached count is only used at the version it was read. */
 async function catalogVersion(db: Db): Promise<number> {
@@ -362,20 +363,11 @@ function cachedCount(db: Db, key: string, count: () => Promise<number>): Promise
 
 async function cachedValue<T>(db: Db, key: string, read: () => Promise<T>): Promise<T> {
   let cache = countCaches.get(db);
-  if (!cache) countCaches.set(db, (cache = new Map()));
+  if (!cache) countCaches.set(db, (cache = new RecentlyUsed(COUNT_CACHE_ENTRIES)));
   const hit = cache.get(key) as T | undefined;
-  if (hit !== undefined) {
-    // Map order is insertion order: moving a hit to the end keeps the most used entries.
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  if (hit !== undefined) return hit;
   const value = await read();
   cache.set(key, value);
-  for (const oldest of cache.keys()) {
-    if (cache.size <= COUNT_CACHE_ENTRIES) break;
-    cache.delete(oldest);
-  }
   return value;
 }
 

@@ -1,7 +1,7 @@
 /**
  * A map that keeps its `max` most recently used entries, for the server's small in-memory caches
- * (prepared statements, kept HTML, recommendations): reading or writing an entry makes it the newest,
- * and the oldest leaves when there are more than `max`.
+ * (prepared statements, kept HTML, recommendations, the catalogue's counts): reading or writing an
+ * entry makes it the newest, and the oldest leaves when there are more than `max`.
  */
 export class RecentlyUsed<K, V> {
   readonly #entries = new Map<K, V>();
