@@ -64,8 +64,36 @@ function keepPrivate(file: string): void {
   }
 }
 
-/** Every commit waits until it is on the disk, so an order survives a power cut (docs/decisions/169 has the one exception). */
+/**
+ * Every commit waits until it is on the disk, so an order survives a power cut; a shopper's views and
+ * cart changes are the exceptions (withoutWaitingForDisk).
+ */
 export const SQLITE_SYNCHRONOUS = "FULL";
+
+/**
+ * Runs `work` in one transaction committed without waiting for the disk: for writes a shopper would
+ * not miss after a power cut, their product views and their cart (docs/decisions/169, 172). The
+ * database stays consistent; only the last such commits may be lost, and any commit that waits (an
+ * order, a payment) takes them to the disk with it. On SQLite the connection is held from relaxing the
+ * setting to restoring it, so no other transaction (an order among them) commits in between; on
+ * PostgreSQL the setting is the transaction's own.
+ */
+export async function withoutWaitingForDisk<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) {
+    return db.transaction().execute(async (trx) => {
+      await sql`set local synchronous_commit = off`.execute(trx);
+      return work(trx);
+    });
+  }
+  return db.connection().execute(async (connection) => {
+    await sql`pragma synchronous = normal`.execute(connection);
+    try {
+      return await connection.transaction().execute(work);
+    } finally {
+      await sql`pragma synchronous = ${sql.raw(SQLITE_SYNCHRONOUS)}`.execute(connection);
+    }
+  });
+}
 
 /** How often the planner's statistics are brought up to date on a long-lived SQLite connection. */
 export const STATISTICS_UPKEEP_MS = 6 * 60 * 60 * 1000;

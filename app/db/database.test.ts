@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { type DatabaseHandle, type Db, openDatabase, withoutWaitingForDisk } from "./client.server";
 import { migrateToLatest } from "./migrate.server";
 
 const TABLES = [
@@ -139,6 +140,55 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
   it("refuses to delete a category that products still use", async () => {
     const category = await t.db.selectFrom("categories").select("id").where("slug", "=", "men").executeTakeFirstOrThrow();
     await expect(t.db.deleteFrom("categories").where("id", "=", category.id).execute()).rejects.toThrow();
+  });
+
+  it("commits a shopper's cart or view without waiting for the disk, in one transaction, and every other write still waits (decisions 169, 172)", async () => {
+    const setting = async (on: Db) =>
+      engine === "postgres"
+        ? (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(on)).rows[0].synchronous_commit
+        : String((await sql<{ synchronous: number }>`pragma synchronous`.execute(on)).rows[0].synchronous);
+    const [waits, relaxed] = engine === "postgres" ? ["on", "off"] : ["2", "1"];
+    // The test cluster commits without waiting, for speed: this database waits, as a shop's does.
+    let reopened: DatabaseHandle | null = null;
+    if (engine === "postgres") {
+      const { name } = (await sql<{ name: string }>`select current_database() as name`.execute(t.db)).rows[0];
+      await sql`alter database ${sql.id(name)} set synchronous_commit = on`.execute(t.db);
+      reopened = await openDatabase({ databaseUrl: t.url, sqlitePath: "" });
+    }
+    const db = reopened?.db ?? t.db;
+    expect(await setting(db)).toBe(waits);
+    // Other transactions run over and over meanwhile: none of them may see the relaxed setting.
+    const seen = new Set<string>();
+    let writing = true;
+    const others = (async () => {
+      while (writing) await db.transaction().execute(async (trx) => void seen.add(await setting(trx)));
+    })();
+    const insideSeen = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        withoutWaitingForDisk(db, async (trx) => {
+          await trx.insertInto("brands").values({ name: `Relaxed ${i}`, slug: `relaxed-${i}`, created_at: stamp }).execute();
+          return setting(trx);
+        }),
+      ),
+    );
+    // A failure inside undoes the whole transaction, and the setting is restored all the same.
+    await expect(
+      withoutWaitingForDisk(db, async (trx) => {
+        await trx.insertInto("brands").values({ name: "Undone", slug: "undone", created_at: stamp }).execute();
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    writing = false;
+    await others;
+    expect(insideSeen).toEqual(Array(5).fill(relaxed));
+    expect(seen).toEqual(new Set([waits]));
+    // On every connection, those that wrote among them.
+    const afterwards = await Promise.all(Array.from({ length: 10 }, () => db.transaction().execute(setting)));
+    expect(new Set(afterwards)).toEqual(new Set([waits]));
+    const written = await db.selectFrom("brands").select("slug").where("slug", "like", "relaxed-%").execute();
+    expect(written).toHaveLength(5);
+    expect(await db.selectFrom("brands").select("id").where("slug", "=", "undone").executeTakeFirst()).toBeUndefined();
+    await reopened?.close();
   });
 });
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Expression, type ExpressionBuilder, sql } from "kysely";
 import type { AppLoadContext } from "react-router";
 import { builtOnce } from "~/db/built-once.server";
-import { type Db, now, PREPARED } from "~/db/client.server";
+import { type Db, now, PREPARED, withoutWaitingForDisk } from "~/db/client.server";
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import { isBuyable, type LineStatus, MAX_LINE_QUANTITY } from "~/lib/cart";
@@ -302,6 +302,10 @@ function summaryOf(rows: SummaryRow[]): CartSummary {
 
 // ---------------------------------------------------------------------------------------------
 // Changing the cart
+//
+// Each change is one transaction committed without waiting for the disk (docs/decisions/172): a
+// power cut can cost a shopper their last few changes, never an order, and on SQLite the wait held
+// up every shopper on the server's one thread, twice per change.
 
 export type CartSuccess = "added" | "alreadyInCart" | "removed" | "updated" | "cleared";
 export type CartProblem = "unknownProduct" | "outOfStock" | "notInCart" | "stockLimit";
@@ -381,6 +385,10 @@ async function productName(db: Db, productId: number): Promise<string | undefine
  * sold-out size cannot be added.
  */
 export async function addLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
+  return withoutWaitingForDisk(db, (trx) => addLineIn(trx, cartId, productId, sizeId));
+}
+
+async function addLineIn(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
   const product = await findProduct(db, productId);
   if (!product || product.archived_at !== null) return { ok: false, kind: "unknownProduct", productName: product?.name };
   const size = await resolveSize(db, productId, sizeId);
@@ -411,34 +419,40 @@ export async function addToCart(
   const size = await resolveSize(context.db, productId, sizeId);
   if (!size) return { outcome: { ok: false, kind: "unknownProduct", productName: product.name }, setCookie: null };
   if (size.stock <= 0) return { outcome: { ok: false, kind: "outOfStock", productName: product.name }, setCookie: null };
-  const cart = await ensureCart(request, context);
-  return { outcome: await addLine(context.db, cart.cartId, productId, size.id), setCookie: cart.setCookie };
+  return withoutWaitingForDisk(context.db, async (trx) => {
+    const cart = await ensureCart(request, { ...context, db: trx });
+    return { outcome: await addLineIn(trx, cart.cartId, productId, size.id), setCookie: cart.setCookie };
+  });
 }
 
 /** Removes a line; removing a line that is not there (e.g. from another tab) is not an error. */
 export async function removeLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
-  const name = await productName(db, productId);
-  const size = await lineSize(db, cartId, productId, sizeId);
-  if (size !== null) await db.deleteFrom("cart_lines").where("cart_id", "=", cartId).where("product_id", "=", productId).where("size_id", "=", size).execute();
-  await touchCart(db, cartId);
-  return { ok: true, kind: "removed", productName: name };
+  return withoutWaitingForDisk<CartOutcome>(db, async (trx) => {
+    const name = await productName(trx, productId);
+    const size = await lineSize(trx, cartId, productId, sizeId);
+    if (size !== null) await trx.deleteFrom("cart_lines").where("cart_id", "=", cartId).where("product_id", "=", productId).where("size_id", "=", size).execute();
+    await touchCart(trx, cartId);
+    return { ok: true, kind: "removed", productName: name };
+  });
 }
 
 /** One more, never above the stock. */
 export async function incrementLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
-  const size = await lineSize(db, cartId, productId, sizeId);
-  if (size === null) return { ok: false, kind: "notInCart" };
-  const result = await db
-    .updateTable("cart_lines")
-    .set((eb) => ({ quantity: eb("quantity", "+", 1) }))
-    .where("cart_id", "=", cartId)
-    .where("product_id", "=", productId)
-    .where("size_id", "=", size)
-    .where((eb) => eb.and([eb("quantity", "<", stockOf(eb)), inShop(eb)]))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return explainRefusal(db, cartId, productId, size);
-  await touchCart(db, cartId);
-  return { ok: true, kind: "updated" };
+  return withoutWaitingForDisk<CartOutcome>(db, async (trx) => {
+    const size = await lineSize(trx, cartId, productId, sizeId);
+    if (size === null) return { ok: false, kind: "notInCart" };
+    const result = await trx
+      .updateTable("cart_lines")
+      .set((eb) => ({ quantity: eb("quantity", "+", 1) }))
+      .where("cart_id", "=", cartId)
+      .where("product_id", "=", productId)
+      .where("size_id", "=", size)
+      .where((eb) => eb.and([eb("quantity", "<", stockOf(eb)), inShop(eb)]))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return explainRefusal(trx, cartId, productId, size);
+    await touchCart(trx, cartId);
+    return { ok: true, kind: "updated" };
+  });
 }
 
 /**
@@ -446,38 +460,40 @@ export async function incrementLine(db: Db, cartId: string, productId: number, s
  * Never below 1: the update only touches lines that stay at 1 or more, the delete only the others.
  */
 export async function decrementLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
-  const size = await lineSize(db, cartId, productId, sizeId);
-  if (size === null) return { ok: true, kind: "removed", productName: await productName(db, productId) };
-  const updated = await db
-    .updateTable("cart_lines")
-    .set((eb) => ({
-      quantity: eb
-        .case()
-        .when("quantity", ">", stockOf(eb))
-        .then(eb(stockOf(eb), "-", 1))
-        .else(eb("quantity", "-", 1))
-        .end()
-        .$notNull(),
-    }))
-    .where("cart_id", "=", cartId)
-    .where("product_id", "=", productId)
-    .where("size_id", "=", size)
-    .where((eb) => eb.and([eb("quantity", ">", 1), eb(stockOf(eb), ">", 1)]))
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) {
-    await touchCart(db, cartId);
-    return { ok: true, kind: "updated" };
-  }
-  const name = await productName(db, productId);
-  await db
-    .deleteFrom("cart_lines")
-    .where("cart_id", "=", cartId)
-    .where("product_id", "=", productId)
-    .where("size_id", "=", size)
-    .where((eb) => eb.or([eb("quantity", "<=", 1), eb(stockOf(eb), "<=", 1)]))
-    .execute();
-  await touchCart(db, cartId);
-  return { ok: true, kind: "removed", productName: name };
+  return withoutWaitingForDisk<CartOutcome>(db, async (trx) => {
+    const size = await lineSize(trx, cartId, productId, sizeId);
+    if (size === null) return { ok: true, kind: "removed", productName: await productName(trx, productId) };
+    const updated = await trx
+      .updateTable("cart_lines")
+      .set((eb) => ({
+        quantity: eb
+          .case()
+          .when("quantity", ">", stockOf(eb))
+          .then(eb(stockOf(eb), "-", 1))
+          .else(eb("quantity", "-", 1))
+          .end()
+          .$notNull(),
+      }))
+      .where("cart_id", "=", cartId)
+      .where("product_id", "=", productId)
+      .where("size_id", "=", size)
+      .where((eb) => eb.and([eb("quantity", ">", 1), eb(stockOf(eb), ">", 1)]))
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) > 0) {
+      await touchCart(trx, cartId);
+      return { ok: true, kind: "updated" };
+    }
+    const name = await productName(trx, productId);
+    await trx
+      .deleteFrom("cart_lines")
+      .where("cart_id", "=", cartId)
+      .where("product_id", "=", productId)
+      .where("size_id", "=", size)
+      .where((eb) => eb.or([eb("quantity", "<=", 1), eb(stockOf(eb), "<=", 1)]))
+      .execute();
+    await touchCart(trx, cartId);
+    return { ok: true, kind: "removed", productName: name };
+  });
 }
 
 /** Sets a line to a typed quantity (1 to the stock). */
@@ -485,26 +501,30 @@ export async function setLineQuantity(db: Db, cartId: string, productId: number,
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_LINE_QUANTITY) {
     throw new RangeError(`quantity must be a whole number from 1 to ${MAX_LINE_QUANTITY}`);
   }
-  const size = await lineSize(db, cartId, productId, sizeId);
-  if (size === null) return { ok: false, kind: "notInCart" };
-  const result = await db
-    .updateTable("cart_lines")
-    .set({ quantity })
-    .where("cart_id", "=", cartId)
-    .where("product_id", "=", productId)
-    .where("size_id", "=", size)
-    .where((eb) => eb.and([eb(stockOf(eb), ">=", quantity), inShop(eb)]))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return explainRefusal(db, cartId, productId, size);
-  await touchCart(db, cartId);
-  return { ok: true, kind: "updated" };
+  return withoutWaitingForDisk<CartOutcome>(db, async (trx) => {
+    const size = await lineSize(trx, cartId, productId, sizeId);
+    if (size === null) return { ok: false, kind: "notInCart" };
+    const result = await trx
+      .updateTable("cart_lines")
+      .set({ quantity })
+      .where("cart_id", "=", cartId)
+      .where("product_id", "=", productId)
+      .where("size_id", "=", size)
+      .where((eb) => eb.and([eb(stockOf(eb), ">=", quantity), inShop(eb)]))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return explainRefusal(trx, cartId, productId, size);
+    await touchCart(trx, cartId);
+    return { ok: true, kind: "updated" };
+  });
 }
 
 /** Empties the cart (the cart itself stays, with its id). */
 export async function clearCart(db: Db, cartId: string): Promise<CartOutcome> {
-  await db.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
-  await touchCart(db, cartId);
-  return { ok: true, kind: "cleared" };
+  return withoutWaitingForDisk<CartOutcome>(db, async (trx) => {
+    await trx.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
+    await touchCart(trx, cartId);
+    return { ok: true, kind: "cleared" };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
