@@ -76,7 +76,8 @@ export const SQLITE_SYNCHRONOUS = "FULL";
  * database stays consistent; only the last such commits may be lost, and any commit that waits (an
  * order, a payment) takes them to the disk with it. On SQLite the connection is held from relaxing the
  * setting to restoring it, so no other transaction (an order among them) commits in between; on
- * PostgreSQL the setting is the transaction's own.
+ * PostgreSQL the setting is the transaction's own. It opens its own transaction: call it with the
+ * database, never from inside another transaction.
  */
 export async function withoutWaitingForDisk<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   if (isPostgres(db)) {

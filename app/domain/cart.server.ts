@@ -305,7 +305,7 @@ function summaryOf(rows: SummaryRow[]): CartSummary {
 //
 // Each change is one transaction committed without waiting for the disk (docs/decisions/172): a
 // power cut can cost a shopper their last few changes, never an order, and on SQLite the wait held
-// up every shopper on the server's one thread, twice per change.
+// up every shopper on the server's one thread, once for each statement of a change.
 
 export type CartSuccess = "added" | "alreadyInCart" | "removed" | "updated" | "cleared";
 export type CartProblem = "unknownProduct" | "outOfStock" | "notInCart" | "stockLimit";
