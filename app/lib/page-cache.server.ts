@@ -272,6 +272,30 @@ export function sendCachedPage(req: ExpressRequest, res: ExpressResponse, entry:
   res.end(body);
 }
 
+/**
+ * A shopper's filled-in page, compressed at once as the client accepts: brotli at quality 2, else gzip
+ * at level 1. Every browser asks for it, and the compression middleware's (brotli quality 4, as a
+ * stream handing each 16 KB back to the event loop) took longer than filling the page in: such pages
+ * went from about 3,000 to 1,400 a second (#14). Quality 2 takes half quality 4's time, for about 8 %
+ * more bytes (a 52 KB listing: 0.2 ms and 9.4 KB against 0.4 ms and 8.6 KB).
+ */
+function sendPersonalBody(req: ExpressRequest, res: ExpressResponse, body: Buffer): void {
+  res.vary("Accept-Encoding");
+  const encoding = preferredEncoding(req.get("accept-encoding"));
+  const sent =
+    encoding === "br"
+      ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: PERSONAL_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+      : encoding === "gzip"
+        ? zlib.gzipSync(body, { level: PERSONAL_GZIP_LEVEL })
+        : body;
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", sent.length);
+  res.end(sent);
+}
+
+const PERSONAL_BROTLI_QUALITY = 2;
+const PERSONAL_GZIP_LEVEL = 1;
+
 function requestHeaders(req: ExpressRequest): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -370,7 +394,7 @@ export function servePersonalPage(cache: PageCache, options: RenderOptions) {
       for (const [name, value] of entry.headers) res.setHeader(name, value);
       res.setHeader("Cache-Control", "private, no-cache");
       res.setHeader("X-Page-Cache", "personal");
-      res.end(Buffer.concat(pieces));
+      sendPersonalBody(req, res, Buffer.concat(pieces));
     } catch (error) {
       next(error);
     }

@@ -130,6 +130,28 @@ async function productPages() {
   return { received, reviewed, soldOut, sizes: { ...sizes, bigSizeId: more[0].id } };
 }
 
+test("a filled-in page is sent compressed as the browser asks, with its length, and reads the same", async ({ request, baseURL }) => {
+  const customer = await customerWithSession(database.db, `packed-${Date.now()}@example.com`, "Ada");
+  await shop(request, baseURL!, customer, [ids[0]], [ids[1]]);
+  const sent = async (encoding: string) => {
+    const response = await request.get("/shop", { headers: { cookie: customer, "accept-encoding": encoding } });
+    expect(response.status()).toBe(200);
+    expect(response.headers()["x-page-cache"]).toBe("personal");
+    return { headers: response.headers(), html: (await response.text()).replace(/nonce="[^"]*"/g, "") };
+  };
+  const plain = await sent("identity");
+  expect(plain.headers["content-encoding"]).toBeUndefined();
+  // Its length is known before it is sent: not chunked.
+  expect(Number(plain.headers["content-length"])).toBeGreaterThan(10_000);
+  for (const encoding of ["br", "gzip"]) {
+    const packed = await sent(encoding);
+    expect(packed.headers["content-encoding"], encoding).toBe(encoding);
+    expect(packed.headers["vary"], encoding).toMatch(/accept-encoding/i);
+    expect(Number(packed.headers["content-length"]), encoding).toBeLessThan(Number(plain.headers["content-length"]) / 3);
+    expect(packed.html, encoding).toBe(plain.html);
+  }
+});
+
 test("a signed-in shopper's product page made from the cached one is exactly the page rendered for them in full", async ({ request, baseURL }) => {
   test.setTimeout(120_000);
   const { received, reviewed, soldOut, sizes } = await productPages();
