@@ -385,23 +385,32 @@ async function productName(db: Db, productId: number): Promise<string | undefine
  * sold-out size cannot be added.
  */
 export async function addLine(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
-  return withoutWaitingForDisk(db, (trx) => addLineIn(trx, cartId, productId, sizeId));
+  return withoutWaitingForDisk(db, async (trx) => {
+    const addable = await addableSize(trx, productId, sizeId);
+    return "refused" in addable ? addable.refused : insertLine(trx, cartId, productId, addable);
+  });
 }
 
-async function addLineIn(db: Db, cartId: string, productId: number, sizeId?: number | null): Promise<CartOutcome> {
+/** The size an add means, or why it cannot be added: not in the shop, not the product's size, sold out. */
+async function addableSize(db: Db, productId: number, sizeId?: number | null): Promise<{ refused: CartOutcome } | { id: number; productName: string }> {
   const product = await findProduct(db, productId);
-  if (!product || product.archived_at !== null) return { ok: false, kind: "unknownProduct", productName: product?.name };
+  if (!product || product.archived_at !== null) return { refused: { ok: false, kind: "unknownProduct", productName: product?.name } };
   const size = await resolveSize(db, productId, sizeId);
-  if (!size) return { ok: false, kind: "unknownProduct", productName: product.name };
-  if (size.stock <= 0) return { ok: false, kind: "outOfStock", productName: product.name };
+  if (!size) return { refused: { ok: false, kind: "unknownProduct", productName: product.name } };
+  if (size.stock <= 0) return { refused: { ok: false, kind: "outOfStock", productName: product.name } };
+  return { id: size.id, productName: product.name };
+}
+
+/** A line of 1 of an addable size; a line already there is left as it is. */
+async function insertLine(db: Db, cartId: string, productId: number, size: { id: number; productName: string }): Promise<CartOutcome> {
   const result = await db
     .insertInto("cart_lines")
     .values({ cart_id: cartId, product_id: productId, size_id: size.id, quantity: 1, created_at: now() })
     .onConflict((oc) => oc.columns(["cart_id", "size_id"]).doNothing())
     .executeTakeFirst();
-  if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return { ok: true, kind: "alreadyInCart", productName: product.name };
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return { ok: true, kind: "alreadyInCart", productName: size.productName };
   await touchCart(db, cartId);
-  return { ok: true, kind: "added", productName: product.name };
+  return { ok: true, kind: "added", productName: size.productName };
 }
 
 /**
@@ -414,14 +423,11 @@ export async function addToCart(
   productId: number,
   sizeId?: number | null,
 ): Promise<{ outcome: CartOutcome; setCookie: string | null }> {
-  const product = await findProduct(context.db, productId);
-  if (!product || product.archived_at !== null) return { outcome: { ok: false, kind: "unknownProduct", productName: product?.name }, setCookie: null };
-  const size = await resolveSize(context.db, productId, sizeId);
-  if (!size) return { outcome: { ok: false, kind: "unknownProduct", productName: product.name }, setCookie: null };
-  if (size.stock <= 0) return { outcome: { ok: false, kind: "outOfStock", productName: product.name }, setCookie: null };
   return withoutWaitingForDisk(context.db, async (trx) => {
+    const addable = await addableSize(trx, productId, sizeId);
+    if ("refused" in addable) return { outcome: addable.refused, setCookie: null };
     const cart = await ensureCart(request, { ...context, db: trx });
-    return { outcome: await addLineIn(trx, cart.cartId, productId, size.id), setCookie: cart.setCookie };
+    return { outcome: await insertLine(trx, cart.cartId, productId, addable), setCookie: cart.setCookie };
   });
 }
 
