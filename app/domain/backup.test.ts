@@ -15,6 +15,17 @@ import { BackupError, createBackup, restoreBackup } from "./backup.server";
 import { createOrderFromLines } from "./orders.server";
 
 const STOCK = 100_000;
+/** How long a backup, or the checkouts beside it, may take before the drill calls it a hang. */
+const HANG_MS = 10_000;
+
+/** `promise`, or a failure naming what did not finish within HANG_MS. */
+function withinHangLimit<T>(promise: Promise<T>, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what()} did not finish within ${HANG_MS / 1000} s`)), HANG_MS);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
 
 describe.each(ENGINES)("backup and restore drill on %s", (engine) => {
   let t: TestDatabase;
@@ -66,6 +77,36 @@ describe.each(ENGINES)("backup and restore drill on %s", (engine) => {
       takeFromStock: true,
     });
 
+  /**
+   * Checkouts that keep coming, `perTurn` of them each turn of the event loop, until stop(), which
+   * returns how many were placed (and throws what made one fail).
+   */
+  const keepCheckingOut = (perTurn = 1) => {
+    let running = true;
+    let placed = 0;
+    const loop = (async () => {
+      for (let i = 100; running; ) {
+        for (let k = 0; k < perTurn; k++) {
+          await placeOrder(i++);
+          placed++;
+        }
+        // Each checkout is its own request: the event loop turns between them.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    loop.catch(() => {}); // reported by stop()
+    return {
+      get placed() {
+        return placed;
+      },
+      async stop() {
+        running = false;
+        await withinHangLimit(loop, () => `A checkout (after ${placed} placed)`);
+        return placed;
+      },
+    };
+  };
+
   beforeAll(async () => {
     t = await freshDatabase(engine);
     handle = t;
@@ -97,24 +138,16 @@ describe.each(ENGINES)("backup and restore drill on %s", (engine) => {
     const before: string[] = [];
     for (let i = 0; i < 20; i++) before.push((await placeOrder(i)).number);
 
-    // Checkouts keep coming while the backup is taken.
-    let running = true;
-    let during = 0;
-    const checkouts = (async () => {
-      for (let i = 100; running; i++) {
-        await placeOrder(i);
-        during++;
-        // Each checkout is its own request: the event loop turns between them.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    })();
+    // Checkouts keep coming while the backup is taken, and a little after it.
+    const checkouts = keepCheckingOut();
     let backup;
+    let during;
     try {
-      backup = await createBackup(config());
+      backup = await withinHangLimit(createBackup(config()), () => `The backup (while ${checkouts.placed} checkouts were placed)`);
+      during = checkouts.placed;
       await new Promise((resolve) => setTimeout(resolve, 50));
     } finally {
-      running = false;
-      await checkouts;
+      await checkouts.stop();
     }
     expect(during).toBeGreaterThan(0);
     expect(path.basename(backup.file)).toMatch(/^unboxed-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.tar\.gz$/);
