@@ -24,6 +24,10 @@ export const BACKUP_FORMAT = 1;
 const FILE_PATTERN = /^unboxed-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(-\d{3})?Z\.tar\.gz$/;
 const SQLITE_FILE = "shop.db";
 const PG_FILE = "db.dump";
+/** the largest step better-sqlite3 passes to sqlite3_backup_step: every page of the database */
+const ALL_PAGES = 0x7fffffff;
+/** whole-database steps a SQLite backup may take before it gives up */
+const SQLITE_BACKUP_TRIES = 5;
 /** the counts a restore must find again */
 const COUNTED = ["users", "products", "orders", "order_items"] as const;
 type Counts = Record<(typeof COUNTED)[number], number>;
@@ -165,9 +169,22 @@ export async function createBackup(config: BackupConfig, now = new Date()): Prom
       dbFile = path.join(staging, SQLITE_FILE);
       const source = new SQLite(config.sqlitePath, { fileMustExist: true, timeout: 10_000 });
       try {
-        // SQLite's online backup API: a consistent copy while the shop keeps taking orders. After a
-        // first small step, the rest is copied in one step, so a busy shop cannot keep restarting it.
-        await source.backup(dbFile, { progress: ({ remainingPages }) => Math.max(remainingPages, 100) });
+        // SQLite's online backup API: a consistent copy while the shop keeps taking orders
+        // (docs/decisions/174). A commit by the shop between two steps makes the next step start again
+        // from the first page, so every step after better-sqlite3's first (which only counts the pages)
+        // asks for all of them: one step, in one read transaction, copies one moment whole, and in WAL
+        // mode the shop's commits go on beside it. A step that still leaves pages behind is retried
+        // a few times (a lock held for a moment), never for ever.
+        let unfinished = 0;
+        await source.backup(dbFile, {
+          progress: ({ remainingPages }) => {
+            // Called after the counting step, then after each whole step that did not finish.
+            if (unfinished++ >= SQLITE_BACKUP_TRIES) {
+              throw new BackupError(`The copy of the database did not finish: ${remainingPages} pages were still to copy after ${SQLITE_BACKUP_TRIES} tries.`);
+            }
+            return ALL_PAGES;
+          },
+        });
       } finally {
         source.close();
       }

@@ -180,6 +180,25 @@ describe.each(ENGINES)("backup and restore drill on %s", (engine) => {
     }
   });
 
+  it("finishes a backup while every turn brings twenty checkouts, with whole orders only", async () => {
+    // A busy shop: the database grows between any two steps of the copy.
+    const before = await handle.db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const checkouts = keepCheckingOut(20);
+    let backup;
+    let during;
+    try {
+      backup = await withinHangLimit(createBackup(config({ BACKUP_DIR: tempDir("unboxed-drill-busy-") })), () => `The backup (while ${checkouts.placed} checkouts were placed)`);
+      during = checkouts.placed;
+    } finally {
+      await checkouts.stop();
+    }
+    expect(during).toBeGreaterThan(0);
+    const { orders, order_items } = backup.manifest.counts;
+    expect(orders).toBeGreaterThanOrEqual(Number(before.n));
+    // Every order here has two lines: an order caught half-written would show.
+    expect(order_items).toBe(2 * orders);
+  });
+
   it("refuses to overwrite a shop that has data unless forced, and keeps what it replaces", async () => {
     const backup = await createBackup(config(), new Date("2030-01-01T00:00:00Z"));
     await expect(restoreBackup(config(), backup.file)).rejects.toThrow(/already has data.*--force/);
