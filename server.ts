@@ -155,7 +155,6 @@ async function main() {
   app.use(refuseCrossSiteRequests(config.publicUrl));
   app.use(refuseLargeBodies());
   if (pageCache) app.use(serveCachedPage);
-  app.use(compression());
   const mode = production ? "production" : "development";
   const getLoadContext = (req: express.Request, res: express.Response) => ({
     db: database.db,
@@ -172,6 +171,8 @@ async function main() {
   // for a shopper who went away, before it closes the database.
   const inFlight = requestsInFlight();
   if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders })));
+  // After the filled-in pages, which are compressed as they are sent.
+  app.use(compression());
 
   app.get("/healthz", async (_req, res) => {
     try {
