@@ -4,6 +4,7 @@ import { ServerRouter } from "react-router";
 import { productPersonal, shopperAndState } from "~/domain/personal.server";
 import { detectLocale, inLanguage, translatorFor } from "~/lib/i18n.server";
 import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
+import type { PersonalBody } from "~/lib/page-cache.server";
 import { FragmentsContext } from "~/lib/fragments";
 import { fragmentsFor } from "~/lib/fragments.server";
 import { NonceProvider } from "~/lib/nonce";
@@ -29,7 +30,7 @@ export async function personalPage(
   page: { body: Buffer; personal?: PersonalTemplate | null },
   request: Request,
   context: Pick<AppLoadContext, "db">,
-): Promise<Buffer[] | null> {
+): Promise<PersonalBody | null> {
   const { locale } = detectLocale(request);
   const t = translatorFor(locale);
   // Cut once per cached page (its language is part of its key), on the first shopper who needs it.
@@ -39,10 +40,10 @@ export async function personalPage(
   const productId = template.product ? Number(/^\/shop\/(\d{1,10})$/.exec(new URL(request.url).pathname)?.[1]) : null;
   if (productId !== null && !(productId > 0)) return null;
   const { shopper, state } = await shopperAndState(request, context, locale);
-  if (productId === null) return fillPersonalTemplate(template, state, t);
+  if (productId === null) return { parts: fillPersonalTemplate(template, state, t), spliced: template.spliced };
   const personal = await productPersonal(context.db, shopper, productId, template.product?.soldOut !== undefined);
   const recentHtml = personal.recent ? await recentRowHtml(personal.recent, state, locale) : "";
-  return fillPersonalTemplate(template, state, t, { personal, recentHtml });
+  return { parts: fillPersonalTemplate(template, state, t, { personal, recentHtml }), spliced: template.spliced };
 }
 
 export default async function handleRequest(

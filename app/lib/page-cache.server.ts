@@ -4,6 +4,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
+import type { SplicedGzip } from "./spliced-gzip.server";
 
 /**
  * A cache of rendered storefront pages for anonymous shoppers (docs/decisions/011). Everyone without
@@ -240,15 +241,19 @@ export function encodedBody(entry: CachedPage, encoding: "br" | "gzip"): Buffer 
   return copy;
 }
 
-function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
-  if (!acceptEncoding) return null;
-  // Enough for browsers and HTTP clients: "q=0" refusals are honoured, other weights are not ranked.
+/** Enough for browsers and HTTP clients: "q=0" refusals are honoured, other weights are not ranked. */
+function acceptedEncodings(acceptEncoding: string | undefined): Set<string> {
   const accepted = new Set<string>();
-  for (const part of acceptEncoding.toLowerCase().split(",")) {
+  for (const part of (acceptEncoding ?? "").toLowerCase().split(",")) {
     const [name, ...params] = part.split(";").map((p) => p.trim());
     const q = params.find((p) => p.startsWith("q="));
-    if (!q || Number(q.slice(2)) > 0) accepted.add(name);
+    if (name && (!q || Number(q.slice(2)) > 0)) accepted.add(name);
   }
+  return accepted;
+}
+
+function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
+  const accepted = acceptedEncodings(acceptEncoding);
   if (accepted.has("br")) return "br";
   if (accepted.has("gzip")) return "gzip";
   return null;
@@ -272,22 +277,33 @@ export function sendCachedPage(req: ExpressRequest, res: ExpressResponse, entry:
   res.end(body);
 }
 
+/** A shopper's filled-in page: its parts, and their anonymous page's parts compressed for gzip. */
+export interface PersonalBody {
+  parts: Buffer[];
+  spliced: SplicedGzip;
+}
+
 /**
- * A shopper's filled-in page, compressed at once as the client accepts: brotli at quality 2, else gzip
- * at level 1. Every browser asks for it, and the compression middleware's (brotli quality 4, as a
- * stream handing each 16 KB back to the event loop) took longer than filling the page in: such pages
- * went from about 3,000 to 1,400 a second (#14). Quality 2 takes half quality 4's time, for about 8 %
- * more bytes (a 52 KB listing: 0.2 ms and 9.4 KB against 0.4 ms and 8.6 KB).
+ * A shopper's filled-in page, compressed at once as the client accepts. Every browser asks for it, and
+ * the compression middleware's (brotli quality 4, as a stream handing each 16 KB back to the event
+ * loop) took longer than filling the page in: such pages went from about 3,000 to 1,400 a second (#14).
+ * Gzip, when accepted, is spliced from the page's parts compressed once (docs/decisions/175): only the
+ * shopper's own parts are compressed per request. Else, and for a page's first shopper, the page is
+ * compressed whole: brotli at quality 2 (half quality 4's time for about 8 % more bytes:
+ * docs/decisions/173), else gzip at level 1.
  */
-function sendPersonalBody(req: ExpressRequest, res: ExpressResponse, body: Buffer): void {
+function sendPersonalBody(req: ExpressRequest, res: ExpressResponse, entry: CachedPage, body: PersonalBody): void {
   res.vary("Accept-Encoding");
-  const encoding = preferredEncoding(req.get("accept-encoding"));
-  const sent =
-    encoding === "br"
-      ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: PERSONAL_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      : encoding === "gzip"
-        ? zlib.gzipSync(body, { level: PERSONAL_GZIP_LEVEL })
-        : body;
+  const accepted = acceptedEncodings(req.get("accept-encoding"));
+  const spliced = accepted.has("gzip") ? body.spliced.encode(body.parts, entry.grew) : null;
+  const page = spliced ? null : Buffer.concat(body.parts);
+  const [encoding, sent] = spliced
+    ? ["gzip", spliced]
+    : accepted.has("br")
+      ? ["br", zlib.brotliCompressSync(page!, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: PERSONAL_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page!.length } })]
+      : accepted.has("gzip")
+        ? ["gzip", zlib.gzipSync(page!, { level: PERSONAL_GZIP_LEVEL })]
+        : [null, page!];
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", sent.length);
   res.end(sent);
@@ -355,7 +371,7 @@ function requestUrl(req: ExpressRequest): URL {
   return new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
 }
 
-type PersonalPage = (page: CachedPage, request: Request, context: AppLoadContext) => Promise<Buffer[] | null>;
+type PersonalPage = (page: CachedPage, request: Request, context: AppLoadContext) => Promise<PersonalBody | null>;
 
 /**
  * Middleware just before the one below, for a shopper with a session or a cart on a storefront page
@@ -388,13 +404,13 @@ export function servePersonalPage(cache: PageCache, options: RenderOptions) {
       const build = typeof options.build === "function" ? await options.build() : options.build;
       const personalise = (build.entry.module as { personalPage?: PersonalPage }).personalPage;
       const request = new Request(requestUrl(req), { method: "GET", headers: requestHeaders(req) });
-      const pieces = personalise ? await personalise(entry, request, options.getLoadContext(req, res)) : null;
-      if (pieces === null) return next();
+      const body = personalise ? await personalise(entry, request, options.getLoadContext(req, res)) : null;
+      if (body === null) return next();
       res.status(entry.status);
       for (const [name, value] of entry.headers) res.setHeader(name, value);
       res.setHeader("Cache-Control", "private, no-cache");
       res.setHeader("X-Page-Cache", "personal");
-      sendPersonalBody(req, res, Buffer.concat(pieces));
+      sendPersonalBody(req, res, entry, body);
     } catch (error) {
       next(error);
     }

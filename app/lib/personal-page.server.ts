@@ -2,6 +2,7 @@ import { escapeHtml } from "./html";
 import type { Translate } from "./i18n";
 import { formatNaira } from "./money";
 import { NOBODY, NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal, waitsForAll } from "./personal";
+import { SplicedGzip } from "./spliced-gzip.server";
 
 /**
  * Makes a cached anonymous storefront page one shopper's (docs/decisions/141). The page carries its
@@ -11,7 +12,8 @@ import { NOBODY, NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal, wa
  *
  * The page is cut once into fixed pieces and places (`compilePersonalTemplate`, kept with the cached
  * page; the pieces are views of its bytes, not copies); each request then only chooses or writes the
- * few bytes of each place (`fillPersonalTemplate`).
+ * few bytes of each place (`fillPersonalTemplate`), as a list of parts that alternate between the
+ * two, so the page can be compressed by its parts (spliced-gzip.server.ts).
  * A page whose places are not all as expected gets no template, and is rendered in full instead.
  *
  * A product page (docs/decisions/150) also has a signed-in shopper's review and back-in-stock forms,
@@ -34,6 +36,8 @@ export interface PersonalTemplate {
   places: Place[];
   /** a product page (docs/decisions/150), with its back-in-stock form's sold-out sizes (null: one size; no form: undefined) */
   product?: { soldOut?: number[] | null };
+  /** the anonymous page's parts compressed once, for gzip (docs/decisions/175) */
+  spliced: SplicedGzip;
 }
 
 /** A product page's shopper parts (docs/decisions/150), for the filling in. */
@@ -82,6 +86,8 @@ export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTem
   // One character per byte, so positions are byte offsets; text put in is converted the same way.
   const html = page.toString("latin1");
   const bytes = (text: string) => Buffer.from(text, "latin1");
+  // The anonymous page's own bytes, so a place left as it was is the same buffer as the page's.
+  const view = (from: number, to: number) => page.subarray(from, to);
   const once = (text: string) => {
     const at = html.indexOf(text);
     return at !== -1 && html.indexOf(text, at + 1) === -1 ? at : at === -1 ? -1 : -2;
@@ -114,7 +120,7 @@ export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTem
     if (toggle) {
       const changed = changedTag(tag, toggle.change);
       ok = changed !== tag;
-      cuts.push({ from: tagStart, to: tagEnd, place: { kind: "toggle", when: toggle.when, original: bytes(tag), changed: bytes(changed) } });
+      cuts.push({ from: tagStart, to: tagEnd, place: { kind: "toggle", when: toggle.when, original: view(tagStart, tagEnd), changed: bytes(changed) } });
       if (kind === "alert-waiting") content("alertWaiting");
       if (kind === "alert-signed-in") content("alertSignedIn");
     } else if (kind === "first-name") content("firstName");
@@ -132,7 +138,7 @@ export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTem
       for (let option = /^<option value="(\d+)">[^<]*<\/option>/.exec(html.slice(from, from + 300)); option; option = /^<option value="(\d+)">[^<]*<\/option>/.exec(html.slice(from, from + 300))) {
         const sizeId = Number(option[1]);
         soldOut.push(sizeId);
-        cuts.push({ from, to: from + option[0].length, place: { kind: "option", sizeId, original: bytes(option[0]) } });
+        cuts.push({ from, to: from + option[0].length, place: { kind: "option", sizeId, original: view(from, from + option[0].length) } });
         from += option[0].length;
       }
       ok = soldOut.length > 0 && html.startsWith("</select>", from);
@@ -144,9 +150,8 @@ export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTem
       const pressedTag = tag.replace(/ aria-label="[^"]*" aria-pressed="false" title="[^"]*"/, ` aria-label="${removeLabel}" aria-pressed="true" title="${removeLabel}"`);
       ok = productId > 0 && svgStart === tagEnd && fillEnd > svgStart && pressedTag !== tag;
       if (ok) {
-        const original = html.slice(tagStart, fillEnd);
         const pressed = pressedTag + html.slice(tagEnd, fillEnd).replace(/ fill="none"$/, ' fill="currentColor"');
-        cuts.push({ from: tagStart, to: fillEnd, place: { kind: "heart", productId, original: bytes(original), pressed: bytes(pressed) } });
+        cuts.push({ from: tagStart, to: fillEnd, place: { kind: "heart", productId, original: view(tagStart, fillEnd), pressed: bytes(pressed) } });
       }
     } else ok = false;
     if (!ok) return null;
@@ -166,17 +171,26 @@ export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTem
   cuts.sort((a, b) => a.from - b.from);
 
   const pieces: Buffer[] = [];
+  const parts: Buffer[] = [];
+  // A toggle's switched tag is the same for every shopper it is switched for (all those signed in).
+  const alternatives: (Buffer | undefined)[] = [];
   let copied = 0;
   for (const cut of cuts) {
     if (cut.from < copied) return null;
-    pieces.push(page.subarray(copied, cut.from));
+    pieces.push(view(copied, cut.from));
+    parts.push(pieces[pieces.length - 1], view(cut.from, cut.to));
+    alternatives[parts.length - 1] = cut.place.kind === "toggle" ? cut.place.changed : undefined;
     copied = cut.to;
   }
-  pieces.push(page.subarray(copied));
-  return { pieces, places: cuts.map((c) => c.place), ...(product ? { product } : {}) };
+  pieces.push(view(copied, page.length));
+  parts.push(pieces[pieces.length - 1]);
+  return { pieces, places: cuts.map((c) => c.place), ...(product ? { product } : {}), spliced: new SplicedGzip(parts, alternatives) };
 }
 
-/** This shopper's page, as the list of byte pieces to send; `product`: their parts of a product page. */
+/**
+ * This shopper's page, as its parts: each fixed piece, then what its place holds for this shopper (a
+ * place left out is an empty part); `product`: their parts of a product page.
+ */
 export function fillPersonalTemplate(template: PersonalTemplate, state: PersonalState, t: Translate, product?: ProductFill): Buffer[] {
   const { user, cart } = state;
   const wished = new Set(state.wishlist);
@@ -203,7 +217,7 @@ export function fillPersonalTemplate(template: PersonalTemplate, state: Personal
         out.push(wished.has(place.productId) ? place.pressed : place.original);
         break;
       case "option":
-        if (!waited.has(place.sizeId)) out.push(place.original);
+        out.push(waited.has(place.sizeId) ? NOTHING : place.original);
         break;
       case "firstName":
         out.push(Buffer.from(escapeHtml(user?.firstName ?? "")));
@@ -237,6 +251,8 @@ export function fillPersonalTemplate(template: PersonalTemplate, state: Personal
   out.push(template.pieces[template.pieces.length - 1]);
   return out;
 }
+
+const NOTHING = Buffer.alloc(0);
 
 /** How a string loader value appears in the page's data script: turbo-stream JSON, in a JS string, HTML-safe. */
 function scriptString(value: string): string {
