@@ -1,6 +1,6 @@
 // npm run bench [-- --products 10000 --duration 10 --connections 10 --database-url postgres://... --no-page-cache
 //                  --scenarios anonymous,cart,signed-in --mixed-connections 100 --mixed-duration 60 --mixed-warmup 10
-//                  --no-mixed --no-pages --compressed
+//                  --no-mixed --no-pages --no-compression
 //                  --node-args="--max-old-space-size=256"]
 // Seeds a scratch database with N products, starts the production server on it and loads it with
 // autocannon, then prints every figure beside its budget (design.md, "Performance budgets") with PASS
@@ -10,8 +10,8 @@
 // - a mixed run (default 100 connections for 60 s, after 10 s of the same traffic at 10 connections): browsing, search and product pages, 30 % of requests
 //   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory;
 // - the time to seed the catalogue and the server's idle memory.
-// autocannon asks for no compression; with --compressed every request asks as browsers do
-// (`Accept-Encoding: gzip, deflate, br`), so the cost of compressing the answers is measured too.
+// Every request asks for compression as browsers do (`Accept-Encoding: gzip, deflate, br`), so the cost
+// of compressing the answers is measured too; --no-compression asks for none (autocannon's own way).
 // Demo images are rendered once into a folder kept between runs, so seeding measures the catalogue.
 import autocannon, { type Request as CannonRequest } from "autocannon";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -43,7 +43,7 @@ const { values } = parseArgs({
     "mixed-warmup": { type: "string", default: "10" },
     "no-mixed": { type: "boolean", default: false },
     "no-pages": { type: "boolean", default: false },
-    compressed: { type: "boolean", default: false },
+    "no-compression": { type: "boolean", default: false },
     "node-args": { type: "string" },
   },
 });
@@ -53,7 +53,8 @@ const connections = Number(values.connections);
 const pageCache = !values["no-page-cache"];
 const databaseUrl = values["database-url"] ?? null;
 /** What every request asks for besides its shopper's cookie. */
-const ASKED: Record<string, string> = values.compressed ? { "accept-encoding": "gzip, deflate, br" } : {};
+const compressed = !values["no-compression"];
+const ASKED: Record<string, string> = compressed ? { "accept-encoding": "gzip, deflate, br" } : {};
 
 const BUDGET = {
   /** storefront pages at 10 connections, for every shopper: served warm (10,000 products) or uncached (100,000) */
@@ -315,7 +316,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 2000));
     const idleMb = memoryMb(pid, "VmRSS");
 
-    const heading = `${productCount} products, ${databaseUrl ? "PostgreSQL" : "SQLite"}, ${os.cpus().length} cores, page cache ${pageCache ? "on" : "off"}, ${values.compressed ? "compressed answers asked for" : "no compression asked for"}, node ${serverNodeArgs().join(" ") || "(no flags)"}`;
+    const heading = `${productCount} products, ${databaseUrl ? "PostgreSQL" : "SQLite"}, ${os.cpus().length} cores, page cache ${pageCache ? "on" : "off"}, ${compressed ? "compressed answers asked for" : "no compression asked for"}, node ${serverNodeArgs().join(" ") || "(no flags)"}`;
     if (!values["no-pages"]) {
       const rows = await benchPages(base, shoppers);
       console.log(`\nPages: ${heading}, ${connections} connections, ${duration} s each, load ${os.loadavg()[0].toFixed(1)}`);
