@@ -296,17 +296,19 @@ function sendPersonalBody(req: ExpressRequest, res: ExpressResponse, entry: Cach
   res.vary("Accept-Encoding");
   const accepted = acceptedEncodings(req.get("accept-encoding"));
   const spliced = accepted.has("gzip") ? body.spliced.encode(body.parts, entry.grew) : null;
-  const page = spliced ? null : Buffer.concat(body.parts);
-  const [encoding, sent] = spliced
-    ? ["gzip", spliced]
-    : accepted.has("br")
-      ? ["br", zlib.brotliCompressSync(page!, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: PERSONAL_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page!.length } })]
-      : accepted.has("gzip")
-        ? ["gzip", zlib.gzipSync(page!, { level: PERSONAL_GZIP_LEVEL })]
-        : [null, page!];
+  const [encoding, sent] = spliced ? ["gzip", spliced] : compressedWhole(Buffer.concat(body.parts), accepted);
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", sent.length);
   res.end(sent);
+}
+
+/** A filled-in page compressed whole, as the client accepts: its encoding (null: none) and bytes. */
+function compressedWhole(page: Buffer, accepted: Set<string>): [string | null, Buffer] {
+  if (accepted.has("br")) {
+    return ["br", zlib.brotliCompressSync(page, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: PERSONAL_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length } })];
+  }
+  if (accepted.has("gzip")) return ["gzip", zlib.gzipSync(page, { level: PERSONAL_GZIP_LEVEL })];
+  return [null, page];
 }
 
 const PERSONAL_BROTLI_QUALITY = 2;

@@ -106,16 +106,20 @@ export class SplicedGzip {
       else segments.push({ start, end, key });
     };
     for (let i = 0; i < parts.length; ) {
+      if (this.known(i, parts[i]) === null) {
+        add(i, i + 1, null);
+        i++;
+        continue;
+      }
       let end = i;
       let bytes = 0;
-      let key = "";
-      for (let known = this.known(end, parts[end]); end < parts.length && known !== null; known = this.known(++end, parts[end])) {
-        bytes += parts[end].length;
-        if (known) key += `,${end}`;
+      let switched = "";
+      for (let known = this.known(end, parts[end]); known !== null; known = this.known(end, parts[end])) {
+        if (known) switched += `,${end}`;
+        bytes += parts[end++].length;
       }
-      if (end === i) end++;
       // The page's last run is kept however short: nothing of the shopper's follows it to share a compressor.
-      add(i, end, end > i && (bytes >= MIN_KEPT_RUN || end === parts.length) && this.known(i, parts[i]) !== null ? `${i}-${end}${key}` : null);
+      add(i, end, bytes >= MIN_KEPT_RUN || end === parts.length ? `${i}-${end}${switched}` : null);
       i = end;
     }
     const out: Buffer[] = [GZIP_HEADER];
