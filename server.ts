@@ -13,7 +13,7 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import { isAnsweredInOrder, isStorefrontRequest, lookUpPage, PageCache, renderAndCachePage, serveCachedPage, servePersonalPage } from "./app/lib/page-cache.server";
+import { isAnsweredInOrder, isStorefrontRequest, lookUpPage, PageCache, renderPages, serveCachedPage, servePersonalPage } from "./app/lib/page-cache.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
@@ -225,7 +225,8 @@ async function main() {
     alertSoon.unref();
   });
   app.use(renders.middleware);
-  if (pageCache) app.use(inFlight.track(renderAndCachePage(pageCache, { build, mode, getLoadContext })));
+  // GET requests: pages compressed at once, and stored when shareable; other methods go on below.
+  app.use(inFlight.track(renderPages(pageCache, { build, mode, getLoadContext })));
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
   const server: Server = app.listen(config.port, config.host, () => {

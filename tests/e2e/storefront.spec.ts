@@ -485,6 +485,32 @@ test.describe("content pages, search engines and sharing", () => {
     const spanish = await request.get("/faq", { headers: { Cookie: "lng=es" } });
     expect(await spanish.text()).toContain("Preguntas frecuentes");
   });
+
+  test("a page rendered for its request is sent compressed at once as asked, with its length, and reads the same", async ({ request }) => {
+    const sent = async (url: string, encoding: string) => {
+      const response = await request.get(url, { headers: { "accept-encoding": encoding } });
+      expect(response.status(), url).toBe(200);
+      return { headers: response.headers(), html: (await response.text()).replace(/nonce="[^"]*"/g, "") };
+    };
+    // A miss of the page cache, then a page never stored (the empty cart), each asked for in every way.
+    const miss = await sent(`/shop?q=eau&sort=newest&page=${Date.now() % 1000}`, "gzip, deflate, br");
+    expect(miss.headers["x-page-cache"]).toBe("miss");
+    expect(miss.headers["content-encoding"]).toBe("br");
+    expect(Number(miss.headers["content-length"])).toBeGreaterThan(1000);
+    expect(miss.headers["transfer-encoding"]).toBeUndefined();
+    const plain = await sent("/cart", "identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(Number(plain.headers["content-length"])).toBeGreaterThan(5000);
+    for (const [asked, encoding] of [["br", "br"], ["gzip", "gzip"], ["gzip, deflate, br", "br"], ["br;q=0, gzip", "gzip"]]) {
+      const packed = await sent("/cart", asked);
+      expect(packed.headers["x-page-cache"], asked).toBeUndefined();
+      expect(packed.headers["content-encoding"], asked).toBe(encoding);
+      expect(packed.headers["vary"], asked).toMatch(/accept-encoding/i);
+      expect(packed.headers["transfer-encoding"], asked).toBeUndefined();
+      expect(Number(packed.headers["content-length"]), asked).toBeLessThan(Number(plain.headers["content-length"]) / 3);
+      expect(packed.html, asked).toBe(plain.html);
+    }
+  });
 });
 
 test.describe("accessibility", () => {
