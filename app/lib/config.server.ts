@@ -73,6 +73,12 @@ const envSchema = z.object({
     .default(48),
   SEED_DEMO: booleanFlag.default(true),
   PAGE_CACHE: booleanFlag.default(true),
+  PAGE_CACHE_MB: z.coerce
+    .number({ message: "must be a whole number of megabytes" })
+    .int("must be a whole number of megabytes")
+    .min(1, "must be between 1 and 1024 megabytes")
+    .max(1024, "must be between 1 and 1024 megabytes")
+    .default(16),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOW_STOCK_THRESHOLD: z.coerce
@@ -130,6 +136,8 @@ export interface Config {
   seedDemo: boolean;
   /** cache anonymous storefront pages in memory (production only) */
   pageCache: boolean;
+  /** the most the page cache holds, in bytes (pages with their compressed copies) */
+  pageCacheBytes: number;
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
@@ -217,6 +225,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     orderHoldHours: env.ORDER_HOLD_HOURS,
     seedDemo: env.SEED_DEMO,
     pageCache: env.PAGE_CACHE,
+    pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,

@@ -26,6 +26,8 @@ describe("configuration", () => {
     expect(config.seedDemo).toBe(true);
     expect(config.pageCache).toBe(true);
     expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE: "false" }).pageCache).toBe(false);
+    expect(config.pageCacheBytes).toBe(16 * 1024 * 1024);
+    expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_MB: "48" }).pageCacheBytes).toBe(48 * 1024 * 1024);
   });
 
   it("generates the session secret once and keeps it in the data folder", () => {
@@ -49,6 +51,8 @@ describe("configuration", () => {
     [{ BANK_NAME: "GTBank" }, /^Invalid configuration: BANK_ACCOUNT_NAME must be set with the other BANK_ settings/],
     [{ BANK_NAME: "GTBank", BANK_ACCOUNT_NAME: "Unboxed Ltd" }, /^Invalid configuration: BANK_ACCOUNT_NUMBER must be set with the other BANK_ settings/],
     [{ PAY_ON_DELIVERY: "sometimes" }, /^Invalid configuration: PAY_ON_DELIVERY must be true or false/],
+    [{ PAGE_CACHE_MB: "0" }, /^Invalid configuration: PAGE_CACHE_MB must be between 1 and 1024 megabytes/],
+    [{ PAGE_CACHE_MB: "2GB" }, /^Invalid configuration: PAGE_CACHE_MB must be a whole number of megabytes/],
     [{ PAYSTACK_SECRET_KEY: "pk_test_wrongkind1" }, /^Invalid configuration: PAYSTACK_SECRET_KEY must be a Paystack secret key/],
     [{ PAYSTACK_API_URL: "ftp://api.paystack.co" }, /^Invalid configuration: PAYSTACK_API_URL must start with http/],
     [{ NODE_ENV: "staging" }, /^Invalid configuration: NODE_ENV must be development, production or test/],
