@@ -1,7 +1,7 @@
 import { renderToString } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
-import { productPersonal, shopperAndState } from "~/domain/personal.server";
+import { shopperAndState, shopperStateAndProduct } from "~/domain/personal.server";
 import { detectLocale, inLanguage, translatorFor } from "~/lib/i18n.server";
 import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
 import type { PersonalBody } from "~/lib/page-cache.server";
@@ -39,9 +39,11 @@ export async function personalPage(
   if (!template) return null;
   const productId = template.product ? Number(/^\/shop\/(\d{1,10})$/.exec(new URL(request.url).pathname)?.[1]) : null;
   if (productId !== null && !(productId > 0)) return null;
-  const { shopper, state } = await shopperAndState(request, context, locale);
-  if (productId === null) return { parts: fillPersonalTemplate(template, state, t), spliced: template.spliced };
-  const personal = await productPersonal(context.db, shopper, productId, template.product?.soldOut !== undefined);
+  if (productId === null) {
+    const { state } = await shopperAndState(request, context, locale);
+    return { parts: fillPersonalTemplate(template, state, t), spliced: template.spliced };
+  }
+  const { state, product: personal } = await shopperStateAndProduct(request, context, locale, productId, template.product?.soldOut !== undefined);
   const recentHtml = personal.recent ? await recentRowHtml(personal.recent, state, locale) : "";
   return { parts: fillPersonalTemplate(template, state, t, { personal, recentHtml }), spliced: template.spliced };
 }

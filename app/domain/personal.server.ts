@@ -1,13 +1,13 @@
 import { type Expression, sql } from "kysely";
 import { builtOnce } from "~/db/built-once.server";
 import type { AppLoadContext } from "react-router";
-import { type Db, PREPARED } from "~/db/client.server";
+import { type Db, isPostgres, PREPARED } from "~/db/client.server";
 import { NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal } from "~/lib/personal";
 import { sizesWaitedForColumn, sizesWaitedFromColumn } from "./back-in-stock.server";
 import { cartSummary, cartSummaryFromColumn, userCartSummaryColumn } from "./cart.server";
 import { viewingProduct } from "./recently-viewed.server";
 import { type ReviewEligibility, reviewEligibilityColumn } from "./reviews.server";
-import { getSessionUser, rememberLocale, sessionColumns, sessionFromRow, sessionToRead, type SessionUser } from "./sessions.server";
+import { getSessionUser, rememberLocale, sessionColumns, sessionFromRow, type SessionRow, sessionToRead, type SessionUser } from "./sessions.server";
 import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlist.server";
 
 /**
@@ -54,15 +54,16 @@ export async function shopperAndState(
   return { shopper: user, state: stateOf(user, cart, wishlist) };
 }
 
-const readSessionCartAndHearts = builtOnce((db, sessionId: Expression<string>) =>
+/** The session, its account, and the account's cart and hearts, by the session's id. */
+const sessionCartAndHearts = (db: Db, sessionId: Expression<string>) =>
   db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.user_id")
     .select(sessionColumns)
     .select([userCartSummaryColumn(db, sql.ref("u.id")).as("cart"), wishlistIdsColumn(db, sql.ref("u.id")).as("hearts")])
-    .where("s.id", "=", sessionId)
-    .modifyEnd(PREPARED),
-);
+    .where("s.id", "=", sessionId);
+
+const readSessionCartAndHearts = builtOnce((db, sessionId: Expression<string>) => sessionCartAndHearts(db, sessionId).modifyEnd(PREPARED));
 
 function stateOf(user: SessionUser, cart: PersonalState["cart"], wishlist: number[]): PersonalState {
   return { user: { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role }, cart, wishlist };
@@ -78,9 +79,39 @@ export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | 
   if (!shopper) return NOBODY_ON_PRODUCT;
   // One statement (docs/decisions/160): the recently viewed row's views and cards, the review state and
   // the waited sizes; on PostgreSQL it records the view too.
-  const view = soldOut ? viewingSoldOutProduct : viewingProductOnSale;
-  const { recent, more } = await view(db, shopper.id, productId, shopper.email.toLowerCase());
-  return { review: more.review as ReviewEligibility, waited: soldOut ? sizesWaitedFromColumn(more.waited) : [], recent };
+  const viewed = await viewingFor(soldOut)(db, shopper.id, productId, shopper.email.toLowerCase());
+  return productPersonalOf(viewed, soldOut);
+}
+
+/**
+ * shopperAndState and productPersonal for a product page filled in for its shopper. On PostgreSQL a
+ * signed-in shopper's take one statement, one round trip (docs/decisions/178): the session, account,
+ * cart and hearts, and the view's read and write. The view is written only for a session that has not
+ * expired, the rule sessionFromRow then applies to the same row.
+ */
+export async function shopperStateAndProduct(
+  request: Request,
+  context: Pick<AppLoadContext, "db">,
+  locale: string,
+  productId: number,
+  soldOut: boolean,
+): Promise<{ shopper: SessionUser | null; state: PersonalState; product: ProductPersonal }> {
+  const { db } = context;
+  const sessionId = isPostgres(db) ? sessionToRead(request) : null;
+  if (sessionId === null) {
+    const { shopper, state } = await shopperAndState(request, context, locale);
+    return { shopper, state, product: await productPersonal(db, shopper, productId, soldOut) };
+  }
+  const reading = (soldOut ? soldOutWithShopper : onSaleWithShopper)(db, sessionId, productId, new Date().toISOString()).then((rows) => rows[0]);
+  const user = await sessionFromRow(request, db, reading);
+  const row = await reading;
+  if (user && row) {
+    await rememberLocale(db, user, locale);
+    const state = stateOf(user, cartSummaryFromColumn(row.cart), wishlistIdsFromColumn(row.hearts));
+    return { shopper: user, state, product: productPersonalOf(viewingFor(soldOut).withShopper.fromRow(row, productId), soldOut) };
+  }
+  // Signed out (an unknown or expired session), as shopperAndState.
+  return { shopper: null, state: { user: null, cart: await cartSummary(request, context), wishlist: [] }, product: NOBODY_ON_PRODUCT };
 }
 
 const viewingProductOnSale = viewingProduct((db, { user, product }) => [reviewEligibilityColumn(db, user, product).as("review")]);
@@ -88,3 +119,25 @@ const viewingSoldOutProduct = viewingProduct((db, { user, product, email }) => [
   reviewEligibilityColumn(db, user, product).as("review"),
   sizesWaitedForColumn(db, product, email).as("waited"),
 ]);
+const viewingFor = (soldOut: boolean) => (soldOut ? viewingSoldOutProduct : viewingProductOnSale);
+
+function productPersonalOf(viewed: { recent: ProductPersonal["recent"]; more: Record<string, unknown> }, soldOut: boolean): ProductPersonal {
+  return { review: viewed.more.review as ReviewEligibility, waited: soldOut ? sizesWaitedFromColumn(viewed.more.waited) : [], recent: viewed.recent };
+}
+
+type ShopperAndViewRow = SessionRow & { cart: unknown; hearts: unknown } & Record<string, unknown>;
+
+/**
+ * The statement of shopperStateAndProduct on PostgreSQL. Every part of a statement sees the tables as
+ * they were before it: the strip is of the views before this one, as in viewingProduct.
+ */
+function withShopperAndView(viewing: ReturnType<typeof viewingProduct>) {
+  const { recording, reading } = viewing.withShopper;
+  return builtOnce((db, sessionId: Expression<string>, product: Expression<number>, now: Expression<string>) => {
+    const recordFor = sql<number>`(select "userId" from shopper where expires_at > ${now})`;
+    const columns = reading(db, sql.ref("shopper.userId"), product, sql<string>`lower(shopper.email)`);
+    return sql<ShopperAndViewRow>`with shopper as (${sessionCartAndHearts(db, sessionId)}), ${recording(recordFor, product, now)} select shopper.*, r.* from shopper cross join lateral (${columns}) as r ${PREPARED}`;
+  });
+}
+const onSaleWithShopper = withShopperAndView(viewingProductOnSale);
+const soldOutWithShopper = withShopperAndView(viewingSoldOutProduct);

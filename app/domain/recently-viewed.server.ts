@@ -84,14 +84,15 @@ async function writeView(trx: Db, userId: number, productId: number, now: Date):
  * written unless the product is already the latest view, with the next number, and the views beyond the
  * newest RECENT_KEPT are removed. Every part of a statement sees the table as it was before it, so the
  * rest of the statement reads the views before this one, and the removal keeps this product and the
- * RECENT_KEPT - 1 latest others. One statement is atomic on its own: no transaction is needed.
+ * RECENT_KEPT - 1 latest others. One statement is atomic on its own: no transaction is needed. A null
+ * `user` (no signed-in shopper, in a statement that finds them) records nothing.
  */
 function recordingView(user: Expression<number>, product: Expression<number>, now: Expression<string>) {
   const latest = sql`select product_id from recently_viewed where user_id = ${user} order by seq desc, product_id desc limit 1`;
   return sql`recorded as (
     insert into recently_viewed (user_id, product_id, seq, viewed_at)
     select cast(${user} as integer), cast(${product} as integer), coalesce((select max(seq) from recently_viewed where user_id = ${user}), 0) + 1, cast(${now} as text)
-    where (${latest}) is distinct from ${product}
+    where cast(${user} as integer) is not null and (${latest}) is distinct from ${product}
     on conflict (user_id, product_id) do update set seq = excluded.seq, viewed_at = excluded.viewed_at
     returning product_id
   ), trimmed as (
@@ -138,6 +139,10 @@ export type ViewColumns = (db: Db, values: { user: Expression<number>; product: 
  * their cards, and on PostgreSQL records the view too (one round trip); on SQLite the view is written
  * after the read when it is new. The statement is built once (docs/decisions/164): call this once per
  * set of columns, at the top of a module.
+ *
+ * `withShopper` gives the same on PostgreSQL as parts of a statement that also finds the shopper (the
+ * session: docs/decisions/178): `recording` goes in its `with`, `reading` is the columns read for the
+ * shopper's expressions, and `fromRow` reads the answer.
  */
 export function viewingProduct(more: ViewColumns) {
   const reading = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => {
@@ -156,15 +161,29 @@ export function viewingProduct(more: ViewColumns) {
     (db, user: Expression<number>, product: Expression<number>, email: Expression<string>, now: Expression<string>) =>
       sql<Record<string, unknown>>`with ${recordingView(user, product, now)} ${reading(db, user, product, email)} ${PREPARED}`,
   );
-  return async function view(db: Db, userId: number, productId: number, email: string, now = new Date()): Promise<{ recent: ProductCard[]; more: Record<string, unknown> }> {
+  async function view(db: Db, userId: number, productId: number, email: string, now = new Date()): Promise<ProductView> {
     const [row] = isPostgres(db) ? await onPostgres(db, userId, productId, email, now.toISOString()) : await onSqlite(db, userId, productId, email);
-    // One read serves both: whether this is a new view, and the strip (the views before it, without it).
-    const before = latestFirst(fromJson<[number, number][]>(row.viewed));
-    if (!isPostgres(db) && before[0] !== productId) await writeViewOnSqlite(db, userId, productId, now);
-    const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
-    const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
-    return { recent: ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN), more: row as Record<string, unknown> };
-  };
+    const viewed = fromRow(row, productId);
+    if (!isPostgres(db) && viewed.isNew) await writeViewOnSqlite(db, userId, productId, now);
+    return viewed;
+  }
+  view.withShopper = { recording: recordingView, reading, fromRow };
+  return view;
+}
+
+/** A product view's answer: the shopper's strip without this product, the `more` columns, and whether the view was new. */
+interface ProductView {
+  recent: ProductCard[];
+  more: Record<string, unknown>;
+  isNew: boolean;
+}
+
+/** One read serves both: whether this is a new view, and the strip (the views before it, without it). */
+function fromRow(row: Record<string, unknown>, productId: number): ProductView {
+  const before = latestFirst(fromJson<[number, number][]>(row.viewed));
+  const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
+  const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
+  return { recent: ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN), more: row, isNew: before[0] !== productId };
 }
 
 const viewingAlone = viewingProduct(() => []);
