@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { z } from "zod";
+import { builtOnce } from "~/db/built-once.server";
 import { type Db, isPostgres, PREPARED, preparedLimit } from "~/db/client.server";
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
@@ -8,7 +9,7 @@ import { CONCENTRATIONS, type Concentration, FAMILIES, type Family, knownValues 
 import { effectiveSort, NO_FILTERS, PRICE_MAX, PRICE_MIN, SEARCH_MAX_LENGTH, SHOP_PAGE_SIZE, SHOP_SORTS, type ShopFilters, type ShopSort } from "~/lib/shop-url";
 import type { Locale } from "~/lib/i18n";
 import { RecentlyUsed } from "~/lib/recently-used";
-import { listSizes, type ProductSize } from "./product-sizes.server";
+import { type ProductSize, sizesColumn, sizesFromColumn } from "./product-sizes.server";
 
 // ---------------------------------------------------------------------------------------------
 // Change notifications
@@ -103,8 +104,11 @@ export function productCardsColumn<TB extends keyof Database>(db: Db, ids: Selec
 }
 
 export function productCardsFromColumn(value: unknown): ProductCard[] {
-  return fromJson<unknown[][]>(value).map((tuple) => Object.fromEntries(CARD_FIELDS.map(([field], i) => [field, tuple[i]])) as unknown as ProductCard);
+  return fromJson<unknown[][]>(value).map(cardOf);
 }
+
+/** A card from a JSON tuple of CARD_FIELDS (and perhaps more values after them). */
+const cardOf = (tuple: unknown[]) => Object.fromEntries(CARD_FIELDS.map(([field], i) => [field, tuple[i]])) as unknown as ProductCard;
 
 /** The newest products in the shop, newest first. */
 export async function newestProducts(db: Db, limit: number): Promise<ProductCard[]> {
@@ -122,16 +126,46 @@ export async function countProducts(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-/** The newest products of a category picked by its slug (the home page's Mens and Womens carousels). */
-export async function productsInCategory(db: Db, categorySlug: string, limit: number): Promise<ProductCard[]> {
-  return cardQuery(db)
-    .innerJoin("categories as c", "c.id", "p.category_id")
-    .where("c.slug", "=", categorySlug)
-    .orderBy("p.created_at", "desc")
-    .orderBy("p.id", "desc")
-    .limit(preparedLimit(limit))
-    .modifyEnd(PREPARED)
-    .execute();
+/** The home page's carousels: the newest arrivals, and the newest of the men's and women's categories. */
+export const HOME_NEWEST = 5;
+export const HOME_PER_CATEGORY = 10;
+
+export interface HomeCarousels {
+  newest: ProductCard[];
+  mens: ProductCard[];
+  womens: ProductCard[];
+}
+
+/**
+ * The home page's three carousels, newest first, in one statement: on PostgreSQL each statement is a
+ * round trip, and the home page is the largest page rendered (docs/decisions/179).
+ */
+export async function homeCarousels(db: Db): Promise<HomeCarousels> {
+  const [row] = await readHomeCarousels(db);
+  return { newest: newestFirst(row.newest), mens: newestFirst(row.mens), womens: newestFirst(row.womens) };
+}
+
+const readHomeCarousels = builtOnce((db) => {
+  // The newest cards, of one category or all, as one JSON column: each card's fields, then its date.
+  const newestIn = (categorySlug: string | null, limit: number) => {
+    let newest = cardQuery(db).select("p.created_at");
+    if (categorySlug !== null) newest = newest.innerJoin("categories as c", "c.id", "p.category_id").where("c.slug", "=", categorySlug);
+    const rows = newest.orderBy("p.created_at", "desc").orderBy("p.id", "desc").limit(preparedLimit(limit)).as("n");
+    const fields = [...CARD_FIELDS.map(([field]) => sql.ref(`n.${field}`)), sql.ref("n.created_at")];
+    return db.selectFrom(rows).select(jsonArray(db, jsonTuple(db, fields)).as("cards"));
+  };
+  return db
+    .selectNoFrom([newestIn(null, HOME_NEWEST).as("newest"), newestIn("men", HOME_PER_CATEGORY).as("mens"), newestIn("women", HOME_PER_CATEGORY).as("womens")])
+    .modifyEnd(PREPARED);
+});
+
+/** Cards read by readHomeCarousels, newest first (a JSON array comes in no particular order). */
+function newestFirst(value: unknown): ProductCard[] {
+  const at = CARD_FIELDS.length;
+  const byDate = (a: unknown[], b: unknown[]) => (String(a[at]) < String(b[at]) ? 1 : String(a[at]) > String(b[at]) ? -1 : 0);
+  return fromJson<unknown[][]>(value)
+    .sort((a, b) => byDate(a, b) || Number(b[0]) - Number(a[0]))
+    .map(cardOf);
 }
 
 /** A category's name in the shopper's language: the Spanish one when there is one, else the English. */
@@ -522,12 +556,13 @@ export async function productDetail(db: Db, id: number, locale: Locale = "en"): 
       "p.rating_total as ratingTotal",
       "b.name as brandName",
       categoryName(locale).as("categoryName"),
+      sizesColumn(db, sql.ref("p.id")).as("sizes"),
     ])
     .where("p.id", "=", id)
     .where("p.archived_at", "is", null)
     .modifyEnd(PREPARED)
     .executeTakeFirst();
-  return row ? { ...row, sizes: await listSizes(db, row.id) } : null;
+  return row ? { ...row, sizes: sizesFromColumn(row.sizes) } : null;
 }
 
 export const RELATED_LIMIT = 5;

@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NO_FILTERS, type ShopFilters } from "~/lib/shop-url";
 import { addBrand, addCategory, addProduct } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { countingStatements } from "../../tests/support/statements";
 import {
   catalogChanged,
+  HOME_NEWEST,
+  HOME_PER_CATEGORY,
+  homeCarousels,
   listBrands,
   listCategories,
   listShopProducts,
@@ -12,7 +16,6 @@ import {
   parseProductId,
   parseShopQuery,
   productDetail,
-  productsInCategory,
   relatedProducts,
   sitemapProducts,
 } from "./catalog.server";
@@ -155,9 +158,18 @@ describe.each(ENGINES)("the shop's catalogue on %s", (engine) => {
   });
 
   it("picks the home carousels by category slug, the newest arrivals, and the sitemap's products", async () => {
-    expect((await productsInCategory(t.db, "women", 3)).map((p) => p.name)).toEqual(["Perfume 17", "Perfume 15", "Perfume 13"]);
-    expect(await productsInCategory(t.db, "unknown", 3)).toEqual([]);
-    expect((await newestProducts(t.db, 2)).map((p) => p.name)).toEqual(["Perfume 17", "Perfume 15"]);
+    const counted = countingStatements(t.db);
+    const home = await homeCarousels(counted.db);
+    expect(counted.statements).toHaveLength(1);
+    // The cards are the catalogue's own, field for field, newest first; archived products are left out.
+    expect(JSON.stringify(home.newest)).toBe(JSON.stringify(await newestProducts(t.db, HOME_NEWEST)));
+    expect(home.newest.map((p) => p.name)).toEqual(["Perfume 17", "Perfume 15", "Perfume 14", "Perfume 13", "Perfume 12"]);
+    const inCategory = async (category: number) =>
+      (await t.db.selectFrom("products").select("id").where("category_id", "=", category).where("archived_at", "is", null).orderBy("created_at", "desc").orderBy("id", "desc").limit(HOME_PER_CATEGORY).execute()).map((p) => p.id);
+    expect(home.womens.map((p) => p.id)).toEqual(await inCategory(ids.women));
+    expect(home.womens.map((p) => p.name).slice(0, 3)).toEqual(["Perfume 17", "Perfume 15", "Perfume 13"]);
+    expect(home.mens.map((p) => p.id)).toEqual(await inCategory(ids.men));
+    expect(home.mens.length).toBeGreaterThan(0);
     const sitemap = await sitemapProducts(t.db);
     expect(sitemap).toHaveLength(17);
     expect(sitemap[0]).toEqual({ id: productIds["p-0"], updatedAt: "2026-01-01T12:00:00.000Z" });

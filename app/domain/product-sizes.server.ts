@@ -1,5 +1,6 @@
-import type { Transaction } from "kysely";
+import { type Expression, sql, type Transaction } from "kysely";
 import { type Db, PREPARED } from "~/db/client.server";
+import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 
 /**
@@ -45,6 +46,24 @@ function toSize(r: { id: number; product_id: number; label: string; ml: number |
 export async function listSizes(db: Reader, productId: number): Promise<ProductSize[]> {
   const rows = await db.selectFrom("product_sizes").select(COLUMNS).where("product_id", "=", productId).orderBy("position").orderBy("id").modifyEnd(PREPARED).execute();
   return rows.map(toSize);
+}
+
+/**
+ * A product's sizes as one column of another statement (the product's own, in productDetail): one
+ * round trip fewer on PostgreSQL. Read it with `sizesFromColumn`.
+ */
+export function sizesColumn(db: Db, productId: Expression<number>) {
+  return db
+    .selectFrom("product_sizes as z")
+    .select(jsonArray(db, jsonTuple(db, COLUMNS.map((column) => sql.ref(`z.${column}`)))).as("sizes"))
+    .where("z.product_id", "=", productId);
+}
+
+/** Sizes read by `sizesColumn`, in the order the owner gave them (as listSizes). */
+export function sizesFromColumn(value: unknown): ProductSize[] {
+  return fromJson<unknown[][]>(value)
+    .map((tuple) => toSize(Object.fromEntries(COLUMNS.map((column, i) => [column, tuple[i]])) as Parameters<typeof toSize>[0]))
+    .sort((a, b) => a.position - b.position || a.id - b.id);
 }
 
 /** Sizes of several products at once, by product. */

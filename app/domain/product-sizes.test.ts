@@ -3,6 +3,7 @@ import { translatorFor } from "~/lib/i18n.server";
 import { addBrand, addCategory, addProduct, makeUser } from "../../tests/support/catalogue";
 import { testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { countingStatements } from "../../tests/support/statements";
 import { changeOrderStatus } from "./admin-orders.server";
 import { addLine, cartView, decrementLine, incrementLine, removeLine, setLineQuantity } from "./cart.server";
 import { productDetail } from "./catalog.server";
@@ -94,6 +95,17 @@ describe.each(ENGINES)("sizes on %s", (engine) => {
       ["50 ml", 6_000_000, 0],
       ["100 ml", 9_500_000, 2],
     ]);
+    // Read with the product in one statement, the same sizes as listSizes, in the owner's order.
+    await t.db.updateTable("product_sizes").set({ position: 9, sku: "LAST-1", discount: 500_000 }).where("product_id", "=", id).where("label", "=", "50 ml").execute();
+    const counted = countingStatements(t.db);
+    const again = await productDetail(counted.db, id);
+    expect(counted.statements).toHaveLength(1);
+    expect(again!.sizes).toEqual(await listSizes(t.db, id));
+    expect(again!.sizes.map((s) => [s.label, s.discount])).toEqual([
+      ["100 ml", null],
+      ["50 ml", 500_000],
+    ]);
+    expect(again!.sizes[1].sku).toBe("LAST-1");
   });
 
   it("keeps one cart line per size, each with its own price and stock limit", async () => {

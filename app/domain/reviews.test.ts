@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addUser, makeProducts } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { insertOrder } from "../../tests/support/orders";
+import { countingStatements } from "../../tests/support/statements";
 import { productCards } from "./catalog.server";
 import { latestReviews, productReviews, reviewEligibility, reviewInput, setReviewHidden, submitReview } from "./reviews.server";
 
@@ -98,5 +99,12 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
     expect(first.reviews[0].body).toBe("Review number 11 of the musk.");
     expect((await productReviews(t.db, many, 2)).reviews).toHaveLength(2);
     expect((await productReviews(t.db, many, 99)).page).toBe(2);
+    // With the counts read with the product (its page's loader): the same pages, one statement fewer.
+    const counts = await t.db.selectFrom("products").select(["review_count as reviewCount", "rating_total as ratingTotal"]).where("id", "=", many).executeTakeFirstOrThrow();
+    for (const page of [1, 2, 99]) {
+      const counted = countingStatements(t.db);
+      expect(await productReviews(counted.db, many, page, counts)).toEqual(await productReviews(t.db, many, page));
+      expect(counted.statements).toHaveLength(1);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { ProductCarousel } from "~/components/carousel";
 import { HeroCarousel } from "~/components/hero-carousel";
 import { Icon } from "~/components/icon";
-import { newestProducts, productsInCategory } from "~/domain/catalog.server";
+import { homeCarousels } from "~/domain/catalog.server";
 import { pageContent } from "~/lib/content.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -9,16 +9,9 @@ import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/_store.home";
 import { ShopLink } from "~/components/shop-link";
 
-const NEW_ARRIVALS = 5;
-const CATEGORY_CAROUSEL = 10;
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, content } = pageContent(request);
-  const [newest, mens, womens] = await Promise.all([
-    newestProducts(context.db, NEW_ARRIVALS),
-    productsInCategory(context.db, "men", CATEGORY_CAROUSEL),
-    productsInCategory(context.db, "women", CATEGORY_CAROUSEL),
-  ]);
+  const { newest, mens, womens } = await homeCarousels(context.db);
   const home = content.home;
   const pictures = [mens[0]?.image ?? newest[0]?.image ?? null, womens[0]?.image ?? newest[1]?.image ?? null];
   return {

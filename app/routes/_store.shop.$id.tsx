@@ -47,7 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shopper = await getSessionUser(request, context.db);
   const personal = await productPersonal(context.db, shopper, product.id, soldOut.length > 0);
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
-  const found = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1);
+  const found = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1, product);
   // Each review's date as the page shows it, written here: the page's script needs no date formatting.
   const reviews = { ...found, reviews: found.reviews.map((review) => ({ ...review, date: formatLagosTime(review.createdAt, locale) })) };
   return {
