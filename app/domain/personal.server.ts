@@ -31,15 +31,8 @@ export async function shopperAndState(
     // One statement reads the session, its account, the account's cart and hearts (docs/decisions/160):
     // on PostgreSQL every statement is a round trip. The cart and hearts are those of the session's own
     // account, found through the session row; they are used only when the session is valid.
-    const reading = readSessionCartAndHearts(db, sessionId).then((rows) => rows[0]);
-    const user = await sessionFromRow(request, db, reading);
-    const row = await reading;
-    if (user && row) {
-      await rememberLocale(db, user, locale);
-      return { shopper: user, state: stateOf(user, cartSummaryFromColumn(row.cart), wishlistIdsFromColumn(row.hearts)) };
-    }
-    // Signed out (an unknown or expired session): a cart cookie may still name a visitor's cart.
-    return { shopper: null, state: { user: null, cart: await cartSummary(request, context), wishlist: [] } };
+    const { shopper, state } = await fromSessionRow(request, context, locale, readSessionCartAndHearts(db, sessionId).then((rows) => rows[0]));
+    return { shopper, state };
   }
   // No session cookie, or the session already read for this request by another loader: who it is
   // first; then the cart and the hearts side by side.
@@ -52,6 +45,29 @@ export async function shopperAndState(
   ]);
   if (!user) return { shopper: null, state: { user: null, cart, wishlist: [] } };
   return { shopper: user, state: stateOf(user, cart, wishlist) };
+}
+
+type SessionCartRow = SessionRow & { cart: unknown; hearts: unknown };
+
+/**
+ * The shopper and their state from a statement that begins with the session's read
+ * (sessionCartAndHearts), and its row while the session is valid: sessionFromRow judges it, as
+ * getSessionUser would. Signed out (an unknown or expired session), a cart cookie may still name a
+ * visitor's cart.
+ */
+async function fromSessionRow<Row extends SessionCartRow>(
+  request: Request,
+  context: Pick<AppLoadContext, "db">,
+  locale: string,
+  reading: Promise<Row | undefined>,
+): Promise<{ shopper: SessionUser | null; state: PersonalState; row: Row | null }> {
+  const user = await sessionFromRow(request, context.db, reading);
+  const row = await reading;
+  if (user && row) {
+    await rememberLocale(context.db, user, locale);
+    return { shopper: user, state: stateOf(user, cartSummaryFromColumn(row.cart), wishlistIdsFromColumn(row.hearts)), row };
+  }
+  return { shopper: null, state: { user: null, cart: await cartSummary(request, context), wishlist: [] }, row: null };
 }
 
 /** The session, its account, and the account's cart and hearts, by the session's id. */
@@ -103,15 +119,8 @@ export async function shopperStateAndProduct(
     return { shopper, state, product: await productPersonal(db, shopper, productId, soldOut) };
   }
   const reading = (soldOut ? soldOutWithShopper : onSaleWithShopper)(db, sessionId, productId, new Date().toISOString()).then((rows) => rows[0]);
-  const user = await sessionFromRow(request, db, reading);
-  const row = await reading;
-  if (user && row) {
-    await rememberLocale(db, user, locale);
-    const state = stateOf(user, cartSummaryFromColumn(row.cart), wishlistIdsFromColumn(row.hearts));
-    return { shopper: user, state, product: productPersonalOf(viewingFor(soldOut).withShopper.fromRow(row, productId), soldOut) };
-  }
-  // Signed out (an unknown or expired session), as shopperAndState.
-  return { shopper: null, state: { user: null, cart: await cartSummary(request, context), wishlist: [] }, product: NOBODY_ON_PRODUCT };
+  const { shopper, state, row } = await fromSessionRow(request, context, locale, reading);
+  return { shopper, state, product: row ? productPersonalOf(viewingFor(soldOut).withShopper.fromRow(row, productId), soldOut) : NOBODY_ON_PRODUCT };
 }
 
 const viewingProductOnSale = viewingProduct((db, { user, product }) => [reviewEligibilityColumn(db, user, product).as("review")]);
@@ -125,7 +134,7 @@ function productPersonalOf(viewed: { recent: ProductPersonal["recent"]; more: Re
   return { review: viewed.more.review as ReviewEligibility, waited: soldOut ? sizesWaitedFromColumn(viewed.more.waited) : [], recent: viewed.recent };
 }
 
-type ShopperAndViewRow = SessionRow & { cart: unknown; hearts: unknown } & Record<string, unknown>;
+type ShopperAndViewRow = SessionCartRow & Record<string, unknown>;
 
 /**
  * The statement of shopperStateAndProduct on PostgreSQL. Every part of a statement sees the tables as
