@@ -78,7 +78,7 @@ const envSchema = z.object({
     .int("must be a whole number of megabytes")
     .min(1, "must be between 1 and 1024 megabytes")
     .max(1024, "must be between 1 and 1024 megabytes")
-    .default(16),
+    .default(32),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOW_STOCK_THRESHOLD: z.coerce

@@ -5,6 +5,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import zlib from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
+import { keptBytes } from "./kept-bytes.server";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
 import type { SplicedGzip } from "./spliced-gzip.server";
@@ -107,7 +108,7 @@ export class PageCache {
 
   constructor(options: PageCacheOptions = {}) {
     this.maxEntries = options.maxEntries ?? 2_000;
-    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+    this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
     this.ttlMs = options.ttlMs ?? 60_000;
     this.now = options.now ?? Date.now;
   }
@@ -233,10 +234,11 @@ export function encodedBody(entry: CachedPage, encoding: "br" | "gzip"): Buffer 
   let copy = entry.encoded[encoding];
   if (!copy) {
     const { body } = entry;
-    copy =
+    copy = keptBytes(
       encoding === "br"
         ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-        : zlib.gzipSync(body, { level: 6 });
+        : zlib.gzipSync(body, { level: 6 }),
+    );
     entry.encoded[encoding] = copy;
     entry.bytes += copy.length;
     entry.grew?.(copy.length);

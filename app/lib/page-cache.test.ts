@@ -81,6 +81,8 @@ describe("the anonymous page cache", () => {
     const gzip = encodedBody(entry, "gzip");
     expect(zlib.gunzipSync(gzip).toString()).toBe(text);
     expect(cache.stats().bytes).toBe(text.length + br.length + gzip.length);
+    // What is counted is what is held: each copy owns exactly its bytes.
+    expect([br.buffer.byteLength, gzip.buffer.byteLength]).toEqual([br.length, gzip.length]);
     cache.clear();
     expect(cache.get("a")).toBeUndefined();
     // A page rendered before the change is not stored after it.

@@ -1,5 +1,6 @@
 import { escapeHtml } from "./html";
 import type { Translate } from "./i18n";
+import { keptBytes } from "./kept-bytes.server";
 import { formatNaira } from "./money";
 import { NOBODY, NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal, waitsForAll } from "./personal";
 import { SplicedGzip } from "./spliced-gzip.server";
@@ -85,7 +86,7 @@ function changedTag(tag: string, change: "show" | "hide" | "disable"): string {
 export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTemplate | null {
   // One character per byte, so positions are byte offsets; text put in is converted the same way.
   const html = page.toString("latin1");
-  const bytes = (text: string) => Buffer.from(text, "latin1");
+  const bytes = (text: string) => keptBytes(Buffer.from(text, "latin1"));
   // The anonymous page's own bytes, so a place left as it was is the same buffer as the page's.
   const view = (from: number, to: number) => page.subarray(from, to);
   const once = (text: string) => {

@@ -1,4 +1,5 @@
 import zlib from "node:zlib";
+import { keptBytes } from "./kept-bytes.server";
 
 /**
  * Gzip for a shopper's filled-in page without compressing the whole page per request
@@ -166,7 +167,7 @@ export class SplicedGzip {
     if (known) return known;
     const bytes = Buffer.concat(parts);
     if (this.kept.size >= MAX_KEPT_RUNS) return deflateBlocks(bytes, 1);
-    const run = deflateBlocks(bytes, KEPT_RUN_LEVEL);
+    const run = keptBytes(deflateBlocks(bytes, KEPT_RUN_LEVEL));
     this.kept.set(key, run);
     grew?.(run.length);
     return run;
