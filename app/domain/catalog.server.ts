@@ -94,11 +94,11 @@ const CARD_FIELDS = [
  * app/domain/recently-viewed.server.ts): the cards of the products whose ids the subquery `ids` selects that are
  * still in the shop, in no particular order. Read it with `productCardsFromColumn`.
  */
-export function productCardsColumn<TB extends keyof Database>(db: Db, ids: SelectQueryBuilder<Database, TB, { product_id: number }>) {
+export function productCardsColumn<DB, TB extends keyof DB>(db: Db, ids: SelectQueryBuilder<DB, TB, { product_id: number }>, after: Expression<unknown>[] = []) {
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select(jsonArray(db, jsonTuple(db, CARD_FIELDS.map(([, column]) => sql.ref(column)))).as("cards"))
+    .select(jsonArray(db, jsonTuple(db, [...CARD_FIELDS.map(([, column]) => sql.ref(column)), ...after])).as("cards"))
     .where("p.archived_at", "is", null)
     .where("p.id", "in", ids);
 }
@@ -159,8 +159,8 @@ const readHomeCarousels = builtOnce((db) => {
     .modifyEnd(PREPARED);
 });
 
-/** Cards read by readHomeCarousels, newest first (a JSON array comes in no particular order). */
-function newestFirst(value: unknown): ProductCard[] {
+/** Cards read with their dates after them (readHomeCarousels, productCardsColumn), newest first: a JSON array comes in no particular order. */
+export function newestFirst(value: unknown): ProductCard[] {
   const at = CARD_FIELDS.length;
   const byDate = (a: unknown[], b: unknown[]) => (String(a[at]) < String(b[at]) ? 1 : String(a[at]) > String(b[at]) ? -1 : 0);
   return fromJson<unknown[][]>(value)
@@ -533,7 +533,18 @@ export function parseProductId(value: string | undefined): number | null {
 
 /** A product on sale in the shop, or null (unknown or taken out of the shop); its category named in `locale`. */
 export async function productDetail(db: Db, id: number, locale: Locale = "en"): Promise<ProductDetail | null> {
-  const row = await db
+  const row = await productDetailQuery(db, locale).where("p.id", "=", id).modifyEnd(PREPARED).executeTakeFirst();
+  return row ? productFromRow(row) : null;
+}
+
+/** A row of productDetailQuery as a product. */
+export function productFromRow<Row extends { sizes: unknown }>(row: Row): Omit<Row, "sizes"> & { sizes: ProductSize[] } {
+  return { ...row, sizes: sizesFromColumn(row.sizes) };
+}
+
+/** A product on sale: its own columns, its brand's and category's names, and its sizes as one JSON column. */
+export function productDetailQuery(db: Db, locale: Locale) {
+  return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
     .innerJoin("categories as c", "c.id", "p.category_id")
@@ -558,11 +569,7 @@ export async function productDetail(db: Db, id: number, locale: Locale = "en"): 
       categoryName(locale).as("categoryName"),
       sizesColumn(db, sql.ref("p.id")).as("sizes"),
     ])
-    .where("p.id", "=", id)
-    .where("p.archived_at", "is", null)
-    .modifyEnd(PREPARED)
-    .executeTakeFirst();
-  return row ? { ...row, sizes: sizesFromColumn(row.sizes) } : null;
+    .where("p.archived_at", "is", null);
 }
 
 export const RELATED_LIMIT = 5;

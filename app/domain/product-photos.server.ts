@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { type Expression, sql } from "kysely";
 import { type Db, isPostgres, PREPARED } from "~/db/client.server";
+import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import { MAX_PHOTO_ALT, MAX_PHOTOS } from "~/lib/admin";
 import { IMAGE_WIDTHS } from "~/lib/images";
 import { type ImageProblem, storeUploadedImage } from "~/lib/uploads.server";
@@ -61,8 +63,30 @@ export function cleanAlt(text: string): string | null | undefined {
 /** The photos the shop shows for a product, in order (its card image alone when it has no gallery rows). */
 export async function productGallery(db: Db, productId: number, cardImage: string | null): Promise<GalleryPhoto[]> {
   const rows = await db.selectFrom("product_photos").select(["image as key", "alt"]).where("product_id", "=", productId).orderBy("position").orderBy("id").modifyEnd(PREPARED).execute();
+  return withCardImage(rows, cardImage);
+}
+
+/** The gallery, or the card image alone for a product without gallery rows. */
+function withCardImage(rows: GalleryPhoto[], cardImage: string | null): GalleryPhoto[] {
   if (rows.length) return rows;
   return cardImage ? [{ key: cardImage, alt: null }] : [];
+}
+
+/**
+ * A product's gallery rows as one column of another statement (the product page's, in productPage):
+ * each photo's key, alt, position and id, in no particular order. Read it with `galleryFromColumn`.
+ */
+export function galleryColumn(db: Db, productId: Expression<number>) {
+  const fields = ["image", "alt", "position", "id"].map((column) => sql.ref(`ph.${column}`));
+  return db.selectFrom("product_photos as ph").select(jsonArray(db, jsonTuple(db, fields)).as("photos")).where("ph.product_id", "=", productId);
+}
+
+/** A gallery read by `galleryColumn`, in order, as productGallery gives it. */
+export function galleryFromColumn(value: unknown, cardImage: string | null): GalleryPhoto[] {
+  const rows = fromJson<[string, string | null, number, number][]>(value)
+    .sort((a, b) => a[2] - b[2] || a[3] - b[3])
+    .map(([key, alt]) => ({ key, alt }));
+  return withCardImage(rows, cardImage);
 }
 
 async function photoRows(db: Db, productId: number): Promise<AdminPhoto[]> {

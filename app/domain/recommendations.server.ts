@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Expression, sql } from "kysely";
 import { type Db, PREPARED, preparedLimit } from "~/db/client.server";
 import { RecentlyUsed } from "~/lib/recently-used";
 import { onCatalogChange, productCards, type ProductCard } from "./catalog.server";
@@ -42,17 +42,14 @@ function cacheOf(db: Db): RecentlyUsed<number, Cached> {
 }
 
 /** The product ids most often in the same orders as `productId`, with how many orders they share. */
-export async function boughtTogetherCounts(db: Db, productId: number, limit = BOUGHT_TOGETHER_LIMIT): Promise<{ productId: number; orders: number }[]> {
-  // Most products are in fewer orders than two products must share: then nothing is shown, and asking
-  // costs an index lookup instead of the grouping below, which was a product page's costliest statement.
-  // Cancelled orders are counted here too: that can only let the grouping run, never skip a row it finds.
-  const { orders } = await db
-    .selectFrom((eb) =>
-      eb.selectFrom("order_items").select("order_id").distinct().where("product_id", "=", productId).limit(preparedLimit(BOUGHT_TOGETHER_MIN_ORDERS)).as("some"),
-    )
-    .select((eb) => eb.fn.countAll<number>().as("orders"))
-    .modifyEnd(PREPARED)
-    .executeTakeFirstOrThrow();
+export async function boughtTogetherCounts(
+  db: Db,
+  productId: number,
+  limit = BOUGHT_TOGETHER_LIMIT,
+  /** what `ordersOfProductColumn` read for this product in another statement, if it did */
+  someOrders?: number,
+): Promise<{ productId: number; orders: number }[]> {
+  const orders = someOrders ?? (await db.selectNoFrom(ordersOfProductColumn(db, sql.val(productId)).as("orders")).modifyEnd(PREPARED).executeTakeFirstOrThrow()).orders;
   if (Number(orders) < BOUGHT_TOGETHER_MIN_ORDERS) return [];
   const latest = db
     .selectFrom("order_items as mine")
@@ -80,12 +77,28 @@ export async function boughtTogetherCounts(db: Db, productId: number, limit = BO
   return rows.map((r) => ({ productId: Number(r.productId), orders: Number(r.orders) }));
 }
 
-/** The cards of the row, most shared orders first; empty when there is not enough order data yet. */
-export async function boughtTogether(db: Db, productId: number, now = Date.now()): Promise<ProductCard[]> {
+/**
+ * How many orders a product is in, counted only up to BOUGHT_TOGETHER_MIN_ORDERS, as a column of
+ * another statement (the product page's, in productPage). Most products are in fewer orders than two
+ * products must share: then nothing is shown, and asking costs an index lookup instead of the grouping
+ * in boughtTogetherCounts, which was a product page's costliest statement. Cancelled orders are counted
+ * here too: that can only let the grouping run, never skip a row it finds.
+ */
+export function ordersOfProductColumn(db: Db, productId: Expression<number>) {
+  return db
+    .selectFrom((eb) => eb.selectFrom("order_items").select("order_id").distinct().where("product_id", "=", productId).limit(preparedLimit(BOUGHT_TOGETHER_MIN_ORDERS)).as("some"))
+    .select((eb) => eb.fn.countAll<number>().as("orders"));
+}
+
+/**
+ * The cards of the row, most shared orders first; empty when there is not enough order data yet.
+ * `someOrders`: what `ordersOfProductColumn` read for the product with the page's other data.
+ */
+export async function boughtTogether(db: Db, productId: number, now = Date.now(), someOrders?: number): Promise<ProductCard[]> {
   const cache = cacheOf(db);
   const hit = cache.get(productId);
   if (hit && now - hit.at < BOUGHT_TOGETHER_TTL_MS) return hit.cards;
-  const counts = await boughtTogetherCounts(db, productId);
+  const counts = await boughtTogetherCounts(db, productId, BOUGHT_TOGETHER_LIMIT, someOrders);
   const cards = counts.length ? await productCards(db, counts.map((c) => c.productId)) : [];
   const byId = new Map(cards.map((c) => [c.id, c]));
   const ordered = counts.flatMap((c) => byId.get(c.productId) ?? []);

@@ -10,8 +10,8 @@ import { Price } from "~/components/price";
 import { ProductGallery } from "~/components/product-gallery";
 import { WishlistButton } from "~/components/wishlist-button";
 import { requestBackInStock } from "~/domain/back-in-stock.server";
-import { parseProductId, productDetail, relatedProducts } from "~/domain/catalog.server";
-import { productGallery } from "~/domain/product-photos.server";
+import { parseProductId } from "~/domain/catalog.server";
+import { productPage } from "~/domain/product-page.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
 import { productPersonal } from "~/domain/personal.server";
 import { boughtTogether } from "~/domain/recommendations.server";
@@ -32,13 +32,13 @@ import type { Route } from "./+types/_store.shop.$id";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseProductId(params.id);
   const { locale, content } = pageContent(request);
-  const product = id === null ? null : await productDetail(context.db, id, locale);
-  if (!product) throw data(null, { status: 404 });
-  const [sameCategory, together] = await Promise.all([relatedProducts(context.db, product), boughtTogether(context.db, product.id)]);
+  const page = id === null ? null : await productPage(context.db, id, locale);
+  if (!page) throw data(null, { status: 404 });
+  const { product, photos } = page;
+  const together = await boughtTogether(context.db, product.id, Date.now(), page.someOrders);
   // A product in the 'often bought together' row is not shown twice.
-  const related = sameCategory.filter((p) => !together.some((t) => t.id === p.id));
+  const related = page.related.filter((p) => !together.some((t) => t.id === p.id));
   const path = `/shop/${product.id}`;
-  const photos = await productGallery(context.db, product.id, product.image);
   const image = photos.length ? imageVariantUrl(photos[0].key, 1024) : null;
   // Per size (docs/decisions/121): offered for the sold-out sizes, of which a signed-in shopper may
   // already wait for some (their parts of the page: docs/decisions/150).
