@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_FILTERS, type ShopFilters, shopHref } from "~/lib/shop-url";
 import { addBrand, addCategory, addProduct } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
+import { countingStatements } from "../../tests/support/statements";
 import { listBrands, listCategories, listShopProducts, parseShopQuery, shopFacets, shopListing } from "./catalog.server";
 
 const filters = (change: Partial<ShopFilters>): ShopFilters => ({ ...NO_FILTERS, ...change });
@@ -69,6 +70,34 @@ describe.each(ENGINES)("concentration and scent family filters on %s", (engine) 
     expect((await shopListing(t.db, new URLSearchParams(), "en")).brands.map((b) => b.name)).not.toContain("Atelier Paris");
     // An unknown category in the query is no filter.
     expect((await shopListing(t.db, new URLSearchParams({ category: "999999" }), "en")).filters.category).toBeNull();
+  });
+
+  it("takes one statement for a listing once the catalogue's version is known, and notices a change made elsewhere", async () => {
+    const counted = countingStatements(t.db);
+    const search = new URLSearchParams({ q: "edp" });
+    const first = await shopListing(counted.db, search, "en");
+    expect(first.products.map((p) => p.name).sort()).toEqual(["Cedar EDP", "Rose EDP", "Vanilla EDP"]);
+    counted.statements.length = 0;
+    expect(await shopListing(counted.db, search, "en")).toEqual(first);
+    expect(counted.statements).toHaveLength(1);
+    // A page without products reads the version alone (once its counts are known).
+    const nothing = new URLSearchParams({ q: "no such scent" });
+    expect((await shopListing(counted.db, nothing, "en")).total).toBe(0);
+    counted.statements.length = 0;
+    expect((await shopListing(counted.db, nothing, "en")).total).toBe(0);
+    expect(counted.statements).toHaveLength(1);
+    // Changed through another handle (another instance, a script): triggers raise the version, and the
+    // next listing's rows say so; its counts and facets are then read at the new version.
+    await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("name", "=", "Cedar EDP").execute();
+    const after = await shopListing(counted.db, search, "en");
+    expect(after.products.map((p) => p.name).sort()).toEqual(["Rose EDP", "Vanilla EDP"]);
+    expect([after.total, after.facets.concentration.edp, after.facets.family.woody]).toEqual([2, 2, 0]);
+    expect([first.total, first.facets.concentration.edp, first.facets.family.woody]).toEqual([3, 3, 1]);
+    counted.statements.length = 0;
+    expect(await shopListing(counted.db, search, "en")).toEqual(after);
+    expect(counted.statements).toHaveLength(1);
+    await t.db.updateTable("products").set({ archived_at: null }).where("name", "=", "Cedar EDP").execute();
+    expect((await shopListing(counted.db, search, "en")).total).toBe(3);
   });
 
   it("counts each value with the other filters applied, its own choices aside", async () => {

@@ -385,10 +385,20 @@ function inNameOrBrand(eb: ProductScope, postgres: boolean, word: string): Condi
 const COUNT_CACHE_ENTRIES = 2_000;
 const countCaches = new WeakMap<Db, RecentlyUsed<string, unknown>>();
 
+/** The version this process last read, per database: what a listing assumes (shopListing). */
+const lastVersions = new WeakMap<Db, number>();
+
 /** The catalogue's current version, read fresh: a cached count is only used at the version it was read. */
 async function catalogVersion(db: Db): Promise<number> {
   const row = await db.selectFrom("catalog_version").select("version").where("id", "=", 1).modifyEnd(PREPARED).executeTakeFirst();
-  return Number(row?.version ?? 0);
+  const version = Number(row?.version ?? 0);
+  lastVersions.set(db, version);
+  return version;
+}
+
+/** The catalogue's version as a column of a listing's statement, read in the same snapshot as its rows. */
+function catalogVersionColumn(db: Db) {
+  return db.selectFrom("catalog_version").select("version").where("id", "=", sql.lit(1)).as("catalogVersion");
 }
 
 function cachedCount(db: Db, key: string, count: () => Promise<number>): Promise<number> {
@@ -423,11 +433,15 @@ export interface ShopPage {
   pageCount: number;
 }
 
-function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number): Promise<ProductCard[]> {
+/** `seen`, when given, is told the catalogue's version as the page's rows were read (unless there are none). */
+async function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number, seen?: (version: number) => void): Promise<ProductCard[]> {
   const { query, fts } = listing(db, filters, part);
   const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"]);
-  const ordered = ORDERS[effectiveSort(filters)](selected, fts);
-  return ordered.limit(limit).offset(offset).execute();
+  const ordered = ORDERS[effectiveSort(filters)](selected, fts).limit(limit).offset(offset);
+  if (!seen) return ordered.execute();
+  const rows = (await ordered.select(catalogVersionColumn(db)).execute()) as (ProductCard & { catalogVersion: unknown })[];
+  if (rows.length) seen(Number(rows[0].catalogVersion));
+  return rows.map(({ catalogVersion: _version, ...card }) => card);
 }
 
 type CardQuery = ReturnType<ListingQuery["select"]>;
@@ -449,7 +463,7 @@ const ORDERS: Record<ShopSort, (query: CardQuery, fts: boolean) => CardQuery> = 
  * default for a search is best match: the products whose own name holds every word first, then those
  * found by their brand's name, each most recently added first.
  */
-export async function listShopProducts(db: Db, filters: ShopFilters, atVersion?: number): Promise<ShopPage> {
+export async function listShopProducts(db: Db, filters: ShopFilters, atVersion?: number, seen?: (version: number) => void): Promise<ShopPage> {
   const version = atVersion ?? (await catalogVersion(db));
   const total = await countMatching(db, version, filters, "all");
   const pageCount = Math.max(1, Math.ceil(total / SHOP_PAGE_SIZE));
@@ -457,12 +471,12 @@ export async function listShopProducts(db: Db, filters: ShopFilters, atVersion?:
   const offset = (page - 1) * SHOP_PAGE_SIZE;
   if (total === 0) return { products: [], total, page, pageCount };
   const ranked = effectiveSort(filters) === "relevance" && searchWords(filters.q).some((w) => [...w].length >= TRIGRAM);
-  if (!ranked) return { products: await pageOfProducts(db, filters, "all", offset, SHOP_PAGE_SIZE), total, page, pageCount };
+  if (!ranked) return { products: await pageOfProducts(db, filters, "all", offset, SHOP_PAGE_SIZE, seen), total, page, pageCount };
   // Name matches, then brand-only matches: each part is read in index order, only as far as this page.
   const byName = await countMatching(db, version, filters, "name");
-  const products = offset < byName ? await pageOfProducts(db, filters, "name", offset, SHOP_PAGE_SIZE) : [];
+  const products = offset < byName ? await pageOfProducts(db, filters, "name", offset, SHOP_PAGE_SIZE, seen) : [];
   if (products.length < SHOP_PAGE_SIZE && total > byName) {
-    products.push(...(await pageOfProducts(db, filters, "brand", Math.max(0, offset - byName), SHOP_PAGE_SIZE - products.length)));
+    products.push(...(await pageOfProducts(db, filters, "brand", Math.max(0, offset - byName), SHOP_PAGE_SIZE - products.length, seen)));
   }
   return { products, total, page, pageCount };
 }
@@ -511,13 +525,32 @@ export interface ShopListing extends ShopPage {
  * version and language, like the counts: a listing reads only its page of products (#14).
  */
 export async function shopListing(db: Db, params: URLSearchParams, locale: Locale): Promise<ShopListing> {
-  const version = await catalogVersion(db);
+  // The version last read is assumed, and read again with the page's rows: a listing takes one
+  // statement, not two (docs/decisions/182). Only after a catalogue change is it read over, at the new version.
+  const assumed = lastVersions.get(db);
+  if (assumed !== undefined) {
+    const listing = await shopListingAt(db, params, locale, assumed);
+    if (listing) return listing;
+  }
+  return (await shopListingAt(db, params, locale, await catalogVersion(db), false))!;
+}
+
+/**
+ * The listing at `version`. When `checked`, the version is read again with the rows (or alone, for a
+ * page without any) and null is returned unless it is still `version`: the counts and choices used are
+ * then those of the rows' snapshot. What was read and kept meanwhile at a version gone by is never used
+ * again, for that version is never read again.
+ */
+async function shopListingAt(db: Db, params: URLSearchParams, locale: Locale, version: number, checked = true): Promise<ShopListing | null> {
   const [categories, brands] = await Promise.all([
     cachedValue(db, `${version}|categories|${locale}`, () => listCategories(db, locale)),
     cachedValue(db, `${version}|brands`, () => listBrands(db)),
   ]);
   const asked = parseShopQuery(params, { categories, brands });
-  const [result, facets] = await Promise.all([listShopProducts(db, asked, version), shopFacets(db, asked, version)]);
+  const seen: number[] = [];
+  const [result, facets] = await Promise.all([listShopProducts(db, asked, version, checked ? (v) => seen.push(v) : undefined), shopFacets(db, asked, version)]);
+  if (checked && seen.length === 0) seen.push(await catalogVersion(db));
+  if (seen.some((v) => v !== version)) return null;
   return { ...result, filters: { ...asked, page: result.page }, categories, brands, facets };
 }
 
