@@ -162,6 +162,7 @@ async function main() {
     config,
     cspNonce: res.locals.cspNonce as string,
     clientIp: req.ip ?? "unknown",
+    readsOfRequest: req.method === "GET" ? {} : undefined,
   });
   const { forHandlers: build, current: currentBuild } = await loadBuild(production, app);
   // A shopper with a session or a cart gets the cached page with their own parts filled in

@@ -11,6 +11,12 @@ declare module "react-router" {
     cspNonce: string;
     /** the shopper's IP address, for abuse limits */
     clientIp: string;
+    /**
+     * Given only for a GET request: one object per request, by which its loaders share what they read
+     * of the shopper's session (sessions.server.ts). Not for a form's POST, whose loaders run after its
+     * action and must read the session as the action left it.
+     */
+    readsOfRequest?: object;
   }
 }
 

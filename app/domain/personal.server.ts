@@ -15,18 +15,18 @@ import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlis
  * root loader sends it with every page, and a cached page is made this shopper's from it
  * (docs/decisions/141), so both ways of answering show the same.
  */
-export async function personalState(request: Request, context: Pick<AppLoadContext, "db">, locale: string): Promise<PersonalState> {
+export async function personalState(request: Request, context: Pick<AppLoadContext, "db" | "readsOfRequest">, locale: string): Promise<PersonalState> {
   return (await shopperAndState(request, context, locale)).state;
 }
 
 /** personalState, and the signed-in shopper it was read for (null for a visitor). */
 export async function shopperAndState(
   request: Request,
-  context: Pick<AppLoadContext, "db">,
+  context: Pick<AppLoadContext, "db" | "readsOfRequest">,
   locale: string,
 ): Promise<{ shopper: SessionUser | null; state: PersonalState }> {
   const { db } = context;
-  const sessionId = sessionToRead(request);
+  const sessionId = sessionToRead(request, context.readsOfRequest);
   if (sessionId !== null) {
     // One statement reads the session, its account, the account's cart and hearts (docs/decisions/160):
     // on PostgreSQL every statement is a round trip. The cart and hearts are those of the session's own
@@ -36,7 +36,7 @@ export async function shopperAndState(
   }
   // No session cookie, or the session already read for this request by another loader: who it is
   // first; then the cart and the hearts side by side.
-  const user = await getSessionUser(request, db);
+  const user = await getSessionUser(request, db, context.readsOfRequest);
   const [cart, wishlist] = await Promise.all([
     cartSummary(request, context),
     user ? wishlistIds(db, user.id) : [],
@@ -57,11 +57,11 @@ type SessionCartRow = SessionRow & { cart: unknown; hearts: unknown };
  */
 async function fromSessionRow<Row extends SessionCartRow>(
   request: Request,
-  context: Pick<AppLoadContext, "db">,
+  context: Pick<AppLoadContext, "db" | "readsOfRequest">,
   locale: string,
   reading: Promise<Row | undefined>,
 ): Promise<{ shopper: SessionUser | null; state: PersonalState; row: Row | null }> {
-  const user = await sessionFromRow(request, context.db, reading);
+  const user = await sessionFromRow(request, context.db, reading, context.readsOfRequest);
   const row = await reading;
   if (user && row) {
     await rememberLocale(context.db, user, locale);
@@ -107,13 +107,13 @@ export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | 
  */
 export async function shopperStateAndProduct(
   request: Request,
-  context: Pick<AppLoadContext, "db">,
+  context: Pick<AppLoadContext, "db" | "readsOfRequest">,
   locale: string,
   productId: number,
   soldOut: boolean,
 ): Promise<{ shopper: SessionUser | null; state: PersonalState; product: ProductPersonal }> {
   const { db } = context;
-  const sessionId = isPostgres(db) ? sessionToRead(request) : null;
+  const sessionId = isPostgres(db) ? sessionToRead(request, context.readsOfRequest) : null;
   if (sessionId === null) {
     const { shopper, state } = await shopperAndState(request, context, locale);
     return { shopper, state, product: await productPersonal(db, shopper, productId, soldOut) };

@@ -60,17 +60,25 @@ export async function createSession(context: Pick<AppLoadContext, "db" | "config
   return sessionCookie(token, isSecure(context));
 }
 
-// Loaders of one request share the answer instead of each asking the database.
-const perRequest = new WeakMap<Request, Promise<SessionUser | null>>();
+// Loaders of one request share the answer instead of each asking the database. The framework hands
+// each loader a copy of the request, so on a GET the answer is also kept by the request's
+// `readsOfRequest` (app/context.ts), which all its loaders are given.
+const perRequest = new WeakMap<object, Promise<SessionUser | null>>();
+
+/** This request's session read, if one was asked for, by the request or by its GET's shared object. */
+function readFor(request: Request, readsOfRequest: object | undefined): Promise<SessionUser | null> | undefined {
+  return perRequest.get(request) ?? (readsOfRequest && perRequest.get(readsOfRequest));
+}
+
+function keep(request: Request, readsOfRequest: object | undefined, pending: Promise<SessionUser | null>): Promise<SessionUser | null> {
+  perRequest.set(request, pending);
+  if (readsOfRequest) perRequest.set(readsOfRequest, pending);
+  return pending;
+}
 
 /** The signed-in user for this request, or null. Expired, unknown or malformed tokens count as signed out. */
-export function getSessionUser(request: Request, db: Db): Promise<SessionUser | null> {
-  let pending = perRequest.get(request);
-  if (!pending) {
-    pending = lookUpSession(request, db);
-    perRequest.set(request, pending);
-  }
-  return pending;
+export function getSessionUser(request: Request, db: Db, readsOfRequest?: object): Promise<SessionUser | null> {
+  return keep(request, readsOfRequest, readFor(request, readsOfRequest) ?? lookUpSession(request, db));
 }
 
 /**
@@ -79,8 +87,8 @@ export function getSessionUser(request: Request, db: Db): Promise<SessionUser | 
  * is no well-formed token or the session is already being read for this request (then getSessionUser
  * gives it).
  */
-export function sessionToRead(request: Request): string | null {
-  if (perRequest.has(request)) return null;
+export function sessionToRead(request: Request, readsOfRequest?: object): string | null {
+  if (readFor(request, readsOfRequest)) return null;
   return sessionIdOf(request);
 }
 
@@ -89,10 +97,8 @@ export function sessionToRead(request: Request): string | null {
  * judged as getSessionUser judges it; this request's loaders then share it (from the moment it is
  * asked, so none of them reads the session again).
  */
-export function sessionFromRow(request: Request, db: Db, row: Promise<SessionRow | undefined>): Promise<SessionUser | null> {
-  const pending = row.then((found) => settle(db, found));
-  perRequest.set(request, pending);
-  return pending;
+export function sessionFromRow(request: Request, db: Db, row: Promise<SessionRow | undefined>, readsOfRequest?: object): Promise<SessionUser | null> {
+  return keep(request, readsOfRequest, row.then((found) => settle(db, found)));
 }
 
 const readSession = builtOnce((db, sessionId: Expression<string>) =>

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { browserRequest, testContext } from "../../tests/support/context";
+import { countingStatements } from "../../tests/support/statements";
 import {
   createSession,
   destroyAllSessions,
@@ -55,6 +56,28 @@ describe.each(ENGINES)("sessions on %s", (engine) => {
 
     const user = await getSessionUser(browserRequest("/", { cookies: [cookie] }), t.db);
     expect(user).toMatchObject({ id: customerId, email: "ada@example.com", firstName: "Ada", role: "customer" });
+  });
+
+  it("is read once for all the loaders of a GET, though each is handed its own copy of the request", async () => {
+    const cookie = await createSession(context, customerId);
+    const counted = countingStatements(t.db);
+    // What the framework gives a page's loaders: copies of one request, and one load context whose
+    // readsOfRequest the server sets for a GET.
+    const readsOfRequest = {};
+    const copies = [browserRequest("/shop/1", { cookies: [cookie] }), browserRequest("/shop/1", { cookies: [cookie] })];
+    const [root, page] = await Promise.all(copies.map((request) => getSessionUser(request, counted.db, readsOfRequest)));
+    expect(root).toMatchObject({ id: customerId });
+    expect(page).toBe(root);
+    expect(counted.statements).toHaveLength(1);
+    // Asked by the request alone (a helper given no context), the copy's own read is shared too.
+    expect(await getSessionUser(copies[1], counted.db)).toBe(root);
+    expect(counted.statements).toHaveLength(1);
+    // Without it (a form's POST), each copy reads the session as it then is.
+    const posted = [browserRequest("/cart", { cookies: [cookie], method: "POST" }), browserRequest("/cart", { cookies: [cookie] })];
+    await getSessionUser(posted[0], counted.db);
+    await destroySession(posted[0], context);
+    expect(await getSessionUser(posted[1], counted.db)).toBeNull();
+    expect(counted.statements.filter((kind) => kind === "SelectQueryNode")).toHaveLength(3);
   });
 
   it("gives every sign-in a new id, and sign-out ends only that session", async () => {

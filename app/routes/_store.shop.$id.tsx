@@ -44,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // already wait for some (their parts of the page: docs/decisions/150).
   const soldOut = product.sizes.filter((s) => s.stock <= 0);
   const backInStock = soldOut.length === 0 ? null : { soldOut: soldOut.map((s) => ({ id: s.id, label: s.label })), choose: product.sizes.length > 1 };
-  const shopper = await getSessionUser(request, context.db);
+  const shopper = await getSessionUser(request, context.db, context.readsOfRequest);
   const personal = await productPersonal(context.db, shopper, product.id, soldOut.length > 0);
   const reviewsPage = Number(new URL(request.url).searchParams.get("reviews") ?? "1");
   const found = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1, product);
