@@ -493,6 +493,9 @@ async function sendAsItComes(res: ExpressResponse, response: Response): Promise<
     res.end();
     return;
   }
+  // The pipeline's own listeners (about seven "close" ones) come on top of those the server's
+  // middlewares put on every response: past Node's default of 10 it warned of a leak that is none.
+  res.setMaxListeners(20);
   try {
     await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
   } catch (error) {
