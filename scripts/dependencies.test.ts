@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 /** Runtime dependencies used without an import in our code, and why. */
 const USED_WITHOUT_IMPORT: Record<string, string> = {
   tsx: "runs the TypeScript npm scripts (node --import tsx)",
+  "patch-package": "applies patches/ to the installed packages after every npm install (postinstall)",
 };
 
 function sourceFiles(dir: string): string[] {
@@ -29,6 +30,16 @@ describe("dependencies", () => {
       return !new RegExp(`(from |import\\(|@import )["']${escaped}(/[^"']*)?["']`).test(code);
     });
     expect(unused).toEqual([]);
+  });
+
+  it("has the patches of patches/ applied to the installed packages (docs/decisions/184)", () => {
+    const patches = fs.readdirSync("patches").filter((name) => name.endsWith(".patch"));
+    expect(patches).toEqual(["react-router+7.18.4.patch"]);
+    // The patch is for this version only: a new one must be made again, or dropped, with any upgrade.
+    const installed = (JSON.parse(fs.readFileSync("node_modules/react-router/package.json", "utf8")) as { version: string }).version;
+    expect(installed).toBe("7.18.4");
+    const code = fs.readdirSync("node_modules/react-router/dist/development").filter((name) => name.endsWith(".mjs")).map((name) => fs.readFileSync(path.join("node_modules/react-router/dist/development", name), "utf8")).join("\n");
+    for (const mark of ["serverRoutesOfManifest", "dataRoutesOfRoutes", "keptMatchesOf"]) expect(code).toContain(mark);
   });
 
   it("pins every package to an exact version", () => {
