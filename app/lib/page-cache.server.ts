@@ -60,7 +60,7 @@ export interface CachedPage {
   nonce: string;
   storedAt: number;
   bytes: number;
-  /** told by encodedBody of the bytes a compressed copy added, for the cache's bound */
+  /** told of the bytes kept with the page once stored (a compressed copy, a kept gzip run): added to its bytes and the cache's bound */
   grew?: (bytes: number) => void;
   /** the page cut for filling in shoppers' parts (docs/decisions/141), made on first use; null: cannot be */
   personal?: unknown;
@@ -176,6 +176,10 @@ export class PageCache {
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
     entry.grew = (bytes) => {
+      // Counted in the page's own bytes too, so they all leave the bound with it: kept gzip runs
+      // (decision 175) were added to the bound only, and over a minute of shoppers the cache's count
+      // grew past what it held until it kept about half the pages it could.
+      entry.bytes += bytes;
       if (this.entries.get(key) !== entry) return;
       this.bytes += bytes;
       this.keepWithinBounds();
@@ -240,8 +244,8 @@ export function encodedBody(entry: CachedPage, encoding: "br" | "gzip"): Buffer 
         : zlib.gzipSync(body, { level: 6 }),
     );
     entry.encoded[encoding] = copy;
-    entry.bytes += copy.length;
-    entry.grew?.(copy.length);
+    if (entry.grew) entry.grew(copy.length);
+    else entry.bytes += copy.length;
   }
   return copy;
 }

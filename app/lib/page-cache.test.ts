@@ -122,6 +122,36 @@ describe("the anonymous page cache", () => {
     expect(tight.get("n0")).toBeUndefined();
     expect(tight.get("n7")).toBe(pages[7]);
   });
+
+  it("counts what a page keeps after it is stored (its filled-in pages' gzip runs) until the page leaves", () => {
+    let now = 0;
+    const cache = new PageCache({ maxEntries: 3, ttlMs: 1000, now: () => now });
+    const stored = (text: string) => {
+      const entry = page(text, now);
+      cache.set(text, entry, cache.currentGeneration());
+      return entry;
+    };
+    const a = stored("a".repeat(100));
+    // What SplicedGzip reports of each run it keeps for the page's shoppers.
+    a.grew!(500);
+    a.grew!(250);
+    expect(cache.stats().bytes).toBe(850);
+    expect(a.bytes).toBe(850);
+    // Replaced, pushed out or expired, the page takes all its bytes with it.
+    stored("a".repeat(100));
+    expect(cache.stats().bytes).toBe(100);
+    const b = stored("b".repeat(100));
+    b.grew!(400);
+    stored("c".repeat(100));
+    expect(cache.stats()).toMatchObject({ entries: 3, bytes: 700 });
+    stored("d".repeat(100)); // pushes out a
+    stored("e".repeat(100)); // pushes out b, with its run
+    expect(cache.stats()).toMatchObject({ entries: 3, bytes: 300 });
+    cache.get("e".repeat(100))!.grew!(50);
+    now = 2000;
+    expect(cache.get("e".repeat(100))).toBeUndefined();
+    expect(cache.stats()).toMatchObject({ entries: 2, bytes: 200 });
+  });
 });
 
 describe("requests answered in the order asked", () => {
