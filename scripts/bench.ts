@@ -149,17 +149,25 @@ function resetPeak(pid: number): boolean {
 
 const verdict = (ok: boolean) => (ok ? "PASS" : "SHORT");
 
+const serveScript = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.serve;
+
 /** Node's own flags for the server: those `npm run serve` gives it (its memory limits), unless --node-args says otherwise. */
 function serverNodeArgs(): string[] {
   if (values["node-args"] !== undefined) return values["node-args"].split(/\s+/).filter(Boolean);
-  const serve = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.serve;
-  return serve.match(/--[a-z-]+=\d+/g) ?? [];
+  return serveScript.match(/--[a-z-]+=\d+/g) ?? [];
+}
+
+/** The environment `npm run serve` sets before `node` (MALLOC_ARENA_MAX), so the server runs as it is served. */
+function serveEnvironment(): Record<string, string> {
+  const before = serveScript.slice(0, serveScript.search(/\bnode\b/));
+  return Object.fromEntries([...before.matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
 }
 
 async function startServer(dataDir: string): Promise<{ server: ChildProcess; base: string }> {
   const port = await freePort();
   const server = spawn(process.execPath, [...serverNodeArgs(), "build/server.js"], {
     env: {
+      ...serveEnvironment(),
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
@@ -316,7 +324,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 2000));
     const idleMb = memoryMb(pid, "VmRSS");
 
-    const heading = `${productCount} products, ${databaseUrl ? "PostgreSQL" : "SQLite"}, ${os.cpus().length} cores, page cache ${pageCache ? "on" : "off"}, ${compressed ? "compressed answers asked for" : "no compression asked for"}, node ${serverNodeArgs().join(" ") || "(no flags)"}`;
+    const heading = `${productCount} products, ${databaseUrl ? "PostgreSQL" : "SQLite"}, ${os.cpus().length} cores, page cache ${pageCache ? "on" : "off"}, ${compressed ? "compressed answers asked for" : "no compression asked for"}, node ${serverNodeArgs().join(" ") || "(no flags)"}${Object.entries(serveEnvironment()).filter(([name]) => name !== "NODE_ENV").map(([name, value]) => ` ${name}=${value}`).join("")}`;
     if (!values["no-pages"]) {
       const rows = await benchPages(base, shoppers);
       console.log(`\nPages: ${heading}, ${connections} connections, ${duration} s each, load ${os.loadavg()[0].toFixed(1)}`);
