@@ -32,14 +32,14 @@ describe("dependencies", () => {
     expect(unused).toEqual([]);
   });
 
-  it("has the patches of patches/ applied to the installed packages (docs/decisions/184)", () => {
+  it("has the patches of patches/ applied to the installed packages (docs/decisions/184, 186)", () => {
     const patches = fs.readdirSync("patches").filter((name) => name.endsWith(".patch"));
     expect(patches).toEqual(["react-router+7.18.4.patch"]);
     // The patch is for this version only: a new one must be made again, or dropped, with any upgrade.
     const installed = (JSON.parse(fs.readFileSync("node_modules/react-router/package.json", "utf8")) as { version: string }).version;
     expect(installed).toBe("7.18.4");
     const code = fs.readdirSync("node_modules/react-router/dist/development").filter((name) => name.endsWith(".mjs")).map((name) => fs.readFileSync(path.join("node_modules/react-router/dist/development", name), "utf8")).join("\n");
-    for (const mark of ["serverRoutesOfManifest", "dataRoutesOfRoutes", "keptMatchesOf"]) expect(code).toContain(mark);
+    for (const mark of ["serverRoutesOfManifest", "dataRoutesOfRoutes", "keptMatchesOf", "hasIndexOrRoutesParam"]) expect(code).toContain(mark);
   });
 
   it("pins every package to an exact version", () => {
