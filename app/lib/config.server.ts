@@ -3,6 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
+/** The page cache's size when PAGE_CACHE_MB is not set (docs/decisions/180). */
+export const DEFAULT_PAGE_CACHE_MB = 32;
+
 /**
  * Every setting comes from the environment and is validated here, once, at start-up.
  * With no environment at all the shop still starts: SQLite under data/, demo contact details,
@@ -78,7 +81,7 @@ const envSchema = z.object({
     .int("must be a whole number of megabytes")
     .min(1, "must be between 1 and 1024 megabytes")
     .max(1024, "must be between 1 and 1024 megabytes")
-    .default(32),
+    .default(DEFAULT_PAGE_CACHE_MB),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOW_STOCK_THRESHOLD: z.coerce

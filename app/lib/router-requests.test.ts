@@ -1,10 +1,11 @@
 import path from "node:path";
+import type * as ReactRouter from "react-router";
 import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
 
 // The file Node loads for the server (its "node" export), which the patch changes (docs/decisions/184);
 // the test runner would pick the package's CommonJS build, which is not patched and not used.
-const { createRequestHandler } = (await import(path.resolve("node_modules/react-router/dist/development/index.mjs"))) as typeof import("react-router");
+const { createRequestHandler } = (await import(path.resolve("node_modules/react-router/dist/development/index.mjs"))) as typeof ReactRouter;
 
 /** A build of one route whose loader keeps the request it is handed. */
 function buildKeeping(seen: Request[]): ServerBuild {
