@@ -34,7 +34,8 @@ describe("dependencies", () => {
 
   it("has the patches of patches/ applied to the installed packages (docs/decisions/184, 186)", () => {
     const patches = fs.readdirSync("patches").filter((name) => name.endsWith(".patch"));
-    expect(patches).toEqual(["react-router+7.18.4.patch"]);
+    // In sequence: an install patched with the first takes the second with a plain npm install (decision 186).
+    expect(patches).toEqual(["react-router+7.18.4+001+route-work-once.patch", "react-router+7.18.4+002+request-handed-on.patch"]);
     // The patch is for this version only: a new one must be made again, or dropped, with any upgrade.
     const installed = (JSON.parse(fs.readFileSync("node_modules/react-router/package.json", "utf8")) as { version: string }).version;
     expect(installed).toBe("7.18.4");
