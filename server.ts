@@ -102,7 +102,7 @@ async function main() {
 
   // Anonymous storefront pages are rendered once and sent again until the catalogue changes
   // (production only; docs/decisions/011).
-  const pageCache = production && config.pageCache ? new PageCache({ maxBytes: config.pageCacheBytes }) : null;
+  const pageCache = production && config.pageCache ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs }) : null;
   if (pageCache) onCatalogChange(() => pageCache.clear());
   // On PostgreSQL other instances may share the database: their catalogue changes empty this
   // instance's pages too, within a second (docs/decisions/146).

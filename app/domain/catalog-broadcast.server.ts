@@ -49,7 +49,14 @@ export function startCatalogBroadcast(options: {
 
   const connect = async (): Promise<void> => {
     if (stopped) return;
-    const next = new (await loadPg()).Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+    const next = new (await loadPg()).Client({
+      connectionString: databaseUrl,
+      connectionTimeoutMillis: 10_000,
+      // A connection that died without a word (a dropped network path) is found by TCP keepalive and
+      // reconnected, instead of listening to nothing until the pages expire.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     // An error on an idle client ends it; 'end' below schedules the reconnection.
     next.on("error", (error) => logger?.warn({ event: "catalog_broadcast_error", err: error.message }, "catalogue change listener lost its connection"));
     next.on("end", () => {
@@ -78,6 +85,10 @@ export function startCatalogBroadcast(options: {
     retryMs = 250;
     // Whatever changed while this instance was not listening is unknown: start afresh.
     if (connectedOnce) onRemoteChange();
+    if (unannounced) {
+      unannounced = false;
+      announce();
+    }
     connectedOnce = true;
     markReady();
   };
@@ -92,13 +103,22 @@ export function startCatalogBroadcast(options: {
     retryMs = Math.min(retryMs * 2, 10_000);
   }
 
-  const unsubscribe = onCatalogChange(() => {
-    // Sent after the change committed (catalogChanged() is called after the commit); a notice that
-    // cannot be sent leaves the other instances on their pages' time limit.
-    client?.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, instanceId]).catch((error: Error) => {
-      logger?.warn({ event: "catalog_broadcast_error", err: error.message }, "could not announce a catalogue change");
+  // A change that could not be announced (no connection, or the notice failed) is announced once the
+  // connection is back: the other instances keep their pages up to PAGE_CACHE_TTL_S, 10 minutes by
+  // default (docs/decisions/187), too long to leave them on.
+  let unannounced = false;
+  const announce = () => {
+    if (!client) {
+      unannounced = true;
+      return;
+    }
+    client.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, instanceId]).catch((error: Error) => {
+      unannounced = true;
+      logger?.warn({ event: "catalog_broadcast_error", err: error.message }, "could not announce a catalogue change; it is announced on reconnecting");
     });
-  });
+  };
+  // Sent after the change committed (catalogChanged() is called after the commit).
+  const unsubscribe = onCatalogChange(announce);
 
   void connect();
 

@@ -81,4 +81,22 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-c"]);
     await within(1000, () => remote === afterReconnect + 1);
   });
+
+  it("announces a change made while its connection was down once it is back", async () => {
+    let remote = 0;
+    const broadcast = start(() => remote++);
+    await broadcast.ready;
+    const { rows } = await other.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and query ilike $1 and pid <> pg_backend_pid()",
+      [`listen ${CATALOG_CHANNEL}`],
+    );
+    await other.query("select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1::int[])", [rows.map((r) => r.pid)]);
+    // The listening connection is gone before it is replaced (the first retry waits 250 ms).
+    await new Promise((r) => setTimeout(r, 60));
+    heard.length = 0;
+    catalogChanged();
+    await within(5000, () => remote >= 1);
+    // Announced after reconnecting, not lost.
+    await within(2000, () => heard.includes(broadcast.instanceId));
+  });
 });

@@ -5,6 +5,12 @@ import { z } from "zod";
 
 /** The page cache's size when PAGE_CACHE_MB is not set (docs/decisions/180). */
 export const DEFAULT_PAGE_CACHE_MB = 32;
+/**
+ * How long a kept page may be sent without being rendered again, when PAGE_CACHE_TTL_S is not set
+ * (docs/decisions/187). Every catalogue change made through the shop empties the cache at once (on
+ * other instances too); this only bounds changes written to the database some other way.
+ */
+export const DEFAULT_PAGE_CACHE_TTL_S = 600;
 
 /**
  * Every setting comes from the environment and is validated here, once, at start-up.
@@ -82,6 +88,12 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 1024 megabytes")
     .max(1024, "must be between 1 and 1024 megabytes")
     .default(DEFAULT_PAGE_CACHE_MB),
+  PAGE_CACHE_TTL_S: z.coerce
+    .number({ message: "must be a whole number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(1, "must be between 1 and 86400 seconds")
+    .max(86_400, "must be between 1 and 86400 seconds")
+    .default(DEFAULT_PAGE_CACHE_TTL_S),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOW_STOCK_THRESHOLD: z.coerce
@@ -141,6 +153,8 @@ export interface Config {
   pageCache: boolean;
   /** the most the page cache holds, in bytes (pages with their compressed copies) */
   pageCacheBytes: number;
+  /** how long a kept page is sent before it is rendered again, in milliseconds (catalogue changes empty the cache sooner) */
+  pageCacheTtlMs: number;
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
@@ -229,6 +243,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO,
     pageCache: env.PAGE_CACHE,
     pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
+    pageCacheTtlMs: env.PAGE_CACHE_TTL_S * 1000,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,

@@ -5,7 +5,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import zlib from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
-import { DEFAULT_PAGE_CACHE_MB } from "./config.server";
+import { DEFAULT_PAGE_CACHE_MB, DEFAULT_PAGE_CACHE_TTL_S } from "./config.server";
 import { keptBytes } from "./kept-bytes.server";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
@@ -18,9 +18,10 @@ import type { SplicedGzip } from "./spliced-gzip.server";
  *
  * Stored: 200 answers to GET requests on the storefront paths below, from requests carrying no `ub_*`
  * cookie (session, cart, toast), whose answer sets no cookie. The key is the full URL and the
- * shopper's language. Every catalogue change empties the cache; entries also expire after `ttlMs`,
- * which bounds staleness when several servers share one database (only the one that made the change
- * hears of it). Size is bounded by entry count and bytes, least recently used out first.
+ * shopper's language. Every catalogue change empties the cache, here and (on PostgreSQL) on the other
+ * instances (docs/decisions/146); entries also expire after `ttlMs` (PAGE_CACHE_TTL_S), which bounds
+ * changes written to the database outside the shop (docs/decisions/187). Size is bounded by entry count
+ * and bytes, least recently used out first.
  */
 
 /** The storefront's public pages and their client-side data requests (`*.data`). */
@@ -110,7 +111,7 @@ export class PageCache {
   constructor(options: PageCacheOptions = {}) {
     this.maxEntries = options.maxEntries ?? 2_000;
     this.maxBytes = options.maxBytes ?? DEFAULT_PAGE_CACHE_MB * 1024 * 1024;
-    this.ttlMs = options.ttlMs ?? 60_000;
+    this.ttlMs = options.ttlMs ?? DEFAULT_PAGE_CACHE_TTL_S * 1000;
     this.now = options.now ?? Date.now;
   }
 

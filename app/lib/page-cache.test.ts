@@ -90,6 +90,16 @@ describe("the anonymous page cache", () => {
     expect(cache.set("a", entry, cache.currentGeneration())).toBe(true);
   });
 
+  it("keeps a page ten minutes unless told otherwise (docs/decisions/187)", () => {
+    let now = 0;
+    const cache = new PageCache({ now: () => now });
+    cache.set("a", page("a", 0), cache.currentGeneration());
+    now = 599_999;
+    expect(cache.get("a")).toBeDefined();
+    now = 600_001;
+    expect(cache.get("a")).toBeUndefined();
+  });
+
   it("expires entries after the TTL and keeps within its entry and byte bounds, least recently used out first", async () => {
     let now = 0;
     const cache = new PageCache({ maxEntries: 2, ttlMs: 1000, now: () => now });
