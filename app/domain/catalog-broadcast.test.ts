@@ -34,6 +34,16 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     await t?.drop();
   });
 
+  /** Ends every listening connection but the test's own, as a dropped network would. */
+  async function cutListeningConnections() {
+    const { rows } = await other.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and query ilike $1 and pid <> pg_backend_pid()",
+      [`listen ${CATALOG_CHANNEL}`],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    await other.query("select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1::int[])", [rows.map((r) => r.pid)]);
+  }
+
   function start(onRemoteChange: () => void) {
     const broadcast = startCatalogBroadcast({ databaseUrl: t.url!, onRemoteChange });
     broadcasts.push(broadcast);
@@ -67,12 +77,7 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     let remote = 0;
     const broadcast = start(() => remote++);
     await broadcast.ready;
-    const { rows } = await other.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = current_database() and query ilike $1 and pid <> pg_backend_pid()",
-      [`listen ${CATALOG_CHANNEL}`],
-    );
-    expect(rows.length).toBeGreaterThan(0);
-    await other.query("select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1::int[])", [rows.map((r) => r.pid)]);
+    await cutListeningConnections();
 
     // Back within a few seconds: the reconnection itself counts as a change (pages are emptied once)...
     await within(5000, () => remote >= 1);
@@ -86,11 +91,7 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     let remote = 0;
     const broadcast = start(() => remote++);
     await broadcast.ready;
-    const { rows } = await other.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = current_database() and query ilike $1 and pid <> pg_backend_pid()",
-      [`listen ${CATALOG_CHANNEL}`],
-    );
-    await other.query("select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1::int[])", [rows.map((r) => r.pid)]);
+    await cutListeningConnections();
     // The listening connection is gone before it is replaced (the first retry waits 250 ms).
     await new Promise((r) => setTimeout(r, 60));
     heard.length = 0;
