@@ -1,10 +1,9 @@
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import helmet from "helmet";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { openDatabase, type DatabaseHandle } from "./app/db/client.server";
@@ -13,7 +12,9 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import { isAnsweredInOrder, isStorefrontRequest, lookUpPage, PageCache, renderPages, serveCachedPage, servePersonalPage } from "./app/lib/page-cache.server";
+import { type CachedPage, isAnsweredInOrder, isStorefrontRequest, PageCache, renderPages, servePersonalPage } from "./app/lib/page-cache.server";
+import { frontDoor } from "./app/lib/front-door.server";
+import { securityHeaders } from "./app/lib/security-headers.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
@@ -112,49 +113,22 @@ async function main() {
       : null;
 
   // Storefront pages and the cart page are answered in the order asked, a few at a time, cached or not
-  // (docs/decisions/167). Before the cache is looked in: a page found there waits its turn too. Past
-  // MAX_WAITING waiting, a shopper is told at once that the shop is busy.
+  // (docs/decisions/167). Past MAX_WAITING waiting, a shopper is told at once that the shop is busy. The
+  // turn is taken before Express, where a kept page is answered (front-door.server.ts, decision 188).
   const turns = renderSlots(isAnsweredInOrder, ANSWERS_AT_ONCE, { maxWaiting: MAX_WAITING, refuse: refuseWhenBusy });
-  app.use(turns.middleware);
+  const security = securityHeaders(production);
 
-  // A fresh nonce per response lets the framework's inline scripts run under a strict policy;
-  // a cached page keeps the nonce it was rendered with.
+  // A fresh nonce per response lets the framework's inline scripts run under a strict policy; a
+  // shopper's page made from a kept page keeps the nonce that page was rendered with.
   app.use((req, res, next) => {
-    const hit = pageCache ? lookUpPage(pageCache, req, res) : undefined;
-    res.locals.cspNonce = hit?.nonce ?? randomBytes(16).toString("base64");
+    const kept = res.locals.sharedPageEntry as CachedPage | undefined;
+    res.locals.cspNonce = kept?.nonce ?? randomBytes(16).toString("base64");
     next();
   });
-  app.use(
-    helmet({
-      contentSecurityPolicy: production
-        ? {
-            useDefaults: false,
-            directives: {
-              defaultSrc: ["'self'"],
-              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-              styleSrc: ["'self'"],
-              // Style attributes only (positions of sliders and carousels), never style elements.
-              styleSrcAttr: ["'unsafe-inline'"],
-              imgSrc: ["'self'", "data:"],
-              fontSrc: ["'self'"],
-              connectSrc: ["'self'"],
-              formAction: ["'self'"],
-              frameAncestors: ["'none'"],
-              baseUri: ["'self'"],
-              objectSrc: ["'none'"],
-            },
-          }
-        : false,
-      // Same-origin only; images and scripts never come from elsewhere.
-      crossOriginEmbedderPolicy: false,
-      // The browser default: our own pages still see where a form came from (the Origin check falls back on it).
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    }),
-  );
+  app.use(security.middleware);
   // Every request that can change something must come from our own pages.
   app.use(refuseCrossSiteRequests(config.publicUrl));
   app.use(refuseLargeBodies());
-  if (pageCache) app.use(serveCachedPage);
   const mode = production ? "production" : "development";
   const getLoadContext = (req: express.Request, res: express.Response) => ({
     db: database.db,
@@ -230,7 +204,9 @@ async function main() {
   app.use(inFlight.track(renderPages(pageCache, { build, mode, getLoadContext })));
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
-  const server: Server = app.listen(config.port, config.host, () => {
+  const server: Server = createServer(
+    frontDoor({ app, turns, cache: pageCache, securityHeaders: security.forNonce, trustProxy: app.get("trust proxy fn") }),
+  ).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info(`Unboxed is open at http://localhost:${port} (${database.engine}: ${database.location})`);

@@ -2,7 +2,7 @@ import type { RequestHandler } from "express";
 import enCommon from "../locales/en/common.json";
 import esCommon from "../locales/es/common.json";
 import { MAX_IMPORT_BYTES, MAX_PHOTO_ZIP_BYTES, MAX_UPLOAD_BYTES } from "./admin";
-import { localeOfExpressRequest } from "./cookies.server";
+import { localeOfNodeRequest } from "./cookies.server";
 
 /**
  * How much a request may send (docs/decisions/070). Plain code with no translation loader, so the
@@ -60,6 +60,6 @@ export function refuseLargeBodies(): RequestHandler {
     if (limit === UPLOAD_BODY_LIMIT || limit === IMPORT_BODY_LIMIT || limit === PHOTO_ZIP_BODY_LIMIT) return next();
     const declared = req.get("content-length");
     if (declared === undefined || (/^\d{1,15}$/.test(declared) && Number(declared) <= limit)) return next();
-    res.status(413).set("Cache-Control", "no-store").type("text/plain").send(TOO_LARGE[localeOfExpressRequest(req)]);
+    res.status(413).set("Cache-Control", "no-store").type("text/plain").send(TOO_LARGE[localeOfNodeRequest(req)]);
   };
 }

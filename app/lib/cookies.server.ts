@@ -1,4 +1,4 @@
-import type { Request as ExpressRequest } from "express";
+import type { IncomingMessage } from "node:http";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { Locale } from "./i18n";
 
@@ -22,11 +22,13 @@ export function readCookie(request: Request, name: string): string | undefined {
  * The language of a request the HTTP server answers itself, before the app (a refusal): ?lng=, the
  * language cookie, then Accept-Language, as the app decides.
  */
-export function localeOfExpressRequest(req: ExpressRequest): Locale {
+export function localeOfNodeRequest(req: IncomingMessage): Locale {
+  const url = req.url ?? "";
+  const queryAt = url.indexOf("?");
   return pickLocale({
-    query: typeof req.query?.lng === "string" ? req.query.lng : null,
-    cookie: readCookie(new Request("http://localhost/", { headers: { Cookie: req.get("cookie") ?? "" } }), LOCALE_COOKIE),
-    acceptLanguage: req.get("accept-language"),
+    query: queryAt === -1 ? null : new URLSearchParams(url.slice(queryAt + 1)).get("lng"),
+    cookie: readCookie(new Request("http://localhost/", { headers: { Cookie: req.headers.cookie ?? "" } }), LOCALE_COOKIE),
+    acceptLanguage: req.headers["accept-language"],
   }).locale;
 }
 

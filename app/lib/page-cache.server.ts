@@ -4,6 +4,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import zlib from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { DEFAULT_PAGE_CACHE_MB, DEFAULT_PAGE_CACHE_TTL_S } from "./config.server";
 import { keptBytes } from "./kept-bytes.server";
@@ -60,6 +61,8 @@ export interface CachedPage {
   etag: string;
   /** the CSP nonce the page was rendered with; the same page is answered with the same policy */
   nonce: string;
+  /** a hit's headers (names and values in turn, as Node takes them), made at its first hit */
+  answerHeaders?: string[];
   storedAt: number;
   bytes: number;
   /** told of the bytes kept with the page once stored (a compressed copy, a kept gzip run): added to its bytes and the cache's bound */
@@ -270,21 +273,32 @@ function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | 
   return null;
 }
 
-/** Sends a stored page: the compressed copy the client accepts, or 304 when it already has it. */
-export function sendCachedPage(req: ExpressRequest, res: ExpressResponse, entry: CachedPage): void {
-  res.status(entry.status);
-  for (const [name, value] of entry.headers) res.setHeader(name, value);
-  res.setHeader("ETag", entry.etag);
-  res.setHeader("Vary", "Accept-Encoding");
-  res.setHeader("X-Page-Cache", "hit");
-  if (req.get("if-none-match") === entry.etag) {
-    res.status(304).end();
+/**
+ * Sends a stored page: the compressed copy the client accepts, or 304 when it already has it. Answered
+ * before Express (front-door.server.ts, docs/decisions/188), so it carries the security headers itself:
+ * those of the page's nonce, made once with the rest of its headers and kept with the page.
+ */
+export function sendKeptPage(req: IncomingMessage, res: ServerResponse, entry: CachedPage, securityHeaders: (nonce: string) => [string, string][]): void {
+  let headers = entry.answerHeaders;
+  if (!headers) {
+    // As Express answered it: the security headers, then the page's own (the same name replaced).
+    const byName = new Map<string, [string, string]>();
+    for (const [name, value] of [...securityHeaders(entry.nonce), ...entry.headers, ["ETag", entry.etag], ["Vary", "Accept-Encoding"], ["X-Page-Cache", "hit"]]) {
+      byName.set(name.toLowerCase(), [name, value]);
+    }
+    headers = entry.answerHeaders = [...byName.values()].flat();
+    const bytes = headers.reduce((sum, text) => sum + text.length, 0);
+    if (entry.grew) entry.grew(bytes);
+    else entry.bytes += bytes;
+  }
+  if (req.headers["if-none-match"] === entry.etag) {
+    res.writeHead(304, headers);
+    res.end();
     return;
   }
-  const encoding = preferredEncoding(req.get("accept-encoding"));
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const body = encoding ? encodedBody(entry, encoding) : entry.body;
-  if (encoding) res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", body.length);
+  res.writeHead(entry.status, encoding ? [...headers, "Content-Encoding", encoding, "Content-Length", String(body.length)] : [...headers, "Content-Length", String(body.length)]);
   res.end(body);
 }
 
@@ -334,37 +348,40 @@ function requestHeaders(req: ExpressRequest): Headers {
   return headers;
 }
 
-/** What the cache keys of an Express request are made from (see PageCache.keyFor). */
-function requestFacts(req: ExpressRequest) {
+/** What the cache keys of a request are made from (see PageCache.keyFor), as Node hands it over. */
+function requestFacts(req: IncomingMessage, protocol: string) {
   return {
-    method: req.method,
-    url: req.originalUrl,
-    host: req.get("host"),
-    protocol: req.protocol,
-    cookie: req.get("cookie"),
-    acceptLanguage: req.get("accept-language"),
+    method: req.method ?? "",
+    url: req.url ?? "",
+    host: req.headers.host,
+    protocol,
+    cookie: req.headers.cookie,
+    acceptLanguage: req.headers["accept-language"],
   };
+}
+
+/** What lookUpPage leaves for the middlewares after it (res.locals, once Express has the request). */
+export interface PageLookup {
+  pageCacheKey?: string | null;
+  pageCacheEntry?: CachedPage;
+  sharedPageKey?: string | null;
+  sharedPageEntry?: CachedPage;
 }
 
 /**
  * The stored page for this request, if any: its own, or for a shopper with a session or a cart the
- * anonymous page theirs is made from. Called first (by the nonce middleware in server.ts), so a hit is
- * answered with the Content-Security-Policy of its page; remembers the keys for the middlewares below.
+ * anonymous page theirs is made from. Called first, in the request's turn before Express
+ * (front-door.server.ts), so a hit is answered there and a page made from one keeps its nonce;
+ * `found` keeps the keys for the middlewares below.
  */
-export function lookUpPage(cache: PageCache, req: ExpressRequest, res: ExpressResponse): CachedPage | undefined {
-  const key = cache.keyFor(requestFacts(req));
-  res.locals.pageCacheKey = key;
-  if (key) return (res.locals.pageCacheEntry = cache.get(key));
-  const sharedKey = cache.sharedKeyFor(requestFacts(req));
-  res.locals.sharedPageKey = sharedKey;
-  return (res.locals.sharedPageEntry = sharedKey ? cache.get(sharedKey) : undefined);
-}
-
-/** Middleware (after the security headers, before compression): answers a hit found by lookUpPage. */
-export function serveCachedPage(req: ExpressRequest, res: ExpressResponse, next: NextFunction): void {
-  const entry = res.locals.pageCacheEntry as CachedPage | undefined;
-  if (entry) sendCachedPage(req, res, entry);
-  else next();
+export function lookUpPage(cache: PageCache, req: IncomingMessage, protocol: string, found: PageLookup): CachedPage | undefined {
+  const facts = requestFacts(req, protocol);
+  const key = cache.keyFor(facts);
+  found.pageCacheKey = key;
+  if (key) return (found.pageCacheEntry = cache.get(key));
+  const sharedKey = cache.sharedKeyFor(facts);
+  found.sharedPageKey = sharedKey;
+  return (found.sharedPageEntry = sharedKey ? cache.get(sharedKey) : undefined);
 }
 
 interface RenderOptions {

@@ -1,8 +1,9 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import pLimit from "p-limit";
 import enCommon from "../locales/en/common.json";
 import esCommon from "../locales/es/common.json";
-import { localeOfExpressRequest } from "./cookies.server";
+import { localeOfNodeRequest } from "./cookies.server";
 
 /**
  * How many pages are rendered at once. Rendering is work for the one JavaScript thread: more at once
@@ -33,19 +34,27 @@ const BUSY = { en: enCommon.error.busy, es: esCommon.error.busy };
 
 /**
  * The 503 for a request that found the queue full, in the shopper's language. It is sent before the
- * security headers are set (the queue comes first), so it says itself that it is only text.
+ * security headers are set (the queue comes first, before Express), so it says itself that it is only text.
  */
-export function refuseWhenBusy(req: ExpressRequest, res: ExpressResponse): void {
-  res
-    .status(503)
-    .set({ "Retry-After": "2", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" })
-    .type("text/plain")
-    .send(BUSY[localeOfExpressRequest(req)]);
+export function refuseWhenBusy(req: IncomingMessage, res: ServerResponse): void {
+  const body = BUSY[localeOfNodeRequest(req)];
+  res.writeHead(503, {
+    "Retry-After": "2",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+  });
+  res.end(body);
 }
 
 export interface RenderSlots {
   /** runs one render in a slot */
   run<T>(render: () => Promise<T>): Promise<T>;
+  /** whether a request takes turns here (the `applies` given) */
+  takesTurn(req: { method: string; path: string }): boolean;
+  /** the rest of this request (`then`) holds a slot until answered; refused at once when too many wait */
+  wait(req: IncomingMessage, res: ServerResponse, then: () => void): void;
   /** middleware for the requests `applies` picks: the rest of the request (a full render) holds a slot until answered */
   middleware(req: ExpressRequest, res: ExpressResponse, next: NextFunction): void;
   /** renders running and waiting, for tests */
@@ -57,17 +66,14 @@ export interface RenderSlots {
  * Others (a payment check that waits on Paystack, an upload) must not hold a turn while they wait.
  */
 export function renderSlots(
-  applies: (req: ExpressRequest) => boolean,
+  applies: (req: { method: string; path: string }) => boolean,
   atOnce = RENDERS_AT_ONCE,
-  full?: { maxWaiting: number; refuse: (req: ExpressRequest, res: ExpressResponse) => void },
+  full?: { maxWaiting: number; refuse: (req: IncomingMessage, res: ServerResponse) => void },
 ): RenderSlots {
   const limit = pLimit(atOnce);
-  return {
-    run: (render) => limit(render),
-    middleware(req, res, next) {
-      if (!applies(req)) return next();
-      if (full && limit.pendingCount >= full.maxWaiting) return full.refuse(req, res);
-      void limit(
+  function wait(req: IncomingMessage, res: ServerResponse, then: () => void): void {
+    if (full && limit.pendingCount >= full.maxWaiting) return full.refuse(req, res);
+    void limit(
         () =>
           new Promise<void>((resolve) => {
             // A shopper who went away while waiting is not rendered for.
@@ -76,17 +82,25 @@ export function renderSlots(
             // garbage), or when the shopper goes away first. Waiting for the socket's "finish" tied
             // each turn to a turn of the event loop: under 100 connections, renders queued for seconds.
             const end = res.end;
-            res.end = function (this: ExpressResponse, ...args: Parameters<ExpressResponse["end"]>) {
+            res.end = function (this: ServerResponse, ...args: Parameters<ServerResponse["end"]>) {
               resolve();
               return end.apply(this, args);
-            } as ExpressResponse["end"];
+            } as ServerResponse["end"];
             res.once("close", resolve);
             // Each turn starts in the next turn of the event loop, not at once: with SQLite a render
             // never waits, so the queued renders would all run in one turn, and the server accepts
             // only one new connection a turn (seconds for a shopper who just arrived).
-            setImmediate(next);
+            setImmediate(then);
           }),
-      );
+    );
+  }
+  return {
+    run: (render) => limit(render),
+    takesTurn: applies,
+    wait,
+    middleware(req, res, next) {
+      if (!applies(req)) return next();
+      wait(req, res, next);
     },
     stats: () => ({ running: limit.activeCount, waiting: limit.pendingCount }),
   };

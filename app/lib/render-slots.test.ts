@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { refuseWhenBusy, renderSlots } from "./render-slots.server";
 
@@ -74,7 +75,7 @@ describe("render slots", () => {
 
   it("tells a shopper at once that the shop is busy when too many are already waiting, and takes the next one once there is room", async () => {
     const refused: string[] = [];
-    const slots = renderSlots(() => true, 1, { maxWaiting: 2, refuse: (req) => refused.push(req.path) });
+    const slots = renderSlots(() => true, 1, { maxWaiting: 2, refuse: (req) => refused.push((req as unknown as { path: string }).path) });
     const started: string[] = [];
     const answers = new Map<string, ExpressResponse>();
     const ask = async (path: string) => {
@@ -95,22 +96,24 @@ describe("render slots", () => {
   });
 
   it("answers a busy shop with 503, Retry-After and a message in the shopper's language", () => {
-    const answer = (headers: Record<string, string>, query: Record<string, string> = {}) => {
-      const sent: { status?: number; headers?: Record<string, string>; type?: string; body?: string } = {};
+    const answer = (headers: Record<string, string>, url = "/shop") => {
+      const sent: { status?: number; headers?: Record<string, string | number>; body?: string } = {};
       const res = {
-        status(code: number) { sent.status = code; return this; },
-        set(values: Record<string, string>) { sent.headers = values; return this; },
-        type(value: string) { sent.type = value; return this; },
-        send(body: string) { sent.body = body; return this; },
-      } as unknown as ExpressResponse;
-      const req = { query, get: (name: string) => headers[name.toLowerCase()] } as unknown as ExpressRequest;
-      refuseWhenBusy(req, res);
+        writeHead(code: number, values: Record<string, string | number>) { sent.status = code; sent.headers = values; return this; },
+        end(body: string) { sent.body = body; return this; },
+      } as unknown as ServerResponse;
+      refuseWhenBusy({ url, headers } as unknown as IncomingMessage, res);
       return sent;
     };
     const english = answer({ "accept-language": "en-GB" });
-    expect(english).toEqual({ status: 503, headers: { "Retry-After": "2", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }, type: "text/plain", body: "The shop is very busy right now. Please try again in a moment." });
+    const message = "The shop is very busy right now. Please try again in a moment.";
+    expect(english).toEqual({
+      status: 503,
+      headers: { "Retry-After": "2", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(message) },
+      body: message,
+    });
     expect(answer({ cookie: "lng=es" }).body).toBe("La tienda está muy ocupada en este momento. Inténtalo de nuevo en un momento.");
     expect(answer({ "accept-language": "es-NG,es;q=0.9" }).body).toMatch(/^La tienda/);
-    expect(answer({ cookie: "lng=es" }, { lng: "en" }).body).toMatch(/^The shop/);
+    expect(answer({ cookie: "lng=es" }, "/shop?lng=en").body).toMatch(/^The shop/);
   });
 });

@@ -478,6 +478,15 @@ test.describe("content pages, search engines and sharing", () => {
     expect(await again.text()).toBe(await first.text());
     const nonce = again.headers()["content-security-policy"].match(/'nonce-([^']+)'/)?.[1];
     expect(await again.text()).toContain(`nonce="${nonce}"`);
+    // A kept page is answered before Express (docs/decisions/188), with the headers its first answer had.
+    const url = `/faq?seen=${Date.now()}`;
+    const rendered = await request.get(url);
+    const kept = await request.get(url);
+    expect([rendered.headers()["x-page-cache"], kept.headers()["x-page-cache"]]).toEqual(["miss", "hit"]);
+    const answerHeaders = (headers: Record<string, string>) =>
+      Object.entries(headers).filter(([name]) => !/^(?:date|etag|x-page-cache|content-length|connection|keep-alive)$/.test(name)).sort(([a], [b]) => a.localeCompare(b));
+    expect(answerHeaders(kept.headers())).toEqual(answerHeaders(rendered.headers()));
+    expect(answerHeaders(kept.headers()).map(([name]) => name)).toEqual(expect.arrayContaining(["content-security-policy", "strict-transport-security", "x-content-type-options", "content-encoding", "vary"]));
     // A cart cookie gets the kept page with that cart's parts filled in, not the shared answer (docs/decisions/141).
     const withCart = await request.get("/faq", { headers: { Cookie: "ub_cart=abcdefghijklmnopqrstuvwxyz" } });
     expect(withCart.headers()["x-page-cache"]).toBe("personal");

@@ -1,0 +1,51 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type CachedPage, lookUpPage, type PageCache, type PageLookup, sendKeptPage } from "./page-cache.server";
+import type { RenderSlots } from "./render-slots.server";
+
+interface FrontDoorOptions {
+  /** the app (Express) that answers everything not answered here */
+  app: (req: IncomingMessage, res: ServerResponse) => void;
+  /** where storefront requests wait their turn (docs/decisions/167), and which do */
+  turns: RenderSlots;
+  /** kept pages (production), or null */
+  cache: PageCache | null;
+  securityHeaders: (nonce: string) => [string, string][];
+  /** Express's "trust proxy" rule: may this address tell us the protocol (X-Forwarded-Proto)? */
+  trustProxy: (address: string | undefined, hop: number) => boolean;
+}
+
+/**
+ * The HTTP server's listener, before Express (docs/decisions/188). A storefront request waits its turn
+ * here, in the order asked; in its turn the page cache is looked in, and a kept page is answered at once
+ * with the headers kept with it. Express's middlewares (about twelve, each matched and called) cost a
+ * kept page three times the rest of its answer. Everything else, and a storefront request whose page is
+ * not kept, goes on to Express, the cache's findings in `res.locals` for the middlewares there.
+ */
+export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { app, turns, cache } = options;
+  return (req, res) => {
+    const url = req.url ?? "";
+    const queryAt = url.indexOf("?");
+    if (!turns.takesTurn({ method: req.method ?? "", path: queryAt === -1 ? url : url.slice(0, queryAt) })) return app(req, res);
+    turns.wait(req, res, () => {
+      const found: PageLookup = {};
+      let hit: CachedPage | undefined;
+      if (cache) {
+        hit = lookUpPage(cache, req, protocolOf(req, options.trustProxy), found);
+        if (hit && found.pageCacheEntry === hit) return sendKeptPage(req, res, hit, options.securityHeaders);
+      }
+      (res as ServerResponse & { locals?: PageLookup }).locals = found;
+      app(req, res);
+    });
+  };
+}
+
+/** The request's protocol as Express tells it (req.protocol), for the cache key. */
+function protocolOf(req: IncomingMessage, trustProxy: FrontDoorOptions["trustProxy"]): string {
+  const own = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  if (!trustProxy(req.socket.remoteAddress, 0)) return own;
+  const forwarded = req.headers["x-forwarded-proto"];
+  const header = (Array.isArray(forwarded) ? forwarded[0] : forwarded) || own;
+  const comma = header.indexOf(",");
+  return comma === -1 ? header.trim() : header.slice(0, comma).trim();
+}

@@ -1,0 +1,158 @@
+import express from "express";
+import { createServer, get, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { frontDoor } from "./front-door.server";
+import { cachedPage, isAnsweredInOrder, PageCache, type PageLookup } from "./page-cache.server";
+import { renderSlots } from "./render-slots.server";
+import { securityHeaders } from "./security-headers.server";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** A server with the front door before a stand-in app that records what reached it, answering "app". */
+async function start(options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean } = {}) {
+  const reached: { url: string; locals?: PageLookup }[] = [];
+  const held: ServerResponse[] = [];
+  const app = (req: IncomingMessage, res: ServerResponse) => {
+    reached.push({ url: req.url ?? "", locals: (res as ServerResponse & { locals?: PageLookup }).locals });
+    if (req.url === "/shop?hold") return held.push(res);
+    res.end("app");
+  };
+  const turns = renderSlots(isAnsweredInOrder, options.atOnce ?? 8, { maxWaiting: options.maxWaiting ?? 100, refuse: (_req, res) => res.writeHead(503).end("busy") });
+  const security = securityHeaders(true);
+  const cache = options.cache === null ? null : (options.cache ?? new PageCache());
+  const server = createServer(frontDoor({ app, turns, cache, securityHeaders: security.forNonce, trustProxy: () => options.trustProxy ?? false }));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Tests without a cache never use it.
+  return { base, host: new URL(base).host, cache: cache as PageCache, reached, held, turns, security };
+}
+
+/** A GET as it comes over the wire, body not decoded. */
+const raw = (url: string, headers: Record<string, string>) =>
+  new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on("error", reject);
+  });
+
+const keep = (cache: PageCache, key: string, html: string, nonce = "kept-nonce") => {
+  const entry = cachedPage(200, new Headers({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=0, must-revalidate", Link: "</assets/a.css>; rel=preload" }), Buffer.from(html), nonce, Date.now());
+  cache.set(key, entry, cache.currentGeneration());
+  return entry;
+};
+
+describe("the front door (before Express)", () => {
+  it("answers a kept page itself, with its nonce's security headers and its own, compressed as asked, and 304 when the shopper has it", async () => {
+    const { base, host, cache, reached, security } = await start();
+    const html = `<!doctype html><p>${"Bleu de Chanel ".repeat(200)}</p>`;
+    const entry = keep(cache, `en http://${host}/shop?brand=2`, html);
+
+    const plain = await fetch(`${base}/shop?brand=2`, { headers: { "accept-encoding": "identity" } });
+    expect(await plain.text()).toBe(html);
+    expect(reached).toEqual([]);
+    expect(plain.headers.get("x-page-cache")).toBe("hit");
+    expect(plain.headers.get("etag")).toBe(entry.etag);
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+    expect(plain.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    expect(plain.headers.get("link")).toBe("</assets/a.css>; rel=preload");
+    expect(plain.headers.get("content-length")).toBe(String(Buffer.byteLength(html)));
+    // Every header Express's security middleware sets for that nonce, once each.
+    const expected = security.forNonce("kept-nonce");
+    expect(expected.map(([name]) => name.toLowerCase())).toEqual(expect.arrayContaining(["content-security-policy", "x-content-type-options", "strict-transport-security", "x-frame-options"]));
+    for (const [name, value] of expected) expect(plain.headers.get(name), name).toBe(value);
+    expect(plain.headers.get("content-security-policy")).toContain("'nonce-kept-nonce'");
+
+    const br = await raw(`${base}/shop?brand=2`, { "accept-encoding": "gzip, br" });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(Number(br.headers["content-length"])).toBe(br.body.length);
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(html);
+    const gzip = await raw(`${base}/shop?brand=2`, { "accept-encoding": "gzip" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body).toString()).toBe(html);
+
+    const again = await fetch(`${base}/shop?brand=2`, { headers: { "if-none-match": entry.etag } });
+    expect(again.status).toBe(304);
+    expect(reached).toEqual([]);
+  });
+
+  it("sends on to the app a page not kept, a shopper's page and everything else, with what the cache found", async () => {
+    const { base, host, cache, reached } = await start();
+    const entry = keep(cache, `en http://${host}/faq`, "<p>faq</p>");
+    await fetch(`${base}/shop?page=3`);
+    await fetch(`${base}/faq`, { headers: { cookie: "ub_cart=abc" } });
+    await fetch(`${base}/faq`, { headers: { cookie: "lng=es" } });
+    await fetch(`${base}/cart`);
+    await fetch(`${base}/cart`, { method: "POST", body: "intent=clear" });
+    await fetch(`${base}/profile`);
+    expect(reached.map((r) => r.url)).toEqual(["/shop?page=3", "/faq", "/faq", "/cart", "/cart", "/profile"]);
+    expect(reached[0].locals).toEqual({ pageCacheKey: `en http://${host}/shop?page=3`, pageCacheEntry: undefined });
+    expect(reached[1].locals).toMatchObject({ pageCacheKey: null, sharedPageKey: `en http://${host}/faq`, sharedPageEntry: entry });
+    expect(reached[2].locals).toMatchObject({ pageCacheKey: `es http://${host}/faq`, pageCacheEntry: undefined });
+    // The cart page takes a turn but is never kept; a cart change and other pages take none.
+    expect(reached[3].locals).toEqual({ pageCacheKey: null, sharedPageKey: null, sharedPageEntry: undefined });
+    expect(reached[4].locals).toBeUndefined();
+    expect(reached[5].locals).toBeUndefined();
+  });
+
+  it("keys a kept page by the protocol a trusted proxy forwards, as Express does", async () => {
+    const { base, host, cache, reached } = await start({ trustProxy: true });
+    keep(cache, `en https://${host}/about`, "<p>about</p>");
+    const behindProxy = await fetch(`${base}/about`, { headers: { "x-forwarded-proto": "https, http" } });
+    expect(behindProxy.headers.get("x-page-cache")).toBe("hit");
+    await fetch(`${base}/about`);
+    expect(reached.map((r) => r.url)).toEqual(["/about"]);
+  });
+
+  it("makes a kept page wait its turn behind the storefront requests before it, while other requests go straight on", async () => {
+    const { base, host, cache, reached, held, turns } = await start({ atOnce: 1 });
+    keep(cache, `en http://${host}/about`, "<p>about</p>");
+    const slow = fetch(`${base}/shop?hold`);
+    await expect.poll(() => held.length).toBe(1);
+    let keptAnswered = false;
+    const kept = fetch(`${base}/about`).then((r) => ((keptAnswered = true), r.text()));
+    await expect.poll(() => turns.stats().waiting).toBe(1);
+    expect(await (await fetch(`${base}/profile`)).text()).toBe("app");
+    expect(keptAnswered).toBe(false);
+    held[0].end("done");
+    expect(await slow.then((r) => r.text())).toBe("done");
+    expect(await kept).toBe("<p>about</p>");
+    expect(reached.map((r) => r.url)).toEqual(["/shop?hold", "/profile"]);
+  });
+
+  it("without a page cache (development) still gives storefront requests their turns, and the app answers them", async () => {
+    const { base, reached } = await start({ cache: null });
+    expect(await (await fetch(`${base}/shop`)).text()).toBe("app");
+    expect(reached).toEqual([{ url: "/shop", locals: {} }]);
+  });
+
+  it("answers a hit exactly as Express with the security middleware answered it", async () => {
+    const security = securityHeaders(true);
+    const cache = new PageCache();
+    const viaExpress = express();
+    viaExpress.use((_req, res, next) => ((res.locals.cspNonce = "kept-nonce"), next()));
+    viaExpress.use(security.middleware);
+    viaExpress.get("/faq", (_req, res) => {
+      res.set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=0, must-revalidate", "X-Frame-Options": "DENY" });
+      res.end("<p>faq</p>");
+    });
+    const server = createServer(viaExpress);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const rendered = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/faq`);
+    const { base, host } = await start({ cache });
+    cache.set(`en http://${host}/faq`, cachedPage(200, rendered.headers, Buffer.from(await rendered.text()), "kept-nonce", Date.now()), cache.currentGeneration());
+    const hit = await fetch(`${base}/faq`, { headers: { "accept-encoding": "identity" } });
+    const names = (headers: Headers) => [...headers.keys()].filter((name) => !/^(?:date|etag|vary|x-page-cache|content-length|connection|keep-alive|transfer-encoding)$/.test(name)).sort();
+    expect(names(hit.headers)).toEqual(names(rendered.headers));
+    for (const name of names(rendered.headers)) expect(hit.headers.get(name), name).toBe(rendered.headers.get(name));
+  });
+});
+
