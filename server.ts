@@ -3,7 +3,8 @@ import compression from "compression";
 import express from "express";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import proxyAddress from "proxy-addr";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { openDatabase, type DatabaseHandle } from "./app/db/client.server";
@@ -12,7 +13,7 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import { type CachedPage, isAnsweredInOrder, isStorefrontRequest, PageCache, renderPages, servePersonalPage } from "./app/lib/page-cache.server";
+import { type CachedPage, fillKeptPage, isAnsweredInOrder, isStorefrontRequest, PageCache, renderPages, servePersonalPage } from "./app/lib/page-cache.server";
 import { frontDoor } from "./app/lib/front-door.server";
 import { securityHeaders } from "./app/lib/security-headers.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
@@ -130,14 +131,17 @@ async function main() {
   app.use(refuseCrossSiteRequests(config.publicUrl));
   app.use(refuseLargeBodies());
   const mode = production ? "production" : "development";
-  const getLoadContext = (req: express.Request, res: express.Response) => ({
+  // The shopper's address as Express's req.ip tells it, for requests answered before Express too.
+  const trustProxy = app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean;
+  const loadContext = (req: IncomingMessage, cspNonce: string) => ({
     db: database.db,
     engine: database.engine,
     config,
-    cspNonce: res.locals.cspNonce as string,
-    clientIp: req.ip ?? "unknown",
+    cspNonce,
+    clientIp: proxyAddress(req, trustProxy) || "unknown",
     readsOfRequest: req.method === "GET" ? {} : undefined,
   });
+  const getLoadContext = (req: express.Request, res: express.Response) => loadContext(req, res.locals.cspNonce as string);
   const { forHandlers: build, current: currentBuild } = await loadBuild(production, app);
   // A shopper with a session or a cart gets the cached page with their own parts filled in
   // (docs/decisions/141). Full renders take turns (render-slots.server.ts): memory stays bounded under a burst.
@@ -145,7 +149,8 @@ async function main() {
   // The handlers that read and write the database are counted: a shutdown waits for their work, even
   // for a shopper who went away, before it closes the database.
   const inFlight = requestsInFlight();
-  if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders })));
+  const fill = fillKeptPage({ build, securityHeaders: security.forNonce });
+  if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders }, fill)));
   // After the filled-in pages, which are compressed as they are sent.
   app.use(compression());
 
@@ -205,7 +210,7 @@ async function main() {
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
   const server: Server = createServer(
-    frontDoor({ app, turns, cache: pageCache, securityHeaders: security.forNonce, trustProxy: app.get("trust proxy fn") }),
+    frontDoor({ app, turns, cache: pageCache, securityHeaders: security.forNonce, trustProxy, fill, loadContext, track: (work) => inFlight.during(work) }),
   ).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type CachedPage, lookUpPage, type PageCache, type PageLookup, sendKeptPage } from "./page-cache.server";
+import type { AppLoadContext } from "react-router";
+import { type FillKeptPage, lookUpPage, type PageCache, type PageLookup, requestUrl, type SecurityHeadersFor, sendKeptPage } from "./page-cache.server";
 import type { RenderSlots } from "./render-slots.server";
 
 interface FrontDoorOptions {
@@ -9,7 +10,13 @@ interface FrontDoorOptions {
   turns: RenderSlots;
   /** kept pages (production), or null */
   cache: PageCache | null;
-  securityHeaders: (nonce: string) => [string, string][];
+  securityHeaders: SecurityHeadersFor;
+  /** fills a shopper's parts into the kept page theirs is made from (docs/decisions/141) */
+  fill: FillKeptPage;
+  /** the app's load context for a request answered with this nonce */
+  loadContext: (req: IncomingMessage, nonce: string) => AppLoadContext;
+  /** counts work the server must finish before it closes the database */
+  track: <T>(work: () => Promise<T>) => Promise<T>;
   /** Express's "trust proxy" rule: may this address tell us the protocol (X-Forwarded-Proto)? */
   trustProxy: (address: string | undefined, hop: number) => boolean;
 }
@@ -17,9 +24,10 @@ interface FrontDoorOptions {
 /**
  * The HTTP server's listener, before Express (docs/decisions/188). A storefront request waits its turn
  * here, in the order asked; in its turn the page cache is looked in, and a kept page is answered at once
- * with the headers kept with it. Express's middlewares (about twelve, each matched and called) cost a
- * kept page three times the rest of its answer. Everything else, and a storefront request whose page is
- * not kept, goes on to Express, the cache's findings in `res.locals` for the middlewares there.
+ * with the headers kept with it, or, for a shopper with a session or a cart, filled in with their parts.
+ * Express's middlewares (about twelve, each matched and called) cost a kept page three times the rest
+ * of its answer. Everything else, and a storefront request whose page is not kept, goes on to Express,
+ * the cache's findings in `res.locals` for the middlewares there.
  */
 export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { app, turns, cache } = options;
@@ -28,14 +36,23 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
     const queryAt = url.indexOf("?");
     if (!turns.takesTurn({ method: req.method ?? "", path: queryAt === -1 ? url : url.slice(0, queryAt) })) return app(req, res);
     turns.wait(req, res, () => {
+      const toApp = (found: PageLookup) => {
+        (res as ServerResponse & { locals?: PageLookup }).locals = found;
+        app(req, res);
+      };
       const found: PageLookup = {};
-      let hit: CachedPage | undefined;
-      if (cache) {
-        hit = lookUpPage(cache, req, protocolOf(req, options.trustProxy), found);
-        if (hit && found.pageCacheEntry === hit) return sendKeptPage(req, res, hit, options.securityHeaders);
-      }
-      (res as ServerResponse & { locals?: PageLookup }).locals = found;
-      app(req, res);
+      if (!cache) return toApp(found);
+      const protocol = protocolOf(req, options.trustProxy);
+      const kept = lookUpPage(cache, req, protocol, found);
+      if (!kept) return toApp(found);
+      if (kept === found.pageCacheEntry) return sendKeptPage(req, res, kept, options.securityHeaders);
+      options
+        .track(() => options.fill(req, res, kept, requestUrl(req, protocol), options.loadContext(req, kept.nonce)))
+        .then(
+          (answered) => answered || toApp({ pageCacheKey: null }),
+          // Rendered in full instead (its own error page if the failure lasts), unless already answered.
+          () => (res.headersSent ? res.destroy() : toApp({ pageCacheKey: null })),
+        );
     });
   };
 }

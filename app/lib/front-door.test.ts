@@ -2,9 +2,10 @@ import express from "express";
 import { createServer, get, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
+import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { frontDoor } from "./front-door.server";
-import { cachedPage, isAnsweredInOrder, PageCache, type PageLookup } from "./page-cache.server";
+import { type CachedPage, cachedPage, type FillKeptPage, isAnsweredInOrder, PageCache, type PageLookup } from "./page-cache.server";
 import { renderSlots } from "./render-slots.server";
 import { securityHeaders } from "./security-headers.server";
 
@@ -14,8 +15,18 @@ afterEach(async () => {
 });
 
 /** A server with the front door before a stand-in app that records what reached it, answering "app". */
-async function start(options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean } = {}) {
+async function start(options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean; fills?: "fail" | "cannot" } = {}) {
   const reached: { url: string; locals?: PageLookup }[] = [];
+  const filled: { entry: CachedPage; url: string; nonce: string }[] = [];
+  let tracked = 0;
+  // A stand-in for the app's filling in: answers "filled", or cannot, or fails.
+  const fill: FillKeptPage = async (_req, res, entry, url, context) => {
+    filled.push({ entry, url: url.href, nonce: (context as { cspNonce: string }).cspNonce });
+    if (options.fills === "fail") throw new Error("database gone");
+    if (options.fills === "cannot") return false;
+    res.end("filled");
+    return true;
+  };
   const held: ServerResponse[] = [];
   const app = (req: IncomingMessage, res: ServerResponse) => {
     reached.push({ url: req.url ?? "", locals: (res as ServerResponse & { locals?: PageLookup }).locals });
@@ -25,12 +36,23 @@ async function start(options: { cache?: PageCache | null; atOnce?: number; maxWa
   const turns = renderSlots(isAnsweredInOrder, options.atOnce ?? 8, { maxWaiting: options.maxWaiting ?? 100, refuse: (_req, res) => res.writeHead(503).end("busy") });
   const security = securityHeaders(true);
   const cache = options.cache === null ? null : (options.cache ?? new PageCache());
-  const server = createServer(frontDoor({ app, turns, cache, securityHeaders: security.forNonce, trustProxy: () => options.trustProxy ?? false }));
+  const server = createServer(
+    frontDoor({
+      app,
+      turns,
+      cache,
+      securityHeaders: security.forNonce,
+      trustProxy: () => options.trustProxy ?? false,
+      fill,
+      loadContext: (_req, cspNonce) => ({ cspNonce }) as unknown as AppLoadContext,
+      track: (work) => ((tracked += 1), work()),
+    }),
+  );
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Tests without a cache never use it.
-  return { base, host: new URL(base).host, cache: cache as PageCache, reached, held, turns, security };
+  return { base, host: new URL(base).host, cache: cache as PageCache, reached, held, turns, security, filled, tracked: () => tracked };
 }
 
 /** A GET as it comes over the wire, body not decoded. */
@@ -83,23 +105,45 @@ describe("the front door (before Express)", () => {
     expect(reached).toEqual([]);
   });
 
-  it("sends on to the app a page not kept, a shopper's page and everything else, with what the cache found", async () => {
-    const { base, host, cache, reached } = await start();
-    const entry = keep(cache, `en http://${host}/faq`, "<p>faq</p>");
+  it("sends on to the app a page not kept and everything else, with what the cache found", async () => {
+    const { base, host, cache, reached, filled } = await start();
+    keep(cache, `en http://${host}/faq`, "<p>faq</p>");
     await fetch(`${base}/shop?page=3`);
-    await fetch(`${base}/faq`, { headers: { cookie: "ub_cart=abc" } });
+    await fetch(`${base}/shop?page=3`, { headers: { cookie: "ub_cart=abc" } });
     await fetch(`${base}/faq`, { headers: { cookie: "lng=es" } });
     await fetch(`${base}/cart`);
     await fetch(`${base}/cart`, { method: "POST", body: "intent=clear" });
     await fetch(`${base}/profile`);
-    expect(reached.map((r) => r.url)).toEqual(["/shop?page=3", "/faq", "/faq", "/cart", "/cart", "/profile"]);
+    expect(reached.map((r) => r.url)).toEqual(["/shop?page=3", "/shop?page=3", "/faq", "/cart", "/cart", "/profile"]);
     expect(reached[0].locals).toEqual({ pageCacheKey: `en http://${host}/shop?page=3`, pageCacheEntry: undefined });
-    expect(reached[1].locals).toMatchObject({ pageCacheKey: null, sharedPageKey: `en http://${host}/faq`, sharedPageEntry: entry });
+    // A shopper whose anonymous page is not kept yet: Express renders and keeps it, then fills it in.
+    expect(reached[1].locals).toEqual({ pageCacheKey: null, sharedPageKey: `en http://${host}/shop?page=3`, sharedPageEntry: undefined });
     expect(reached[2].locals).toMatchObject({ pageCacheKey: `es http://${host}/faq`, pageCacheEntry: undefined });
     // The cart page takes a turn but is never kept; a cart change and other pages take none.
     expect(reached[3].locals).toEqual({ pageCacheKey: null, sharedPageKey: null, sharedPageEntry: undefined });
     expect(reached[4].locals).toBeUndefined();
     expect(reached[5].locals).toBeUndefined();
+    expect(filled).toEqual([]);
+  });
+
+  it("fills a shopper's parts into the kept page theirs is made from, with that page's nonce, counted as work in flight", async () => {
+    const { base, host, cache, reached, filled, tracked } = await start();
+    const entry = keep(cache, `en http://${host}/faq`, "<p>faq</p>", "faq-nonce");
+    expect(await (await fetch(`${base}/faq`, { headers: { cookie: "ub_session=s; ub_cart=c" } })).text()).toBe("filled");
+    expect(filled).toEqual([{ entry, url: `http://${host}/faq`, nonce: "faq-nonce" }]);
+    expect(tracked()).toBe(1);
+    expect(reached).toEqual([]);
+  });
+
+  it("renders a shopper's page in full when the app cannot fill it in, or filling in fails", async () => {
+    for (const fills of ["cannot", "fail"] as const) {
+      const { base, host, cache, reached, filled } = await start({ fills });
+      keep(cache, `en http://${host}/faq`, "<p>faq</p>");
+      expect(await (await fetch(`${base}/faq`, { headers: { cookie: "ub_cart=c" } })).text(), fills).toBe("app");
+      expect(filled).toHaveLength(1);
+      // Nothing kept is offered to Express: it renders the page for this shopper, with a nonce of its own.
+      expect(reached, fills).toEqual([{ url: "/faq", locals: { pageCacheKey: null } }]);
+    }
   });
 
   it("keys a kept page by the protocol a trusted proxy forwards, as Express does", async () => {

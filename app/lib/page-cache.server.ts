@@ -63,6 +63,8 @@ export interface CachedPage {
   nonce: string;
   /** a hit's headers (names and values in turn, as Node takes them), made at its first hit */
   answerHeaders?: string[];
+  /** the same for a shopper's page filled in from it */
+  personalHeaders?: string[];
   storedAt: number;
   bytes: number;
   /** told of the bytes kept with the page once stored (a compressed copy, a kept gzip run): added to its bytes and the cache's bound */
@@ -278,19 +280,8 @@ function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | 
  * before Express (front-door.server.ts, docs/decisions/188), so it carries the security headers itself:
  * those of the page's nonce, made once with the rest of its headers and kept with the page.
  */
-export function sendKeptPage(req: IncomingMessage, res: ServerResponse, entry: CachedPage, securityHeaders: (nonce: string) => [string, string][]): void {
-  let headers = entry.answerHeaders;
-  if (!headers) {
-    // As Express answered it: the security headers, then the page's own (the same name replaced).
-    const byName = new Map<string, [string, string]>();
-    for (const [name, value] of [...securityHeaders(entry.nonce), ...entry.headers, ["ETag", entry.etag], ["Vary", "Accept-Encoding"], ["X-Page-Cache", "hit"]]) {
-      byName.set(name.toLowerCase(), [name, value]);
-    }
-    headers = entry.answerHeaders = [...byName.values()].flat();
-    const bytes = headers.reduce((sum, text) => sum + text.length, 0);
-    if (entry.grew) entry.grew(bytes);
-    else entry.bytes += bytes;
-  }
+export function sendKeptPage(req: IncomingMessage, res: ServerResponse, entry: CachedPage, securityHeaders: SecurityHeadersFor): void {
+  const headers = (entry.answerHeaders ??= keptPageHeaders(entry, securityHeaders, [["ETag", entry.etag], ["Vary", "Accept-Encoding"], ["X-Page-Cache", "hit"]]));
   if (req.headers["if-none-match"] === entry.etag) {
     res.writeHead(304, headers);
     res.end();
@@ -300,6 +291,25 @@ export function sendKeptPage(req: IncomingMessage, res: ServerResponse, entry: C
   const body = encoding ? encodedBody(entry, encoding) : entry.body;
   res.writeHead(entry.status, encoding ? [...headers, "Content-Encoding", encoding, "Content-Length", String(body.length)] : [...headers, "Content-Length", String(body.length)]);
   res.end(body);
+}
+
+/** The security headers of an answer with this nonce, as name and value pairs (security-headers.server.ts). */
+export type SecurityHeadersFor = (nonce: string) => [string, string][];
+
+/**
+ * The headers of an answer made from a kept page, names and values in turn as Node takes them, made once
+ * and kept (counted) with the page. As Express answered it: the security headers for the page's nonce,
+ * then the page's own (the same name replaced, as setHeader after the security middleware did), then
+ * this kind of answer's own.
+ */
+function keptPageHeaders(entry: CachedPage, securityHeaders: SecurityHeadersFor, own: [string, string][]): string[] {
+  const byName = new Map<string, [string, string]>();
+  for (const [name, value] of [...securityHeaders(entry.nonce), ...entry.headers, ...own]) byName.set(name.toLowerCase(), [name, value]);
+  const headers = [...byName.values()].flat();
+  const bytes = headers.reduce((sum, text) => sum + text.length, 0);
+  if (entry.grew) entry.grew(bytes);
+  else entry.bytes += bytes;
+  return headers;
 }
 
 /** A shopper's filled-in page: its parts, and their anonymous page's parts compressed for gzip. */
@@ -317,13 +327,12 @@ export interface PersonalBody {
  * compressed whole: brotli at quality 2 (half quality 4's time for about 8 % more bytes:
  * docs/decisions/173), else gzip at level 1.
  */
-function sendPersonalBody(req: ExpressRequest, res: ExpressResponse, entry: CachedPage, body: PersonalBody): void {
-  res.vary("Accept-Encoding");
-  const accepted = acceptedEncodings(req.get("accept-encoding"));
+function sendPersonalBody(req: IncomingMessage, res: ServerResponse, entry: CachedPage, body: PersonalBody, securityHeaders: SecurityHeadersFor): void {
+  const headers = (entry.personalHeaders ??= keptPageHeaders(entry, securityHeaders, [["Cache-Control", "private, no-cache"], ["Vary", "Accept-Encoding"], ["X-Page-Cache", "personal"]]));
+  const accepted = acceptedEncodings(req.headers["accept-encoding"]);
   const spliced = accepted.has("gzip") ? body.spliced.encode(body.parts, entry.grew) : null;
   const [encoding, sent] = spliced ? ["gzip", spliced] : compressedWhole(Buffer.concat(body.parts), accepted);
-  if (encoding) res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", sent.length);
+  res.writeHead(entry.status, encoding ? [...headers, "Content-Encoding", encoding, "Content-Length", String(sent.length)] : [...headers, "Content-Length", String(sent.length)]);
   res.end(sent);
 }
 
@@ -339,7 +348,7 @@ function compressedWhole(page: Buffer, accepted: Set<string>): [string | null, B
 const PERSONAL_BROTLI_QUALITY = 2;
 const PERSONAL_GZIP_LEVEL = 1;
 
-function requestHeaders(req: ExpressRequest): Headers {
+function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -397,19 +406,39 @@ function isShareable(response: Response): boolean {
   return response.status === 200 && response.headers.getSetCookie().length === 0 && CACHEABLE_TYPE.test(response.headers.get("content-type") ?? "");
 }
 
-function requestUrl(req: ExpressRequest): URL {
-  return new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+/** The request's full URL, for the app's Request; `protocol` as Express's req.protocol tells it. */
+export function requestUrl(req: IncomingMessage, protocol: string): URL {
+  return new URL(req.url ?? "/", `${protocol}://${req.headers.host ?? "localhost"}`);
 }
 
 type PersonalPage = (page: CachedPage, request: Request, context: AppLoadContext) => Promise<PersonalBody | null>;
 
 /**
- * Middleware just before the one below, for a shopper with a session or a cart on a storefront page
- * (docs/decisions/141): takes the cached anonymous page (rendering and storing it first if needed), and
- * has the app fill in this shopper's parts. When the app cannot (the page is not the expected shape),
- * or the anonymous page cannot be shared, the request goes on to be rendered in full.
+ * Fills a shopper's parts into the kept anonymous page their page is made from, and sends it
+ * (docs/decisions/141): in the request's turn before Express (front-door.server.ts), or by the
+ * middleware below once it has rendered that page. False when the app cannot (the page is not the
+ * expected shape): the page is then rendered in full.
  */
-export function servePersonalPage(cache: PageCache, options: RenderOptions) {
+export type FillKeptPage = (req: IncomingMessage, res: ServerResponse, entry: CachedPage, url: URL, context: AppLoadContext) => Promise<boolean>;
+
+export function fillKeptPage(options: { build: RenderOptions["build"]; securityHeaders: SecurityHeadersFor }): FillKeptPage {
+  return async (req, res, entry, url, context) => {
+    const build = typeof options.build === "function" ? await options.build() : options.build;
+    const personalise = (build.entry.module as { personalPage?: PersonalPage }).personalPage;
+    const body = personalise ? await personalise(entry, new Request(url, { method: "GET", headers: requestHeaders(req) }), context) : null;
+    if (body === null) return false;
+    sendPersonalBody(req, res, entry, body, options.securityHeaders);
+    return true;
+  };
+}
+
+/**
+ * Middleware just before the one below, for a shopper with a session or a cart on a storefront page
+ * whose anonymous page is not kept yet: renders and keeps that page, then fills in this shopper's parts
+ * (fillKeptPage). When the app cannot, or the anonymous page cannot be shared, the request goes on to be
+ * rendered in full.
+ */
+export function servePersonalPage(cache: PageCache, options: RenderOptions, fill: FillKeptPage) {
   const handle = createRequestHandler(options.build, options.mode);
   return async function personal(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
     const key = res.locals.sharedPageKey as string | null | undefined;
@@ -423,7 +452,7 @@ export function servePersonalPage(cache: PageCache, options: RenderOptions) {
         if (cookie) headers.set("cookie", cookie);
         else headers.delete("cookie");
         const render = async () => {
-          const response = await handle(new Request(requestUrl(req), { method: "GET", headers }), options.getLoadContext(req, res));
+          const response = await handle(new Request(requestUrl(req, req.protocol), { method: "GET", headers }), options.getLoadContext(req, res));
           return { response, body: Buffer.from(await response.arrayBuffer()) };
         };
         const { response, body } = await (options.renders ? options.renders.run(render) : render());
@@ -431,16 +460,7 @@ export function servePersonalPage(cache: PageCache, options: RenderOptions) {
         entry = cachedPage(response.status, response.headers, body, res.locals.cspNonce as string, Date.now());
         cache.set(key, entry, generation);
       }
-      const build = typeof options.build === "function" ? await options.build() : options.build;
-      const personalise = (build.entry.module as { personalPage?: PersonalPage }).personalPage;
-      const request = new Request(requestUrl(req), { method: "GET", headers: requestHeaders(req) });
-      const body = personalise ? await personalise(entry, request, options.getLoadContext(req, res)) : null;
-      if (body === null) return next();
-      res.status(entry.status);
-      for (const [name, value] of entry.headers) res.setHeader(name, value);
-      res.setHeader("Cache-Control", "private, no-cache");
-      res.setHeader("X-Page-Cache", "personal");
-      sendPersonalBody(req, res, entry, body);
+      if (!(await fill(req, res, entry, requestUrl(req, req.protocol), options.getLoadContext(req, res)))) next();
     } catch (error) {
       next(error);
     }
@@ -463,7 +483,7 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
       // A page that may be stored is rendered to the end even if its shopper goes away.
       const aborted = new AbortController();
       if (!key) res.on("close", () => res.writableFinished || aborted.abort());
-      const request = new Request(requestUrl(req), { method: "GET", headers: requestHeaders(req), signal: aborted.signal });
+      const request = new Request(requestUrl(req, req.protocol), { method: "GET", headers: requestHeaders(req), signal: aborted.signal });
       const response = await handle(request, options.getLoadContext(req, res));
       const shareable = key ? isShareable(response) : false;
       if (key) res.setHeader("X-Page-Cache", shareable ? "miss" : "bypass");

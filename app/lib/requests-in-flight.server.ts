@@ -5,6 +5,8 @@ type Handler = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) =
 export interface RequestsInFlight {
   /** the handler, counted from its start until the work it returns is done */
   track(handler: Handler): Handler;
+  /** the work, counted from its start until it is done (work begun before Express) */
+  during<T>(work: () => Promise<T>): Promise<T>;
   /** handlers at work */
   count(): number;
   /** true once every handler counted is done; false if some still were not after `ms` */
@@ -39,6 +41,12 @@ export function requestsInFlight(): RequestsInFlight {
       }
       void Promise.resolve(work).then(finished, finished);
       return work;
+    },
+    during(work) {
+      open++;
+      const done = Promise.resolve().then(work);
+      void done.then(finished, finished);
+      return done;
     },
     count: () => open,
     answered(ms) {

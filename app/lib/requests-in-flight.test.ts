@@ -59,4 +59,20 @@ describe("requests in flight", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(inFlight.count()).toBe(0);
   });
+
+  it("counts work begun before Express (a shopper's page filled in) until it is done, failed or not", async () => {
+    const inFlight = requestsInFlight();
+    const [a, b] = [handlerAtWork(), handlerAtWork()];
+    const first = inFlight.during(a.handler);
+    const second = inFlight.during(b.handler).catch((error: Error) => error.message);
+    expect(inFlight.count()).toBe(2);
+    const answered = inFlight.answered(5_000);
+    a.finish();
+    await first;
+    expect(inFlight.count()).toBe(1);
+    b.finish(true);
+    expect(await second).toBe("failed");
+    expect(await answered).toBe(true);
+    expect(inFlight.count()).toBe(0);
+  });
 });
