@@ -40,19 +40,22 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
         (res as ServerResponse & { locals?: PageLookup }).locals = found;
         app(req, res);
       };
-      const found: PageLookup = {};
-      if (!cache) return toApp(found);
-      const protocol = protocolOf(req, options.trustProxy);
-      const kept = lookUpPage(cache, req, protocol, found);
-      if (!kept) return toApp(found);
-      if (kept === found.pageCacheEntry) return sendKeptPage(req, res, kept, options.securityHeaders);
-      options
-        .track(() => options.fill(req, res, kept, requestUrl(req, protocol), options.loadContext(req, kept.nonce)))
-        .then(
-          (answered) => answered || toApp({ pageCacheKey: null }),
-          // Rendered in full instead (its own error page if the failure lasts), unless already answered.
-          () => (res.headersSent ? res.destroy() : toApp({ pageCacheKey: null })),
-        );
+      // Nothing here may throw past this point: outside Express, an error thrown in a turn would end
+      // the server. The request goes on to Express instead, which answers it or its error page.
+      const failed = () => (res.headersSent ? res.destroy() : toApp({ pageCacheKey: null }));
+      try {
+        const found: PageLookup = {};
+        if (!cache) return toApp(found);
+        const protocol = protocolOf(req, options.trustProxy);
+        const kept = lookUpPage(cache, req, protocol, found);
+        if (!kept) return toApp(found);
+        if (kept === found.pageCacheEntry) return sendKeptPage(req, res, kept, options.securityHeaders);
+        options
+          .track(() => options.fill(req, res, kept, requestUrl(req, protocol), options.loadContext(req, kept.nonce)))
+          .then((answered) => answered || toApp({ pageCacheKey: null }), failed);
+      } catch {
+        failed();
+      }
     });
   };
 }

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 /** A server with the front door before a stand-in app that records what reached it, answering "app". */
-async function start(options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean; fills?: "fail" | "cannot" } = {}) {
+async function start(options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean; fills?: "fail" | "cannot"; brokenHeaders?: boolean } = {}) {
   const reached: { url: string; locals?: PageLookup }[] = [];
   const filled: { entry: CachedPage; url: string; nonce: string }[] = [];
   let tracked = 0;
@@ -41,7 +41,11 @@ async function start(options: { cache?: PageCache | null; atOnce?: number; maxWa
       app,
       turns,
       cache,
-      securityHeaders: security.forNonce,
+      securityHeaders: options.brokenHeaders
+        ? () => {
+            throw new Error("no headers");
+          }
+        : security.forNonce,
       trustProxy: () => options.trustProxy ?? false,
       fill,
       loadContext: (_req, cspNonce) => ({ cspNonce }) as unknown as AppLoadContext,
@@ -144,6 +148,17 @@ describe("the front door (before Express)", () => {
       // Nothing kept is offered to Express: it renders the page for this shopper, with a nonce of its own.
       expect(reached, fills).toEqual([{ url: "/faq", locals: { pageCacheKey: null } }]);
     }
+  });
+
+  it("sends a request on to Express when answering it at the door fails, and keeps serving", async () => {
+    const { base, host, cache, reached } = await start({ brokenHeaders: true });
+    keep(cache, `en http://${host}/about`, "<p>about</p>");
+    expect(await (await fetch(`${base}/about`)).text()).toBe("app");
+    expect(await (await fetch(`${base}/about`)).text()).toBe("app");
+    expect(reached).toEqual([
+      { url: "/about", locals: { pageCacheKey: null } },
+      { url: "/about", locals: { pageCacheKey: null } },
+    ]);
   });
 
   it("keys a kept page by the protocol a trusted proxy forwards, as Express does", async () => {
