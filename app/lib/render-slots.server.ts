@@ -74,24 +74,24 @@ export function renderSlots(
   function wait(req: IncomingMessage, res: ServerResponse, then: () => void): void {
     if (full && limit.pendingCount >= full.maxWaiting) return full.refuse(req, res);
     void limit(
-        () =>
-          new Promise<void>((resolve) => {
-            // A shopper who went away while waiting is not rendered for.
-            if (req.socket.destroyed) return resolve();
-            // Freed as soon as the page is handed to the connection (its data and tree are then
-            // garbage), or when the shopper goes away first. Waiting for the socket's "finish" tied
-            // each turn to a turn of the event loop: under 100 connections, renders queued for seconds.
-            const end = res.end;
-            res.end = function (this: ServerResponse, ...args: Parameters<ServerResponse["end"]>) {
-              resolve();
-              return end.apply(this, args);
-            } as ServerResponse["end"];
-            res.once("close", resolve);
-            // Each turn starts in the next turn of the event loop, not at once: with SQLite a render
-            // never waits, so the queued renders would all run in one turn, and the server accepts
-            // only one new connection a turn (seconds for a shopper who just arrived).
-            setImmediate(then);
-          }),
+      () =>
+        new Promise<void>((resolve) => {
+          // A shopper who went away while waiting is not rendered for.
+          if (req.socket.destroyed) return resolve();
+          // Freed as soon as the page is handed to the connection (its data and tree are then
+          // garbage), or when the shopper goes away first. Waiting for the socket's "finish" tied
+          // each turn to a turn of the event loop: under 100 connections, renders queued for seconds.
+          const end = res.end;
+          res.end = function (this: ServerResponse, ...args: Parameters<ServerResponse["end"]>) {
+            resolve();
+            return end.apply(this, args);
+          } as ServerResponse["end"];
+          res.once("close", resolve);
+          // Each turn starts in the next turn of the event loop, not at once: with SQLite a render
+          // never waits, so the queued renders would all run in one turn, and the server accepts
+          // only one new connection a turn (seconds for a shopper who just arrived).
+          setImmediate(then);
+        }),
     );
   }
   return {
