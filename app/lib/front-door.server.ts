@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppLoadContext } from "react-router";
 import { type FillKeptPage, lookUpPage, type PageCache, type PageLookup, requestUrl, type SecurityHeadersFor, sendKeptPage } from "./page-cache.server";
-import type { RenderSlots } from "./render-slots.server";
+import { refuseBadHost, type RenderSlots } from "./render-slots.server";
 
 interface FrontDoorOptions {
   /** the app (Express) that answers everything not answered here */
@@ -26,12 +26,13 @@ interface FrontDoorOptions {
  * here, in the order asked; in its turn the page cache is looked in, and a kept page is answered at once
  * with the headers kept with it, or, for a shopper with a session or a cart, filled in with their parts.
  * Express's middlewares (about twelve, each matched and called) cost a kept page three times the rest
- * of its answer. Everything else, and a storefront request whose page is not kept, goes on to Express,
+ * of its answer. A Host that makes no address is refused first, for every request. Everything else, and a storefront request whose page is not kept, goes on to Express,
  * the cache's findings in `res.locals` for the middlewares there.
  */
 export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { app, turns, cache } = options;
   return (req, res) => {
+    if (refuseBadHost(req, res)) return;
     const url = req.url ?? "";
     const queryAt = url.indexOf("?");
     if (!turns.takesTurn({ method: req.method ?? "", path: queryAt === -1 ? url : url.slice(0, queryAt) })) return app(req, res);

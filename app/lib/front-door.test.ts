@@ -1,6 +1,6 @@
 import express from "express";
 import { createServer, get, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import zlib from "node:zlib";
 import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
@@ -159,6 +159,32 @@ describe("the front door (before Express)", () => {
       { url: "/about", locals: { pageCacheKey: null } },
       { url: "/about", locals: { pageCacheKey: null } },
     ]);
+  });
+
+  it("refuses a Host that makes no address with 400 in the shopper's language, before anything is worked out from it", async () => {
+    const { base, reached } = await start();
+    for (const host of ["a b", "shop.test:99999", "[::1"]) {
+      for (const path of ["/shop?page=2", "/cart", "/checkout"]) {
+        const refused = await raw(`${base}${path}`, { host });
+        expect(refused.status, `${host} ${path}`).toBe(400);
+        expect(refused.headers["content-type"]).toBe("text/plain; charset=utf-8");
+        expect(refused.body.toString()).toBe("The address of this page could not be read. Please check it and try again.");
+      }
+    }
+    expect((await raw(`${base}/shop`, { host: "a b", cookie: "lng=es" })).body.toString()).toMatch(/^No pudimos leer la dirección/);
+    // An empty Host, written as it comes over the wire (Node's client would put its own).
+    const empty = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), "127.0.0.1", () => socket.end("GET /shop HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n"));
+      let answer = "";
+      socket.on("data", (chunk) => (answer += chunk.toString()));
+      socket.on("end", () => resolve(answer));
+      socket.on("error", reject);
+    });
+    expect(empty).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reached).toEqual([]);
+    // A name with a port, an address, or none at all (HTTP/1.0) are answered as usual.
+    for (const host of ["shop.test:8080", "127.0.0.1", "[::1]:3000"]) expect((await raw(`${base}/profile`, { host })).status, host).toBe(200);
+    expect(reached.map((r) => r.url)).toEqual(["/profile", "/profile", "/profile"]);
   });
 
   it("keys a kept page by the protocol a trusted proxy forwards, as Express does", async () => {

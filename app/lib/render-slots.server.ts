@@ -4,6 +4,7 @@ import pLimit from "p-limit";
 import enCommon from "../locales/en/common.json";
 import esCommon from "../locales/es/common.json";
 import { localeOfNodeRequest } from "./cookies.server";
+import type { Locale } from "./i18n";
 
 /**
  * How many pages are rendered at once. Rendering is work for the one JavaScript thread: more at once
@@ -31,21 +32,38 @@ export const ANSWERS_AT_ONCE = 8;
 export const MAX_WAITING = 2_000;
 
 const BUSY = { en: enCommon.error.busy, es: esCommon.error.busy };
+const BAD_ADDRESS = { en: enCommon.error.badAddress, es: esCommon.error.badAddress };
 
 /**
- * The 503 for a request that found the queue full, in the shopper's language. It is sent before the
- * security headers are set (the queue comes first, before Express), so it says itself that it is only text.
+ * A refusal the HTTP server sends itself, before Express, in the shopper's language. The security
+ * headers are not set there, so it says itself that it is only text.
  */
-export function refuseWhenBusy(req: IncomingMessage, res: ServerResponse): void {
-  const body = BUSY[localeOfNodeRequest(req)];
-  res.writeHead(503, {
-    "Retry-After": "2",
+function refuseAtOnce(req: IncomingMessage, res: ServerResponse, status: number, messages: Record<Locale, string>, headers: Record<string, string> = {}): void {
+  const body = messages[localeOfNodeRequest(req)];
+  res.writeHead(status, {
+    ...headers,
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
     "Content-Type": "text/plain; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),
   });
   res.end(body);
+}
+
+/** The 503 for a request that found the queue full (the queue comes first, before Express). */
+export function refuseWhenBusy(req: IncomingMessage, res: ServerResponse): void {
+  refuseAtOnce(req, res, 503, BUSY, { "Retry-After": "2" });
+}
+
+/**
+ * The 400 for a request whose Host makes no address (a space, a port past 65535): every page and
+ * link is built on it, and the URL it would make cannot be read (RFC 9112 asks for 400).
+ */
+export function refuseBadHost(req: IncomingMessage, res: ServerResponse): boolean {
+  const host = req.headers.host;
+  if (host === undefined || URL.canParse(`http://${host}/`)) return false;
+  refuseAtOnce(req, res, 400, BAD_ADDRESS);
+  return true;
 }
 
 export interface RenderSlots {
