@@ -133,8 +133,9 @@ const reactAsModule: Plugin = {
 const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   // The form reader's refusals (a body that is not a form, or too large), translated by the action
   // that refuses it (lib/form.server.ts; the HTTP server's own 413, lib/body-limit.server.ts), and
-  // the server's 503 when too many pages are waiting (lib/render-slots.server.ts).
-  common: ["error.badForm", "error.tooLarge", "error.busy"],
+  // the server's 503 when too many pages are waiting and 400 for a Host that makes no address
+  // (lib/render-slots.server.ts).
+  common: ["error.badForm", "error.tooLarge", "error.busy", "error.badAddress"],
   auth: ["email", "toast"],
   account: ["email", "expiry"],
   address: ["toast"],
