@@ -17,6 +17,12 @@ declare module "react-router" {
      * action and must read the session as the action left it.
      */
     readsOfRequest?: object;
+    /**
+     * Given when the server reads a rendered page whole, to compress it at once (page-cache.server.ts):
+     * the page's bytes are handed over here and its Response has no body, so they are not streamed
+     * only to be read back (docs/decisions/189).
+     */
+    renderedPage?: { bytes: Buffer | null };
   }
 }
 

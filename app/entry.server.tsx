@@ -75,7 +75,10 @@ export default async function handleRequest(
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(pageBytesWithoutScriptPreloads(DOCTYPE, html), { headers: responseHeaders, status: responseStatusCode });
+  const bytes = pageBytesWithoutScriptPreloads(DOCTYPE, html);
+  if (!loadContext.renderedPage) return new Response(bytes, { headers: responseHeaders, status: responseStatusCode });
+  loadContext.renderedPage.bytes = bytes;
+  return new Response(null, { headers: responseHeaders, status: responseStatusCode });
 }
 
 const DOCTYPE = "<!DOCTYPE html>";

@@ -452,8 +452,9 @@ export function servePersonalPage(cache: PageCache, options: RenderOptions, fill
         if (cookie) headers.set("cookie", cookie);
         else headers.delete("cookie");
         const render = async () => {
-          const response = await handle(new Request(requestUrl(req, req.protocol), { method: "GET", headers }), options.getLoadContext(req, res));
-          return { response, body: Buffer.from(await response.arrayBuffer()) };
+          const context = renderedWhole(options.getLoadContext(req, res));
+          const response = await handle(new Request(requestUrl(req, req.protocol), { method: "GET", headers }), context);
+          return { response, body: await bodyOf(response, context) };
         };
         const { response, body } = await (options.renders ? options.renders.run(render) : render());
         if (!isShareable(response)) return next();
@@ -484,17 +485,31 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
       const aborted = new AbortController();
       if (!key) res.on("close", () => res.writableFinished || aborted.abort());
       const request = new Request(requestUrl(req, req.protocol), { method: "GET", headers: requestHeaders(req), signal: aborted.signal });
-      const response = await handle(request, options.getLoadContext(req, res));
+      const context = renderedWhole(options.getLoadContext(req, res));
+      const response = await handle(request, context);
       const shareable = key ? isShareable(response) : false;
       if (key) res.setHeader("X-Page-Cache", shareable ? "miss" : "bypass");
       if (!shareable && !isPage(response)) return await sendAsItComes(res, response);
-      const body = Buffer.from(await response.arrayBuffer());
+      const body = await bodyOf(response, context);
       sendRenderedPage(req, res, response, body);
       if (cache && key && shareable) cache.set(key, cachedPage(response.status, response.headers, body, res.locals.cspNonce as string, Date.now()), generation);
     } catch (error) {
       next(error);
     }
   };
+}
+
+/** A load context whose rendered page is handed over as bytes (AppLoadContext.renderedPage). */
+function renderedWhole(context: AppLoadContext): AppLoadContext & { renderedPage: { bytes: Buffer | null } } {
+  return Object.assign(context, { renderedPage: { bytes: null } });
+}
+
+/**
+ * The whole body of an answer: a page's bytes as the app handed them over, else read from its stream
+ * (a redirect, an error page rendered by the router itself, data).
+ */
+async function bodyOf(response: Response, context: { renderedPage: { bytes: Buffer | null } }): Promise<Buffer> {
+  return context.renderedPage.bytes ?? Buffer.from(await response.arrayBuffer());
 }
 
 /** An HTML page, the kind worth compressing at once and never streamed by the app. */
