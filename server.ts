@@ -1,7 +1,6 @@
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import proxyAddress from "proxy-addr";
@@ -13,9 +12,18 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import { type CachedPage, fillKeptPage, isAnsweredInOrder, isStorefrontRequest, PageCache, renderPages, servePersonalPage } from "./app/lib/page-cache.server";
+import {
+  type CachedPage,
+  fillKeptPage,
+  isAnsweredInOrder,
+  isStorefrontRequest,
+  PageCache,
+  renderAtDoor,
+  renderPages,
+  servePersonalPage,
+} from "./app/lib/page-cache.server";
 import { frontDoor } from "./app/lib/front-door.server";
-import { securityHeaders } from "./app/lib/security-headers.server";
+import { freshNonce, securityHeaders } from "./app/lib/security-headers.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
@@ -123,7 +131,7 @@ async function main() {
   // shopper's page made from a kept page keeps the nonce that page was rendered with.
   app.use((req, res, next) => {
     const kept = res.locals.sharedPageEntry as CachedPage | undefined;
-    res.locals.cspNonce = kept?.nonce ?? randomBytes(16).toString("base64");
+    res.locals.cspNonce = kept?.nonce ?? freshNonce();
     next();
   });
   app.use(security.middleware);
@@ -150,6 +158,8 @@ async function main() {
   // for a shopper who went away, before it closes the database.
   const inFlight = requestsInFlight();
   const fill = fillKeptPage({ build, securityHeaders: security.forNonce });
+  // In production, a storefront page that is not kept is rendered before Express too (docs/decisions/189).
+  const render = production ? renderAtDoor(pageCache, { build, mode, loadContext, securityHeaders: security.forNonce, renders }) : null;
   if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders }, fill)));
   // After the filled-in pages, which are compressed as they are sent.
   app.use(compression());
@@ -210,7 +220,7 @@ async function main() {
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
   const server: Server = createServer(
-    frontDoor({ app, turns, cache: pageCache, securityHeaders: security.forNonce, trustProxy, fill, loadContext, track: (work) => inFlight.during(work) }),
+    frontDoor({ app, turns, cache: pageCache, securityHeaders: security.forNonce, trustProxy, fill, render, loadContext, track: (work) => inFlight.during(work) }),
   ).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;

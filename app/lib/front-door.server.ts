@@ -1,6 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppLoadContext } from "react-router";
-import { type FillKeptPage, lookUpPage, type PageCache, type PageLookup, requestUrl, type SecurityHeadersFor, sendKeptPage } from "./page-cache.server";
+import {
+  type FillKeptPage,
+  isRenderedAtDoor,
+  lookUpPage,
+  type PageCache,
+  type PageLookup,
+  type RenderAtDoor,
+  requestUrl,
+  type SecurityHeadersFor,
+  sendKeptPage,
+} from "./page-cache.server";
 import { refuseBadHost, type RenderSlots } from "./render-slots.server";
 
 interface FrontDoorOptions {
@@ -13,6 +23,8 @@ interface FrontDoorOptions {
   securityHeaders: SecurityHeadersFor;
   /** fills a shopper's parts into the kept page theirs is made from (docs/decisions/141) */
   fill: FillKeptPage;
+  /** renders a storefront page that is not kept (docs/decisions/189); null: Express renders it */
+  render: RenderAtDoor | null;
   /** the app's load context for a request answered with this nonce */
   loadContext: (req: IncomingMessage, nonce: string) => AppLoadContext;
   /** counts work the server must finish before it closes the database */
@@ -26,8 +38,9 @@ interface FrontDoorOptions {
  * here, in the order asked; in its turn the page cache is looked in, and a kept page is answered at once
  * with the headers kept with it, or, for a shopper with a session or a cart, filled in with their parts.
  * Express's middlewares (about twelve, each matched and called) cost a kept page three times the rest
- * of its answer. A Host that makes no address is refused first, for every request. Everything else, and a storefront request whose page is not kept, goes on to Express,
- * the cache's findings in `res.locals` for the middlewares there.
+ * of its answer. A storefront page that is not kept, and the cart page, are rendered here too
+ * (`render`, docs/decisions/189). A Host that makes no address is refused first, for every request.
+ * Everything else goes on to Express, the cache's findings in `res.locals` for the middlewares there.
  */
 export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { app, turns, cache } = options;
@@ -35,7 +48,8 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
     if (refuseBadHost(req, res)) return;
     const url = req.url ?? "";
     const queryAt = url.indexOf("?");
-    if (!turns.takesTurn({ method: req.method ?? "", path: queryAt === -1 ? url : url.slice(0, queryAt) })) return app(req, res);
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    if (!turns.takesTurn({ method: req.method ?? "", path })) return app(req, res);
     turns.wait(req, res, () => {
       const toApp = (found: PageLookup) => {
         (res as ServerResponse & { locals?: PageLookup }).locals = found;
@@ -46,14 +60,19 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
       const failed = () => (res.headersSent ? res.destroy() : toApp({ pageCacheKey: null }));
       try {
         const found: PageLookup = {};
-        if (!cache) return toApp(found);
         const protocol = protocolOf(req, options.trustProxy);
-        const kept = lookUpPage(cache, req, protocol, found);
-        if (!kept) return toApp(found);
-        if (kept === found.pageCacheEntry) return sendKeptPage(req, res, kept, options.securityHeaders);
-        options
-          .track(() => options.fill(req, res, kept, requestUrl(req, protocol), options.loadContext(req, kept.nonce)))
-          .then((answered) => answered || toApp({ pageCacheKey: null }), failed);
+        const kept = cache ? lookUpPage(cache, req, protocol, found) : undefined;
+        if (kept && kept === found.pageCacheEntry) return sendKeptPage(req, res, kept, options.securityHeaders);
+        if (kept) {
+          options
+            .track(() => options.fill(req, res, kept, requestUrl(req, protocol), options.loadContext(req, kept.nonce)))
+            .then((answered) => answered || toApp({ pageCacheKey: null }), failed);
+          return;
+        }
+        // A shopper's page whose anonymous page is not kept yet is rendered, kept and filled in by Express.
+        const render = options.render;
+        if (!render || found.sharedPageKey || !isRenderedAtDoor(path)) return toApp(found);
+        options.track(() => render(req, res, requestUrl(req, protocol), found.pageCacheKey ?? null)).catch(failed);
       } catch {
         failed();
       }

@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { frontDoor } from "./front-door.server";
-import { type CachedPage, cachedPage, type FillKeptPage, isAnsweredInOrder, PageCache, type PageLookup } from "./page-cache.server";
+import { type CachedPage, cachedPage, type FillKeptPage, isAnsweredInOrder, PageCache, type PageLookup, type RenderAtDoor } from "./page-cache.server";
 import { renderSlots } from "./render-slots.server";
 import { securityHeaders } from "./security-headers.server";
 
@@ -15,8 +15,17 @@ afterEach(async () => {
 });
 
 /** A server with the front door before a stand-in app that records what reached it, answering "app". */
-async function start(options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean; fills?: "fail" | "cannot"; brokenHeaders?: boolean } = {}) {
+async function start(
+  options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean; fills?: "fail" | "cannot"; brokenHeaders?: boolean; renders?: "yes" | "fail" } = {},
+) {
   const reached: { url: string; locals?: PageLookup }[] = [];
+  const rendered: { url: string; key: string | null }[] = [];
+  // A stand-in for the app's render at the door (production): answers "rendered", or fails.
+  const render: RenderAtDoor = async (_req, res, url, key) => {
+    rendered.push({ url: url.href, key });
+    if (options.renders === "fail") throw new Error("render failed");
+    res.end("rendered");
+  };
   const filled: { entry: CachedPage; url: string; nonce: string }[] = [];
   let tracked = 0;
   // A stand-in for the app's filling in: answers "filled", or cannot, or fails.
@@ -48,6 +57,7 @@ async function start(options: { cache?: PageCache | null; atOnce?: number; maxWa
         : security.forNonce,
       trustProxy: () => options.trustProxy ?? false,
       fill,
+      render: options.renders ? render : null,
       loadContext: (_req, cspNonce) => ({ cspNonce }) as unknown as AppLoadContext,
       track: (work) => ((tracked += 1), work()),
     }),
@@ -56,7 +66,7 @@ async function start(options: { cache?: PageCache | null; atOnce?: number; maxWa
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Tests without a cache never use it.
-  return { base, host: new URL(base).host, cache: cache as PageCache, reached, held, turns, security, filled, tracked: () => tracked };
+  return { base, host: new URL(base).host, cache: cache as PageCache, reached, held, turns, security, filled, rendered, tracked: () => tracked };
 }
 
 /** A GET as it comes over the wire, body not decoded. */
@@ -128,6 +138,46 @@ describe("the front door (before Express)", () => {
     expect(reached[4].locals).toBeUndefined();
     expect(reached[5].locals).toBeUndefined();
     expect(filled).toEqual([]);
+  });
+
+  it("renders a storefront page not kept, and the cart page, at the door, counted as work in flight; sends on the rest", async () => {
+    const { base, host, cache, reached, rendered, tracked } = await start({ renders: "yes" });
+    keep(cache, `en http://${host}/faq`, "<p>faq</p>");
+    expect(await (await fetch(`${base}/shop?page=3`)).text()).toBe("rendered");
+    expect(await (await fetch(`${base}/shop/12`, { headers: { cookie: "lng=es" } })).text()).toBe("rendered");
+    expect(await (await fetch(`${base}/cart`, { headers: { cookie: "ub_cart=abc" } })).text()).toBe("rendered");
+    expect(rendered).toEqual([
+      { url: `http://${host}/shop?page=3`, key: `en http://${host}/shop?page=3` },
+      { url: `http://${host}/shop/12`, key: `es http://${host}/shop/12` },
+      // Never kept: rendered for this shopper alone.
+      { url: `http://${host}/cart`, key: null },
+    ]);
+    expect(tracked()).toBe(3);
+    // A shopper whose anonymous page is not kept yet (Express renders, keeps and fills it in), a page's
+    // data for a client-side navigation, a cart change and other pages go on to Express.
+    await fetch(`${base}/shop?page=4`, { headers: { cookie: "ub_session=s" } });
+    await fetch(`${base}/shop.data?page=3`);
+    await fetch(`${base}/cart`, { method: "POST", body: "intent=clear" });
+    await fetch(`${base}/profile`);
+    expect(reached.map((r) => r.url)).toEqual(["/shop?page=4", "/shop.data?page=3", "/cart", "/profile"]);
+    expect(rendered).toHaveLength(3);
+    // A kept page is still answered from the cache.
+    expect((await fetch(`${base}/faq`)).headers.get("x-page-cache")).toBe("hit");
+  });
+
+  it("renders at the door without a page cache too, and sends the request on to Express when that render fails", async () => {
+    const { base, host, rendered, reached } = await start({ cache: null, renders: "yes" });
+    expect(await (await fetch(`${base}/shop?q=oud`)).text()).toBe("rendered");
+    expect(rendered).toEqual([{ url: `http://${host}/shop?q=oud`, key: null }]);
+    expect(reached).toEqual([]);
+    const failing = await start({ renders: "fail" });
+    expect(await (await fetch(`${failing.base}/about`)).text()).toBe("app");
+    expect(await (await fetch(`${failing.base}/about`)).text()).toBe("app");
+    expect(failing.rendered).toHaveLength(2);
+    expect(failing.reached).toEqual([
+      { url: "/about", locals: { pageCacheKey: null } },
+      { url: "/about", locals: { pageCacheKey: null } },
+    ]);
   });
 
   it("fills a shopper's parts into the kept page theirs is made from, with that page's nonce, counted as work in flight", async () => {

@@ -10,6 +10,7 @@ import { DEFAULT_PAGE_CACHE_MB, DEFAULT_PAGE_CACHE_TTL_S } from "./config.server
 import { keptBytes } from "./kept-bytes.server";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
+import { freshNonce } from "./security-headers.server";
 import type { SplicedGzip } from "./spliced-gzip.server";
 
 /**
@@ -479,28 +480,84 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
   return async function render(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
     if (req.method !== "GET") return next();
     const key = cache ? (res.locals.pageCacheKey as string | null | undefined) : null;
+    const nonce = res.locals.cspNonce as string;
     try {
-      const generation = cache?.currentGeneration() ?? 0;
-      // A page that may be stored is rendered to the end even if its shopper goes away.
-      const aborted = new AbortController();
-      if (!key) res.on("close", () => res.writableFinished || aborted.abort());
-      const request = new Request(requestUrl(req, req.protocol), { method: "GET", headers: requestHeaders(req), signal: aborted.signal });
-      const context = renderedWhole(options.getLoadContext(req, res));
-      const response = await handle(request, context);
-      const shareable = key ? isShareable(response) : false;
-      if (key) res.setHeader("X-Page-Cache", shareable ? "miss" : "bypass");
-      if (!shareable && !isPage(response)) return await sendAsItComes(res, response);
-      const body = await bodyOf(response, context);
-      sendRenderedPage(req, res, response, body);
-      if (cache && key && shareable) cache.set(key, cachedPage(response.status, response.headers, body, res.locals.cspNonce as string, Date.now()), generation);
+      await renderAndSend(handle, cache, key ?? null, req, res, requestUrl(req, req.protocol), renderedWhole(options.getLoadContext(req, res)), nonce);
     } catch (error) {
       next(error);
     }
   };
 }
 
+/** The storefront's pages, not their data requests, and the cart page: rendered at the door when not kept. */
+const RENDERED_AT_DOOR_PATH = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|returns-refunds|cart)?$/;
+
+export function isRenderedAtDoor(path: string): boolean {
+  return RENDERED_AT_DOOR_PATH.test(path);
+}
+
+/** Renders a page not kept, for a request in its turn before Express, and sends it (renderAtDoor). */
+export type RenderAtDoor = (req: IncomingMessage, res: ServerResponse, url: URL, key: string | null) => Promise<void>;
+
+/**
+ * A storefront page that is not kept (or the cart page), rendered in its turn before Express
+ * (front-door.server.ts, docs/decisions/189) exactly as renderPages renders it: Express's middlewares,
+ * about twelve matched and called, decide nothing for such a GET and cost about a tenth of a
+ * millisecond of each render. Its answer carries the security headers of its own fresh nonce, and the
+ * render takes a render slot, as in Express.
+ */
+export function renderAtDoor(
+  cache: PageCache | null,
+  options: {
+    build: RenderOptions["build"];
+    mode: string;
+    loadContext: (req: IncomingMessage, nonce: string) => AppLoadContext;
+    securityHeaders: SecurityHeadersFor;
+    renders: RenderSlots;
+  },
+): RenderAtDoor {
+  const handle = createRequestHandler(options.build, options.mode);
+  return (req, res, url, key) =>
+    options.renders.run(async () => {
+      const nonce = freshNonce();
+      for (const [name, value] of options.securityHeaders(nonce)) res.setHeader(name, value);
+      await renderAndSend(handle, cache, key, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
+    });
+}
+
+/**
+ * Has the app answer a GET and sends its answer: a page, or shareable data, read whole and compressed
+ * at once (sendRenderedPage), and kept under `key` when it may be shared; anything else streamed as it
+ * comes. The security headers are already on `res`.
+ */
+async function renderAndSend(
+  handle: ReturnType<typeof createRequestHandler>,
+  cache: PageCache | null,
+  key: string | null,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  context: RenderedWhole,
+  nonce: string,
+): Promise<void> {
+  const generation = cache?.currentGeneration() ?? 0;
+  // A page that may be stored is rendered to the end even if its shopper goes away.
+  const aborted = new AbortController();
+  if (!key) res.on("close", () => res.writableFinished || aborted.abort());
+  const request = new Request(url, { method: "GET", headers: requestHeaders(req), signal: aborted.signal });
+  const response = await handle(request, context);
+  const shareable = key ? isShareable(response) : false;
+  if (key) res.setHeader("X-Page-Cache", shareable ? "miss" : "bypass");
+  if (!shareable && !isPage(response)) return await sendAsItComes(res, response);
+  const body = await bodyOf(response, context);
+  sendRenderedPage(req, res, response, body);
+  if (cache && key && shareable) cache.set(key, cachedPage(response.status, response.headers, body, nonce, Date.now()), generation);
+}
+
+type RenderedWhole = AppLoadContext & { renderedPage: { bytes: Buffer | null } };
+
 /** A load context whose rendered page is handed over as bytes (AppLoadContext.renderedPage). */
-function renderedWhole(context: AppLoadContext): AppLoadContext & { renderedPage: { bytes: Buffer | null } } {
+function renderedWhole(context: AppLoadContext): RenderedWhole {
   return Object.assign(context, { renderedPage: { bytes: null } });
 }
 
@@ -526,27 +583,30 @@ const COMPRESS_FROM_BYTES = 1024;
  * 16 KB back to the event loop) took longer than many a render: uncached pages of a 100,000-product
  * catalogue went from about 230 to 360 a second with their p99 from 70 to 50 ms (docs/decisions/176).
  */
-function sendRenderedPage(req: ExpressRequest, res: ExpressResponse, response: Response, body: Buffer): void {
+function sendRenderedPage(req: IncomingMessage, res: ServerResponse, response: Response, body: Buffer): void {
   res.statusMessage = response.statusText;
-  res.status(response.status);
+  res.statusCode = response.status;
   response.headers.forEach((value, name) => {
     if (!/^(?:set-cookie|content-length|transfer-encoding)$/.test(name)) res.setHeader(name, value);
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   const compressible = body.length >= COMPRESS_FROM_BYTES && !response.headers.has("content-encoding") && !/\bno-transform\b/.test(response.headers.get("cache-control") ?? "");
-  if (compressible) res.vary("Accept-Encoding");
-  const [encoding, sent] = compressible ? compressedWhole(body, acceptedEncodings(req.get("accept-encoding"))) : [null, body];
+  if (compressible) {
+    const vary = response.headers.get("vary");
+    res.setHeader("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+  }
+  const [encoding, sent] = compressible ? compressedWhole(body, acceptedEncodings(req.headers["accept-encoding"])) : [null, body];
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", sent.length);
   res.end(sent);
 }
 
 /** Any other answer (a file, a CSV export, a redirect) as the app's handler sends it: streamed as it comes. */
-async function sendAsItComes(res: ExpressResponse, response: Response): Promise<void> {
+async function sendAsItComes(res: ServerResponse, response: Response): Promise<void> {
   res.statusMessage = response.statusText;
-  res.status(response.status);
-  for (const [name, value] of response.headers) res.append(name, value);
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) res.appendHeader(name, value);
   if (!response.body) {
     res.end();
     return;

@@ -1,11 +1,20 @@
 import type { RequestHandler, Response as ExpressResponse } from "express";
 import helmet from "helmet";
+import { randomBytes } from "node:crypto";
 
 export interface SecurityHeaders {
   /** Express middleware: sets the headers on every answer, the policy's nonce from `res.locals.cspNonce` */
   middleware: RequestHandler;
   /** the same headers for a page answered before Express (a kept page: docs/decisions/188), as name, value pairs */
   forNonce(nonce: string): [string, string][];
+}
+
+/**
+ * A fresh nonce for an answer's Content-Security-Policy: lets the framework's inline scripts run under
+ * a strict policy.
+ */
+export function freshNonce(): string {
+  return randomBytes(16).toString("base64");
 }
 
 /**
