@@ -56,8 +56,9 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
         app(req, res);
       };
       // Nothing here may throw past this point: outside Express, an error thrown in a turn would end
-      // the server. The request goes on to Express instead, which answers it or its error page.
-      const failed = () => (res.headersSent ? res.destroy() : toApp({ pageCacheKey: null }));
+      // the server. The request goes on to Express instead, which answers it or its error page, unless
+      // its shopper went away (a render is then aborted).
+      const failed = () => (res.headersSent || req.socket.destroyed ? res.destroy() : toApp({ pageCacheKey: null }));
       try {
         const found: PageLookup = {};
         const protocol = protocolOf(req, options.trustProxy);

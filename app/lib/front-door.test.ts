@@ -16,7 +16,7 @@ afterEach(async () => {
 
 /** A server with the front door before a stand-in app that records what reached it, answering "app". */
 async function start(
-  options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean; fills?: "fail" | "cannot"; brokenHeaders?: boolean; renders?: "yes" | "fail" } = {},
+  options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean; fills?: "fail" | "cannot"; brokenHeaders?: boolean; renders?: "yes" | "fail" | "aborted" } = {},
 ) {
   const reached: { url: string; locals?: PageLookup }[] = [];
   const rendered: { url: string; key: string | null }[] = [];
@@ -24,6 +24,8 @@ async function start(
   const render: RenderAtDoor = async (_req, res, url, key) => {
     rendered.push({ url: url.href, key });
     if (options.renders === "fail") throw new Error("render failed");
+    // As the app's render does when its shopper goes away: aborted, it fails.
+    if (options.renders === "aborted") await new Promise((_resolve, reject) => res.once("close", () => reject(new Error("aborted"))));
     res.end("rendered");
   };
   const filled: { entry: CachedPage; url: string; nonce: string }[] = [];
@@ -178,6 +180,16 @@ describe("the front door (before Express)", () => {
       { url: "/about", locals: { pageCacheKey: null } },
       { url: "/about", locals: { pageCacheKey: null } },
     ]);
+  });
+
+  it("does not send a request on to Express when its render at the door fails because its shopper went away", async () => {
+    const { base, rendered, reached } = await start({ renders: "aborted" });
+    const asked = get(`${base}/shop?page=2`);
+    asked.on("error", () => {});
+    await expect.poll(() => rendered.length).toBe(1);
+    asked.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reached).toEqual([]);
   });
 
   it("fills a shopper's parts into the kept page theirs is made from, with that page's nonce, counted as work in flight", async () => {
