@@ -519,6 +519,9 @@ export function renderAtDoor(
   const handle = createRequestHandler(options.build, options.mode);
   return (req, res, url, key) =>
     options.renders.run(async () => {
+      // In the next turn of the event loop, as in Express (render-slots.server.ts): with SQLite a render
+      // never waits, and the renders of a turn would run back to back while no new request is read.
+      await new Promise((resolve) => setImmediate(resolve));
       const nonce = freshNonce();
       for (const [name, value] of options.securityHeaders(nonce)) res.setHeader(name, value);
       await renderAndSend(handle, cache, key, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
