@@ -9,12 +9,14 @@
 //   --no-page-cache), with a cart (an anonymous cart cookie) and signed in (a session with a cart);
 // - a mixed run (default 100 connections for 60 s, after 10 s of the same traffic at 10 connections): browsing, search and product pages, 30 % of requests
 //   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory;
-// - the time to seed the catalogue and the server's idle memory.
+// - the time to seed the catalogue and the server's idle memory;
+// - beside each run, the server's CPU time per answer (all its threads, from Linux's /proc): the cost of
+//   a page, which moves less than req/s and p99 with whatever else the machine is doing.
 // Every request asks for compression as browsers do (`Accept-Encoding: gzip, deflate, br`), so the cost
 // of compressing the answers is measured too; --no-compression asks for none (autocannon's own way).
 // Demo images are rendered once into a folder kept between runs, so seeding measures the catalogue.
 import autocannon, { type Request as CannonRequest } from "autocannon";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -147,6 +149,32 @@ function resetPeak(pid: number): boolean {
   }
 }
 
+/** Clock ticks a second, the unit of /proc's CPU times. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** The process's CPU time so far, user and system, all its threads, in ms; null where there is no /proc. */
+function cpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After the name in parentheses: state is field 3, utime and stime fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** The server's CPU time per answer between two readings, as printed ("" where there is no /proc). */
+function cpuPerAnswer(before: number | null, after: number | null, answers: number): number | string {
+  return before === null || after === null || answers === 0 ? "" : Number(((after - before) / answers).toFixed(2));
+}
+
 const verdict = (ok: boolean) => (ok ? "PASS" : "SHORT");
 
 const serveScript = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.serve;
@@ -191,7 +219,7 @@ async function startServer(dataDir: string): Promise<{ server: ChildProcess; bas
   return { server, base };
 }
 
-async function benchPages(base: string, shoppers: Shoppers): Promise<Record<string, string | number>[]> {
+async function benchPages(base: string, pid: number, shoppers: Shoppers): Promise<Record<string, string | number>[]> {
   const scenarios = values.scenarios.split(",").map((s) => s.trim()) as Scenario[];
   const rows: Record<string, string | number>[] = [];
   const productId = shoppers.productIds.max;
@@ -202,7 +230,9 @@ async function benchPages(base: string, shoppers: Shoppers): Promise<Record<stri
       const headers = { ...ASKED, ...(cookie ? { cookie } : {}) };
       // A short warm-up, so the figures are of a running server, not of its first requests.
       await autocannon({ url, connections, duration: 2, headers });
+      const cpuBefore = cpuMs(pid);
       const result = await autocannon({ url, connections, duration, headers });
+      const cpu = cpuPerAnswer(cpuBefore, cpuMs(pid), result.requests.total);
       const rps = Math.round(result.requests.average);
       const ok = rps >= BUDGET.pages.rps && result.latency.p99 <= BUDGET.pages.p99 && result.non2xx === 0 && result.errors === 0;
       rows.push({
@@ -211,6 +241,7 @@ async function benchPages(base: string, shoppers: Shoppers): Promise<Record<stri
         "req/s": rps,
         "p50 ms": result.latency.p50,
         "p99 ms": result.latency.p99,
+        "CPU ms/answer": cpu,
         "non-2xx": result.non2xx,
         errors: result.errors,
         budget: `>= ${BUDGET.pages.rps}/s, p99 <= ${BUDGET.pages.p99}`,
@@ -271,7 +302,9 @@ async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
   // while it answers, and 100 connections at once made its first requests wait seconds.
   if (mixedWarmup > 0) await run(10, mixedWarmup);
   const peakReset = resetPeak(pid);
+  const cpuBefore = cpuMs(pid);
   const result = await run(mixedConnections, mixedDuration);
+  const cpu = cpuPerAnswer(cpuBefore, cpuMs(pid), result.requests.total);
   const peakMb = memoryMb(pid, "VmHWM");
   const serverErrors = Object.entries(result.statusCodeStats ?? {})
     .filter(([code]) => Number(code) >= 500)
@@ -285,6 +318,7 @@ async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
       seconds: mixedDuration,
       "req/s": Math.round(result.requests.average),
       "p50 ms": result.latency.p50,
+      "CPU ms/answer": cpu,
       statuses,
       "errors (timeouts among them)": result.errors,
       timeouts: result.timeouts,
@@ -326,7 +360,7 @@ async function main() {
 
     const heading = `${productCount} products, ${databaseUrl ? "PostgreSQL" : "SQLite"}, ${os.cpus().length} cores, page cache ${pageCache ? "on" : "off"}, ${compressed ? "compressed answers asked for" : "no compression asked for"}, node ${serverNodeArgs().join(" ") || "(no flags)"}${Object.entries(serveEnvironment()).filter(([name]) => name !== "NODE_ENV").map(([name, value]) => ` ${name}=${value}`).join("")}`;
     if (!values["no-pages"]) {
-      const rows = await benchPages(base, shoppers);
+      const rows = await benchPages(base, pid, shoppers);
       console.log(`\nPages: ${heading}, ${connections} connections, ${duration} s each, load ${os.loadavg()[0].toFixed(1)}`);
       console.table(rows);
     }
