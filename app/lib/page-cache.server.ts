@@ -522,6 +522,8 @@ export function renderAtDoor(
       // In the next turn of the event loop, as in Express (render-slots.server.ts): with SQLite a render
       // never waits, and the renders of a turn would run back to back while no new request is read.
       await new Promise((resolve) => setImmediate(resolve));
+      // A shopper who went away while waiting is not rendered for (as in render-slots.server.ts).
+      if (req.socket.destroyed) return;
       const nonce = freshNonce();
       for (const [name, value] of options.securityHeaders(nonce)) res.setHeader(name, value);
       await renderAndSend(handle, cache, key, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
