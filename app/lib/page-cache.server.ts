@@ -517,17 +517,15 @@ export function renderAtDoor(
   },
 ): RenderAtDoor {
   const handle = createRequestHandler(options.build, options.mode);
-  return (req, res, url, key) =>
-    options.renders.run(async () => {
-      // In the next turn of the event loop, as in Express (render-slots.server.ts): with SQLite a render
-      // never waits, and the renders of a turn would run back to back while no new request is read.
-      await new Promise((resolve) => setImmediate(resolve));
-      // A shopper who went away while waiting is not rendered for (as in render-slots.server.ts).
-      if (req.socket.destroyed) return;
+  // In its turn as in Express (render-slots.server.ts): with SQLite a render never waits, and renders
+  // started at once would run back to back while no new request is read.
+  return async (req, res, url, key) => {
+    await options.renders.inTurn(req, async () => {
       const nonce = freshNonce();
       for (const [name, value] of options.securityHeaders(nonce)) res.setHeader(name, value);
       await renderAndSend(handle, cache, key, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
     });
+  };
 }
 
 /**

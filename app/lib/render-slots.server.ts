@@ -69,6 +69,11 @@ export function refuseBadHost(req: IncomingMessage, res: ServerResponse): boolea
 export interface RenderSlots {
   /** runs one render in a slot */
   run<T>(render: () => Promise<T>): Promise<T>;
+  /**
+   * runs one request's render in a slot, as `wait` does: from the next turn of the event loop, and not
+   * at all (undefined) when its shopper went away while waiting
+   */
+  inTurn<T>(req: IncomingMessage, render: () => Promise<T>): Promise<T | undefined>;
   /** whether a request takes turns here (the `applies` given) */
   takesTurn(req: { method: string; path: string }): boolean;
   /** the rest of this request (`then`) holds a slot until answered; refused at once when too many wait */
@@ -114,6 +119,11 @@ export function renderSlots(
   }
   return {
     run: (render) => limit(render),
+    inTurn: (req, render) =>
+      limit(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return req.socket.destroyed ? undefined : render();
+      }),
     takesTurn: applies,
     wait,
     middleware(req, res, next) {

@@ -41,6 +41,19 @@ describe("render slots", () => {
     expect(answers.map((res) => (res as unknown as { ended: boolean }).ended)).toEqual([true, false, true, true, true]);
   });
 
+  it("runs a request's render in its slot from a later turn of the event loop, and not at all for a shopper who went away", async () => {
+    const slots = renderSlots(() => true, 1);
+    const started: string[] = [];
+    const first = slots.inTurn(request("/shop") as unknown as IncomingMessage, async () => (started.push("first"), "page"));
+    const gone = slots.inTurn(request("/shop", true) as unknown as IncomingMessage, async () => (started.push("gone"), "page"));
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    expect(started).toEqual([]);
+    expect(await first).toBe("page");
+    expect(await gone).toBeUndefined();
+    expect(started).toEqual(["first"]);
+    expect(slots.stats()).toEqual({ running: 0, waiting: 0 });
+  });
+
   it("starts a waiting render in a later turn of the event loop, never in the turn that freed its slot", async () => {
     const slots = renderSlots(() => true, 1);
     const first = response();
