@@ -81,9 +81,19 @@ export const SQLITE_SYNCHRONOUS = "FULL";
  */
 export async function withoutWaitingForDisk<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   if (isPostgres(db)) {
-    return db.transaction().execute(async (trx) => {
-      await sql`set local synchronous_commit = off`.execute(trx);
-      return work(trx);
+    // Opened and relaxed in one round trip: a statement without values is sent as a simple query,
+    // which may hold two. Each round trip wakes a PostgreSQL backend; a cart change made four.
+    return db.connection().execute(async (connection) => {
+      await sql`begin; set local synchronous_commit = off`.execute(connection);
+      let result: T;
+      try {
+        result = await work(connection);
+      } catch (error) {
+        await sql`rollback`.execute(connection).catch(() => {});
+        throw error;
+      }
+      await sql`commit`.execute(connection);
+      return result;
     });
   }
   return db.connection().execute(async (connection) => {
