@@ -222,18 +222,30 @@ export class PageCache {
 }
 
 /**
- * Builds a cache entry from a rendered answer: the body as sent and an ETag. Its compressed copies are
- * made when first asked for (encodedBody): most pages kept are product pages, many never asked for
+ * Builds a cache entry from a rendered answer: the body as sent, its ETag and its compressed copies, the
+ * last two made when first asked for (encodedBody): most pages kept are product pages, many never asked for
  * again before they leave the cache, and making both copies of each was about 1 ms, a third of the
  * page's render; browsers ask for brotli, so a gzip copy is seldom made at all (#14).
  */
 export function cachedPage(status: number, headers: Headers, body: Buffer, nonce: string, storedAt: number): CachedPage {
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
   const kept: [string, string][] = [];
   headers.forEach((value, name) => {
     if (!/^(?:content-length|content-encoding|transfer-encoding|etag)$/i.test(name)) kept.push([name, value]);
   });
-  return { status, headers: kept, body, encoded: {}, etag, nonce, storedAt, bytes: body.length };
+  // Only a hit carries the ETag (a sha256 of the page, about 0.1 ms): worked out at the first one.
+  let etag: string | undefined;
+  return {
+    status,
+    headers: kept,
+    body,
+    encoded: {},
+    get etag() {
+      return (etag ??= `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`);
+    },
+    nonce,
+    storedAt,
+    bytes: body.length,
+  };
 }
 
 /**
