@@ -8,14 +8,15 @@
 // - each storefront page for three shoppers: anonymous (no cookie: the page cache serves them unless
 //   --no-page-cache), with a cart (an anonymous cart cookie) and signed in (a session with a cart);
 // - a mixed run (default 100 connections for 60 s, after 10 s of the same traffic at 10 connections): browsing, search and product pages, 30 % of requests
-//   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory;
+//   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory, and
+//   its answers counted by how they were made (kept, filled in, rendered, other);
 // - the time to seed the catalogue and the server's idle memory;
 // - beside each run, the server's CPU time per answer (all its threads, from Linux's /proc): the cost of
 //   a page, which moves less than req/s and p99 with whatever else the machine is doing.
 // Every request asks for compression as browsers do (`Accept-Encoding: gzip, deflate, br`), so the cost
 // of compressing the answers is measured too; --no-compression asks for none (autocannon's own way).
 // Demo images are rendered once into a folder kept between runs, so seeding measures the catalogue.
-import autocannon, { type Request as CannonRequest } from "autocannon";
+import autocannon, { type Client as CannonClient, type Request as CannonRequest } from "autocannon";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -279,15 +280,53 @@ function mixedRequest(base: string, shoppers: Shoppers): CannonRequest {
   return { method: "GET", path: pickOne(paths)(), headers };
 }
 
+/** How an answer of the mixed run was made, told by its X-Page-Cache header (page-cache.server.ts). */
+const ANSWER_KINDS: Record<string, string> = { hit: "kept page", personal: "filled in", miss: "rendered", bypass: "rendered" };
+
+/**
+ * Counts the mixed run's answers by how they were made, with their latency: a kept page, a shopper's
+ * page filled in (its anonymous page rendered first when not kept), a page rendered, or anything else
+ * (the cart page, cart changes and their refusals). Tells where the run's time went, and how much of
+ * the catalogue the page cache held.
+ */
+function answerTally() {
+  const latencies = new Map<string, number[]>();
+  const setupClient = (client: CannonClient) => {
+    let kind = "other";
+    // autocannon's parser hands over its answer's head, the headers as names and values in turn.
+    client.on("headers", (head) => {
+      const { headers } = head as unknown as { headers: string[] };
+      kind = "other";
+      for (let i = 0; i < headers.length; i += 2) if (headers[i].toLowerCase() === "x-page-cache") kind = ANSWER_KINDS[headers[i + 1]] ?? "other";
+    });
+    client.on("response", (_status, _bytes, ms) => {
+      let list = latencies.get(kind);
+      if (!list) latencies.set(kind, (list = []));
+      list.push(ms);
+    });
+  };
+  const rows = () => {
+    const total = [...latencies.values()].reduce((sum, list) => sum + list.length, 0);
+    return [...latencies].map(([kind, list]) => {
+      list.sort((a, b) => a - b);
+      const at = (q: number) => Math.round(list[Math.min(list.length - 1, Math.floor(q * list.length))]);
+      return { answers: kind, share: `${((100 * list.length) / total).toFixed(1)} %`, "p50 ms": at(0.5), "p99 ms": at(0.99) };
+    });
+  };
+  return { setupClient, rows };
+}
+
 async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
   const mixedConnections = Number(values["mixed-connections"]);
   const mixedDuration = Number(values["mixed-duration"]);
   const mixedWarmup = Number(values["mixed-warmup"]);
-  const run = (connections: number, duration: number) =>
+  const tally = answerTally();
+  const run = (connections: number, duration: number, setupClient?: ReturnType<typeof answerTally>["setupClient"]) =>
     autocannon({
       url: base,
       connections,
       duration,
+      setupClient,
       // Each request is drawn anew, keeping autocannon's own headers (Host among them).
       requests: [
         {
@@ -303,7 +342,7 @@ async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
   if (mixedWarmup > 0) await run(10, mixedWarmup);
   const peakReset = resetPeak(pid);
   const cpuBefore = cpuMs(pid);
-  const result = await run(mixedConnections, mixedDuration);
+  const result = await run(mixedConnections, mixedDuration, tally.setupClient);
   const cpu = cpuPerAnswer(cpuBefore, cpuMs(pid), result.requests.total);
   const peakMb = memoryMb(pid, "VmHWM");
   const serverErrors = Object.entries(result.statusCodeStats ?? {})
@@ -323,6 +362,7 @@ async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
       "errors (timeouts among them)": result.errors,
       timeouts: result.timeouts,
     },
+    answers: tally.rows(),
     checks: [
       { figure: "mixed p99", value: `${result.latency.p99} ms`, budget: `<= ${BUDGET.mixed.p99} ms`, verdict: verdict(result.latency.p99 <= BUDGET.mixed.p99) },
       // autocannon counts a timeout among its errors too
@@ -372,6 +412,7 @@ async function main() {
       const mixed = await benchMixed(base, pid, shoppers);
       console.log(`\nMixed: ${heading}, load ${os.loadavg()[0].toFixed(1)}`);
       console.table([mixed.figures]);
+      console.table(mixed.answers);
       checks.push(...mixed.checks);
     }
     console.log(`\nBudgets (demo images ${seed.imageSeconds.toFixed(1)} s, rendered once and kept in ${path.join(os.tmpdir(), "unboxed-bench-images")}):`);
