@@ -80,6 +80,8 @@ export const SQLITE_SYNCHRONOUS = "FULL";
  * database, never from inside another transaction.
  */
 export async function withoutWaitingForDisk<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  // Inside another transaction its own "begin" and "commit" would end that one early.
+  if (db.isTransaction) throw new Error("withoutWaitingForDisk opens its own transaction: call it with the database");
   if (isPostgres(db)) {
     // Opened and relaxed in one round trip: a statement without values is sent as a simple query,
     // which may hold two. Each round trip wakes a PostgreSQL backend; a cart change made four.

@@ -178,6 +178,14 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
         throw new Error("refused");
       }),
     ).rejects.toThrow("refused");
+    // Inside another transaction it refuses, and that transaction is undone whole, not committed early.
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto("brands").values({ name: "Outer", slug: "outer", created_at: stamp }).execute();
+        await withoutWaitingForDisk(trx, async () => undefined);
+      }),
+    ).rejects.toThrow("opens its own transaction");
+    expect(await db.selectFrom("brands").select("id").where("slug", "=", "outer").executeTakeFirst()).toBeUndefined();
     writing = false;
     await others;
     expect(insideSeen).toEqual(Array(5).fill(relaxed));
