@@ -84,7 +84,7 @@ export async function withoutWaitingForDisk<T>(db: Db, work: (trx: Db) => Promis
   if (db.isTransaction) throw new Error("withoutWaitingForDisk opens its own transaction: call it with the database");
   if (isPostgres(db)) {
     // Opened and relaxed in one round trip: a statement without values is sent as a simple query,
-    // which may hold two. Each round trip wakes a PostgreSQL backend; a cart change made four.
+    // which may hold two. Each round trip wakes a PostgreSQL backend: the transaction's own were three.
     return db.connection().execute(async (connection) => {
       await sql`begin; set local synchronous_commit = off`.execute(connection);
       let result: T;
