@@ -6,7 +6,8 @@
 // autocannon, then prints every figure beside its budget (design.md, "Performance budgets") with PASS
 // or SHORT:
 // - each storefront page for three shoppers: anonymous (no cookie: the page cache serves them unless
-//   --no-page-cache), with a cart (an anonymous cart cookie) and signed in (a session with a cart);
+//   --no-page-cache), with a cart (an anonymous cart cookie) and signed in (a session with a cart, and
+//   a full "Recently viewed" row from products viewed before);
 // - a mixed run (default 100 connections for 60 s, after 10 s of the same traffic at 10 connections): browsing, search and product pages, 30 % of requests
 //   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory, and
 //   its answers counted by how they were made (kept, filled in, rendered, other);
@@ -28,8 +29,10 @@ import { migrateToLatest } from "../app/db/migrate.server";
 import { addDemoCopies } from "../app/db/seed-copies.server";
 import { seedDemoCatalogue } from "../app/db/seed.server";
 import { addLine, userCartId } from "../app/domain/cart.server";
+import { recordView } from "../app/domain/recently-viewed.server";
 import { createSession } from "../app/domain/sessions.server";
 import type { Config } from "../app/lib/config.server";
+import { RECENT_SHOWN } from "../app/lib/recently-viewed";
 import { imagesDir } from "../app/lib/images.server";
 import { freePort } from "../tests/support/free-port";
 
@@ -127,6 +130,8 @@ async function makeShoppers(db: Db): Promise<Shoppers> {
     const cartId = await userCartId(db, user.id);
     const productIds = twoProducts(CART_POOL + i);
     for (const productId of productIds) await addLine(db, cartId, productId);
+    // A shopper who has browsed: a full "Recently viewed" row on every product page they open.
+    for (let v = 1; v <= RECENT_SHOWN; v++) await recordView(db, user.id, inStock[(i + v) % inStock.length].id);
     accounts.push({ cookie, productIds });
   }
   const ids = await db.selectFrom("products").select((eb) => [eb.fn.min("id").as("min"), eb.fn.max("id").as("max")]).executeTakeFirstOrThrow();
