@@ -138,6 +138,8 @@ test("with JavaScript, the owner drags a photo into first place; the product pag
   await altInputs(page).nth(1).fill("Green cap, seen from above");
   await page.getByRole("button", { name: "Save description" }).nth(1).click();
   await expect.poll(async () => (await photosOf(product.id))[1].alt).toBe("Green cap, seen from above");
+  // Its message shown here, so it is not carried to the product page, where axe would judge it mid-fade.
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Description saved" })).toBeVisible();
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ reducedMotion: "reduce" });
