@@ -501,11 +501,9 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
   };
 }
 
-/** The storefront's pages, not their data requests, and the cart page: rendered at the door when not kept. */
-const RENDERED_AT_DOOR_PATH = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|returns-refunds|cart)?$/;
-
+/** The storefront's pages (those made from a kept page), not their data requests, and the cart page: rendered at the door when not kept. */
 export function isRenderedAtDoor(path: string): boolean {
-  return RENDERED_AT_DOOR_PATH.test(path);
+  return PERSONALISABLE_PATH.test(path) || path === "/cart";
 }
 
 /** Renders a page not kept, for a request in its turn before Express, and sends it (renderAtDoor). */
