@@ -5,7 +5,7 @@ import { type Db, isPostgres, PREPARED } from "~/db/client.server";
 import { NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal } from "~/lib/personal";
 import { sizesWaitedForColumn, sizesWaitedFromColumn } from "./back-in-stock.server";
 import { cartSummary, cartSummaryFromColumn, userCartSummaryColumn } from "./cart.server";
-import { viewingProduct } from "./recently-viewed.server";
+import { viewingProduct, writeViewOnSqlite } from "./recently-viewed.server";
 import { type ReviewEligibility, reviewEligibilityColumn } from "./reviews.server";
 import { getSessionUser, rememberLocale, sessionColumns, sessionFromRow, type SessionRow, sessionToRead, type SessionUser } from "./sessions.server";
 import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlist.server";
@@ -100,10 +100,11 @@ export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | 
 }
 
 /**
- * shopperAndState and productPersonal for a product page filled in for its shopper. On PostgreSQL a
- * signed-in shopper's take one statement, one round trip (docs/decisions/178): the session, account,
- * cart and hearts, and the view's read and write. The view is written only for a session that has not
- * expired, the rule sessionFromRow then applies to the same row.
+ * shopperAndState and productPersonal for a product page filled in for its shopper. A signed-in
+ * shopper's take one statement (docs/decisions/178): the session, account, cart and hearts, and the
+ * view's read; on PostgreSQL its write too, in the same round trip, only for a session that has not
+ * expired (the rule sessionFromRow then applies to the same row). On SQLite a new view is written
+ * after the read, for a valid session.
  */
 export async function shopperStateAndProduct(
   request: Request,
@@ -113,14 +114,19 @@ export async function shopperStateAndProduct(
   soldOut: boolean,
 ): Promise<{ shopper: SessionUser | null; state: PersonalState; product: ProductPersonal }> {
   const { db } = context;
-  const sessionId = isPostgres(db) ? sessionToRead(request, context.readsOfRequest) : null;
+  const sessionId = sessionToRead(request, context.readsOfRequest);
   if (sessionId === null) {
     const { shopper, state } = await shopperAndState(request, context, locale);
     return { shopper, state, product: await productPersonal(db, shopper, productId, soldOut) };
   }
-  const reading = (soldOut ? soldOutWithShopper : onSaleWithShopper)(db, sessionId, productId, new Date().toISOString()).then((rows) => rows[0]);
+  const now = new Date();
+  const reading = (soldOut ? soldOutWithShopper : onSaleWithShopper)(db, sessionId, productId, now.toISOString()).then((rows) => rows[0]);
   const { shopper, state, row } = await fromSessionRow(request, context, locale, reading);
-  return { shopper, state, product: row ? productPersonalOf(viewingFor(soldOut).withShopper.fromRow(row, productId), soldOut) : NOBODY_ON_PRODUCT };
+  if (!shopper || !row) return { shopper, state, product: NOBODY_ON_PRODUCT };
+  const viewed = viewingFor(soldOut).withShopper.fromRow(row, productId);
+  // On SQLite the statement only read: a new view is written now, as productPersonal writes it.
+  if (!isPostgres(db) && viewed.isNew) await writeViewOnSqlite(db, shopper.id, productId, now);
+  return { shopper, state, product: productPersonalOf(viewed, soldOut) };
 }
 
 const viewingProductOnSale = viewingProduct((db, { user, product }) => [reviewEligibilityColumn(db, user, product).as("review")]);
@@ -137,16 +143,22 @@ function productPersonalOf(viewed: { recent: ProductPersonal["recent"]; more: Re
 type ShopperAndViewRow = SessionCartRow & Record<string, unknown>;
 
 /**
- * The statement of shopperStateAndProduct on PostgreSQL. Every part of a statement sees the tables as
- * they were before it: the strip is of the views before this one, as in viewingProduct.
+ * The statement of shopperStateAndProduct. On PostgreSQL every part of a statement sees the tables as
+ * they were before it: the strip is of the views before this one, as in viewingProduct. On SQLite the
+ * view's columns are read beside the session's, for its account.
  */
 function withShopperAndView(viewing: ReturnType<typeof viewingProduct>) {
-  const { recording, reading } = viewing.withShopper;
-  return builtOnce((db, sessionId: Expression<string>, product: Expression<number>, now: Expression<string>) => {
+  const { recording, reading, columns } = viewing.withShopper;
+  const onPostgres = builtOnce((db, sessionId: Expression<string>, product: Expression<number>, now: Expression<string>) => {
     const recordFor = sql<number>`(select "userId" from shopper where expires_at > ${now})`;
-    const columns = reading(db, sql.ref("shopper.userId"), product, sql<string>`lower(shopper.email)`);
-    return sql<ShopperAndViewRow>`with shopper as (${sessionCartAndHearts(db, sessionId)}), ${recording(recordFor, product, now)} select shopper.*, r.* from shopper cross join lateral (${columns}) as r ${PREPARED}`;
+    const viewed = reading(db, sql.ref("shopper.userId"), product, sql<string>`lower(shopper.email)`);
+    return sql<ShopperAndViewRow>`with shopper as (${sessionCartAndHearts(db, sessionId)}), ${recording(recordFor, product, now)} select shopper.*, r.* from shopper cross join lateral (${viewed}) as r ${PREPARED}`;
   });
+  const onSqlite = builtOnce((db, sessionId: Expression<string>, product: Expression<number>) =>
+    sessionCartAndHearts(db, sessionId).select(columns(db, sql.ref("u.id"), product, sql<string>`lower(u.email)`)).modifyEnd(PREPARED),
+  );
+  return (db: Db, sessionId: string, product: number, now: string): Promise<ShopperAndViewRow[]> =>
+    isPostgres(db) ? onPostgres(db, sessionId, product, now) : (onSqlite(db, sessionId, product) as Promise<ShopperAndViewRow[]>);
 }
 const onSaleWithShopper = withShopperAndView(viewingProductOnSale);
 const soldOutWithShopper = withShopperAndView(viewingSoldOutProduct);

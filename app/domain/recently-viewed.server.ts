@@ -54,7 +54,7 @@ export async function recordView(db: Db, userId: number, productId: number, now 
  * that keeps an order through a power cut, and that wait held up every other shopper on the server's
  * one thread (207 µs a view against 32 µs on the bench machine).
  */
-async function writeViewOnSqlite(db: Db, userId: number, productId: number, now: Date): Promise<void> {
+export async function writeViewOnSqlite(db: Db, userId: number, productId: number, now: Date): Promise<void> {
   await withoutWaitingForDisk(db, (trx) => writeView(trx, userId, productId, now));
 }
 
@@ -140,19 +140,21 @@ export type ViewColumns = (db: Db, values: { user: Expression<number>; product: 
  * after the read when it is new. The statement is built once (docs/decisions/164): call this once per
  * set of columns, at the top of a module.
  *
- * `withShopper` gives the same on PostgreSQL as parts of a statement that also finds the shopper (the
- * session: docs/decisions/178): `recording` goes in its `with`, `reading` is the columns read for the
- * shopper's expressions, and `fromRow` reads the answer.
+ * `withShopper` gives the same as parts of a statement that also finds the shopper (the session:
+ * docs/decisions/178): on PostgreSQL `recording` goes in its `with` and `reading` is the select of the
+ * columns read for the shopper's expressions; on SQLite, which writes the view after the read,
+ * `columns` are read beside the session's. `fromRow` reads the answer.
  */
 export function viewingProduct(more: ViewColumns) {
-  const reading = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => {
+  const columns = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => {
     const views = latestViews(db, user).select("seq");
-    return db.selectNoFrom([
+    return [
       db.selectFrom(views.as("v")).select(jsonArray(db, jsonTuple(db, [sql.ref("v.product_id"), sql.ref("v.seq")])).as("ids")).as("viewed"),
       productCardsColumn(db, latestViews(db, user)).as("cards"),
       ...more(db, { user, product, email }),
-    ]);
+    ];
   };
+  const reading = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => db.selectNoFrom(columns(db, user, product, email));
   const onSqlite = builtOnce((db, user: Expression<number>, product: Expression<number>, email: Expression<string>) =>
     reading(db, user, product, email).modifyEnd(PREPARED),
   );
@@ -167,7 +169,7 @@ export function viewingProduct(more: ViewColumns) {
     if (!isPostgres(db) && viewed.isNew) await writeViewOnSqlite(db, userId, productId, now);
     return viewed;
   }
-  view.withShopper = { recording: recordingView, reading, fromRow };
+  view.withShopper = { recording: recordingView, reading, columns, fromRow };
   return view;
 }
 
