@@ -44,7 +44,7 @@ export async function personalPage(
     return { parts: fillPersonalTemplate(template, state, t), spliced: template.spliced };
   }
   const { state, product: personal } = await shopperStateAndProduct(request, context, locale, productId, template.product?.soldOut !== undefined);
-  const recentHtml = personal.recent ? await recentRowHtml(personal.recent, state, locale) : "";
+  const recentHtml = await recentRowHtml(personal.recent, state, locale);
   return { parts: fillPersonalTemplate(template, state, t, { personal, recentHtml }), spliced: template.spliced };
 }
 

@@ -44,8 +44,8 @@ export interface PersonalTemplate {
 /** A product page's shopper parts (docs/decisions/150), for the filling in. */
 export interface ProductFill {
   personal: ProductPersonal;
-  /** the recently viewed row's markup ("" for none) */
-  recentHtml: string;
+  /** the recently viewed row's markup (empty for none) */
+  recentHtml: Buffer;
 }
 
 const MARK = 'data-pp="';
@@ -239,7 +239,7 @@ export function fillPersonalTemplate(template: PersonalTemplate, state: Personal
         out.push(Buffer.from(escapeHtml(t("product.backInStock.signedIn", { email }))));
         break;
       case "recent":
-        out.push(Buffer.from(product?.recentHtml ?? ""));
+        out.push(product?.recentHtml ?? NOTHING);
         break;
       case "data":
         out.push(Buffer.from(scriptString(JSON.stringify(state))));

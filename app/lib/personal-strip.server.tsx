@@ -5,6 +5,7 @@ import { RECENT_HEADING_ID } from "~/components/recently-viewed";
 import type { ProductCard } from "~/domain/catalog.server";
 import type { Locale } from "./i18n";
 import { inLanguage, translatorFor } from "./i18n.server";
+import { keptBytes } from "./kept-bytes.server";
 import type { PersonalState } from "./personal";
 import { RecentlyUsed } from "./recently-used";
 
@@ -12,60 +13,66 @@ import { RecentlyUsed } from "./recently-used";
  * A signed-in shopper's "Recently viewed" row of a product page, to be written into a cached product
  * page (docs/decisions/150): the same markup as the row rendered with the page.
  *
- * React renders a row on its own (`renderRecentRow`), and the result is kept in pieces: each card's
- * `<li>` by language, heart and the card's own JSON, and the row's frame (title, arrows, list) by
+ * React renders a row on its own (`renderRecentRow`), and the result is kept in pieces, as bytes: each
+ * card's `<li>` by language, heart and the card's own JSON, and the row's frame (title, arrows, list) by
  * language and whether it has arrows (more than one card). A row whose pieces are all kept is put
- * together without rendering: a shopper browsing from product to product gets a new row each time,
+ * together by copying them, without rendering or encoding text: a shopper browsing from product to product gets a new row each time,
  * made mostly of cards already seen, and only the cards not kept are rendered (as a row of their own).
  * Keys hold everything the markup depends on, so nothing is invalidated: a changed card is a new key,
  * and old ones go least recently used first.
  */
 
 const CARDS_KEPT = 1_000;
-const cards = new RecentlyUsed<string, string>(CARDS_KEPT);
-const frames = new Map<string, { head: string; tail: string }>();
+const cards = new RecentlyUsed<string, Buffer>(CARDS_KEPT);
+const frames = new Map<string, { head: Buffer; tail: Buffer }>();
 const CARD_START = '<li><article class="card">';
 const CARD_END = "</article></li>";
+const NO_ROW = Buffer.alloc(0);
 
 const cardKey = (locale: Locale, card: ProductCard, pressed: boolean) => `${locale} ${pressed ? 1 : 0} ${JSON.stringify(card)}`;
 const frameKey = (locale: Locale, count: number) => `${locale} ${count > 1 ? "arrows" : "one"}`;
 
-export async function recentRowHtml(row: ProductCard[], state: PersonalState, locale: Locale): Promise<string> {
-  if (row.length === 0) return "";
+/** The row's markup as bytes (none for no cards, or a visitor's null): kept as bytes, so a row is put together by copying them. */
+export async function recentRowHtml(row: ProductCard[] | null, state: PersonalState, locale: Locale): Promise<Buffer> {
+  if (!row?.length) return NO_ROW;
   const wished = new Set(state.wishlist);
   const keys = row.map((card) => cardKey(locale, card, wished.has(card.id)));
   const frame = frames.get(frameKey(locale, row.length));
-  const pieces = new Map<string, string>();
+  const pieces = new Map<string, Buffer>();
   for (const key of keys) {
     const html = cards.get(key);
     if (html !== undefined) pieces.set(key, html);
   }
-  if (frame && pieces.size === keys.length) return frame.head + keys.map((key) => pieces.get(key)).join("") + frame.tail;
+  const assembled = (frame: { head: Buffer; tail: Buffer }) => Buffer.concat([frame.head, ...keys.map((key) => pieces.get(key)!), frame.tail]);
+  if (frame && pieces.size === keys.length) return assembled(frame);
 
   // With the frame kept, only the cards not kept are rendered, as a row of their own: browsing from
   // product to product, that is the one product viewed last, not the whole row again.
   const rendering = frame ? row.filter((_, i) => !pieces.has(keys[i])) : row;
   const html = await renderRecentRow(rendering, state.wishlist, locale);
   const cut = cutIntoPieces(html, rendering.length);
-  if (!cut) return frame ? renderRecentRow(row, state.wishlist, locale) : html;
+  if (!cut) return Buffer.from(frame ? await renderRecentRow(row, state.wishlist, locale) : html);
   frames.set(frameKey(locale, rendering.length), cut.frame);
   const renderingKeys = rendering === row ? keys : keys.filter((key) => !pieces.has(key));
   renderingKeys.forEach((key, i) => {
     cards.set(key, cut.cards[i]);
     pieces.set(key, cut.cards[i]);
   });
-  if (!frame) return html;
-  return frame.head + keys.map((key) => pieces.get(key)).join("") + frame.tail;
+  return assembled(frame ?? cut.frame);
 }
 
-/** A rendered row cut into its frame and one piece per card; null for a row not of that shape (then only sent, not kept). */
-function cutIntoPieces(html: string, count: number): { frame: { head: string; tail: string }; cards: string[] } | null {
+/** A rendered row cut into its frame and one piece per card, as bytes to keep; null for a row not of that shape (then only sent, not kept). */
+function cutIntoPieces(html: string, count: number): { frame: { head: Buffer; tail: Buffer }; cards: Buffer[] } | null {
   const starts: number[] = [];
   for (let at = html.indexOf(CARD_START); at !== -1; at = html.indexOf(CARD_START, at + 1)) starts.push(at);
   if (starts.length !== count) return null;
   const ends = starts.map((start) => html.indexOf(CARD_END, start) + CARD_END.length);
   if (ends.some((end, i) => end < CARD_END.length || (i + 1 < starts.length && end !== starts[i + 1]))) return null;
-  return { frame: { head: html.slice(0, starts[0]), tail: html.slice(ends[ends.length - 1]) }, cards: starts.map((start, i) => html.slice(start, ends[i])) };
+  const bytes = (text: string) => keptBytes(Buffer.from(text));
+  return {
+    frame: { head: bytes(html.slice(0, starts[0])), tail: bytes(html.slice(ends[ends.length - 1])) },
+    cards: starts.map((start, i) => bytes(html.slice(start, ends[i]))),
+  };
 }
 
 /** The row as React renders it in the page: the page's carousel, in a data router whose root data carries the hearts. */
