@@ -149,6 +149,17 @@ export class SplicedGzip {
     return Buffer.concat(out);
   }
 
+  /** The share of the page made of `parts` that is the shopper's own: its bytes not known to the page (0 to 1). */
+  ownShare(parts: readonly Buffer[]): number {
+    let own = 0;
+    let all = 0;
+    parts.forEach((part, i) => {
+      all += part.length;
+      if (this.known(i, part) === null) own += part.length;
+    });
+    return all === 0 ? 0 : own / all;
+  }
+
   /**
    * Whether part i is known to the page: false as on the anonymous page, true as its alternative, null
    * the shopper's own. Fixed pieces are the template's own buffers; a place is compared by its bytes.

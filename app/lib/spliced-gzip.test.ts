@@ -123,6 +123,22 @@ describe("gzip spliced from a page's parts", () => {
     expect(kept).toBe(16);
   });
 
+  it("tells what share of a page is the shopper's own: places as on the anonymous page or their alternative are not", () => {
+    const anonymous = anonymousParts();
+    const page = (parts: Buffer[]) => parts.reduce((sum, part) => sum + part.length, 0);
+    const alternative = Buffer.from("");
+    const spliced = new SplicedGzip(anonymous, anonymous.map((_, i) => (i === 1 ? alternative : undefined)));
+    expect(spliced.ownShare(anonymous)).toBe(0);
+    // Signed in (the toggle switched as for everyone signed in), with a name of their own.
+    const signedIn = anonymous.map((part, i) => (i === 1 ? alternative : i === 3 ? Buffer.from("2") : part));
+    expect(spliced.ownShare(signedIn)).toBeCloseTo(1 / page(signedIn));
+    // A long part of their own, as a recently viewed row is, is most of the page.
+    const row = Buffer.from("<li>card</li>".repeat(2_000));
+    const withRow = anonymous.map((part, i) => (i === 5 ? row : part));
+    expect(spliced.ownShare(withRow)).toBeCloseTo(row.length / page(withRow));
+    expect(spliced.ownShare(withRow)).toBeGreaterThan(0.25);
+  });
+
   it("refuses parts that are not of its page", () => {
     const spliced = new SplicedGzip(anonymousParts());
     expect(() => spliced.encode([Buffer.from("x")])).toThrow(/number of parts/);
