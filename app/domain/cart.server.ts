@@ -157,8 +157,9 @@ export interface CartView {
   buyableLines: number;
 }
 
-async function readLines(db: Db, cartId: string): Promise<CartLine[]> {
-  const rows = await db
+/** The lines of a cart, `cartId` an expression (the id, or a subquery finding the owner's cart), as the cart page shows them. */
+function cartLines(db: Db, cartId: Expression<string> | ReturnType<typeof ownersCart>) {
+  return db
     .selectFrom("cart_lines as l")
     .innerJoin("products as p", "p.id", "l.product_id")
     .innerJoin("product_sizes as s", "s.id", "l.size_id")
@@ -181,7 +182,17 @@ async function readLines(db: Db, cartId: string): Promise<CartLine[]> {
     .orderBy("l.created_at")
     .orderBy("l.product_id")
     .orderBy("s.position")
-    .execute();
+    .modifyEnd(PREPARED);
+}
+const ownersCart = (db: Db, owner: CartOwner) => db.selectFrom("carts").select("id").where(ownedBy(owner));
+const readCartLines = builtOnce((db, cartId: Expression<string>) => cartLines(db, cartId));
+const readUserCartLines = builtOnce((db, userId: Expression<number>) => cartLines(db, ownersCart(db, { userId })));
+const readVisitorCartLines = builtOnce((db, cartId: Expression<string>) => cartLines(db, ownersCart(db, { cookie: cartId })));
+
+/** The lines of the cart with this id, or of the owner's cart (found in the same statement). */
+async function readLines(db: Db, cart: string | { userId: number } | { cookie: string }): Promise<CartLine[]> {
+  const rows =
+    typeof cart === "string" ? await readCartLines(db, cart) : "userId" in cart ? await readUserCartLines(db, cart.userId) : await readVisitorCartLines(db, cart.cookie);
   return rows.map((r) => ({
     ...priced(r),
     sizeLabel: Number(r.sizeCount) > 1 ? r.label : null,
@@ -206,7 +217,19 @@ function priced(r: { product_id: number; size_id: number; quantity: number; pric
 
 /** The cart as the cart page shows it, read fresh from the catalogue. */
 export async function cartView(db: Db, cartId: string | null): Promise<CartView> {
-  const lines = cartId ? await readLines(db, cartId) : [];
+  return viewOf(cartId ? await readLines(db, cartId) : []);
+}
+
+/**
+ * This request's cart as the cart page shows it: cartView of findCartId's cart, its lines read in the
+ * statement that finds it (on PostgreSQL every statement is a round trip).
+ */
+export async function requestCartView(request: Request, context: Pick<AppLoadContext, "db">): Promise<CartView> {
+  const owner = await cartOwner(request, context.db);
+  return viewOf(owner ? await readLines(context.db, owner) : []);
+}
+
+function viewOf(lines: CartLine[]): CartView {
   const buyable = lines.filter(isBuyable);
   return { lines, subtotal: buyable.reduce((sum, l) => sum + l.lineTotal, 0), buyableLines: buyable.length };
 }

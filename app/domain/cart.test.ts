@@ -16,10 +16,12 @@ import {
   mergeGuestCartIntoUser,
   parseCartAction,
   removeLine,
+  requestCartView,
   setLineQuantity,
 } from "./cart.server";
 import { createSession } from "./sessions.server";
 import { addProduct, setSize } from "../../tests/support/catalogue";
+import { countingStatements } from "../../tests/support/statements";
 
 const stamp = "2026-01-01T00:00:00.000Z";
 
@@ -290,13 +292,35 @@ describe.each(ENGINES)("cart on %s", (engine) => {
       expect(view.subtotal).toBe(13_000_000);
       expect(view.buyableLines).toBe(2);
 
+      // The cart page's read: the same, the cart found in the statement that reads its lines.
+      const counted = countingStatements(t.db);
+      expect(await requestCartView(browserRequest("/cart", { cookies: [cookie] }), { db: counted.db })).toEqual(view);
+      expect(counted.statements).toHaveLength(1);
+
       const summary = await cartSummary(browserRequest("/", { cookies: [cookie] }), context);
       expect(summary.lines).toBe(4);
       expect(summary.total).toBe(13_000_000);
       expect(summary.items.map((i) => i.buyable)).toEqual([true, true, false, false]);
     });
 
+    it("shows a signed-in shopper their account's cart on the cart page, and a cookie never an account's", async () => {
+      const userId = await user("page-reader@example.com");
+      const session = await createSession(context, userId);
+      const { cartId } = await ensureCart(browserRequest("/cart", { cookies: [session] }), context);
+      await addLine(t.db, cartId, await product({ name: "Account Oud" }));
+      const view = await cartView(t.db, cartId);
+      expect(view.lines.map((l) => l.name)).toEqual(["Account Oud"]);
+      // The session read first (one statement), then the lines by the account's cart (one more).
+      const counted = countingStatements(t.db);
+      expect(await requestCartView(browserRequest("/cart", { cookies: [session] }), { db: counted.db })).toEqual(view);
+      expect(counted.statements).toHaveLength(2);
+      const empty = { lines: [], subtotal: 0, buyableLines: 0 };
+      expect(await requestCartView(browserRequest("/cart", { cookies: [`${CART_COOKIE}=${cartId}`] }), context)).toEqual(empty);
+      expect(await requestCartView(browserRequest("/cart", { cookies: [`${CART_COOKIE}=${"A".repeat(32)}`] }), context)).toEqual(empty);
+    });
+
     it("shows an empty cart to a shopper without one", async () => {
+      expect(await requestCartView(browserRequest("/cart"), context)).toEqual({ lines: [], subtotal: 0, buyableLines: 0 });
       expect(await cartView(t.db, null)).toEqual({ lines: [], subtotal: 0, buyableLines: 0 });
       expect(await cartSummary(browserRequest("/"), context)).toEqual({ lines: 0, total: 0, items: [] });
     });

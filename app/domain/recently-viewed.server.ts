@@ -119,10 +119,36 @@ export async function recentCards(db: Db, ids: number[]): Promise<ProductCard[]>
   return ids.flatMap((id) => cards.get(id) ?? []);
 }
 
-/** The signed-in shopper's strip: their latest views still in the shop, but not those in `leaveOut`. */
-export async function recentlyViewed(db: Db, userId: number, leaveOut: number[] = []): Promise<ProductCard[]> {
-  const ids = (await viewedIds(db, userId)).filter((id) => !leaveOut.includes(id));
-  return (await recentCards(db, ids)).slice(0, RECENT_SHOWN);
+/**
+ * The signed-in shopper's strip: their latest views still in the shop, but not those in `leaveOut`
+ * (which may still be being read: the views are read beside it).
+ */
+export async function recentlyViewed(db: Db, userId: number, leaveOut: number[] | Promise<number[]> = []): Promise<ProductCard[]> {
+  const [[row], left] = await Promise.all([readViewsAndCards(db, userId), leaveOut]);
+  return stripOf(row, viewsOf(row).filter((id) => !left.includes(id)));
+}
+
+/** The shopper's views and their cards, in one statement (on PostgreSQL, one round trip). */
+const readViewsAndCards = builtOnce((db, user: Expression<number>) => db.selectNoFrom(viewsAndCards(db, user)).modifyEnd(PREPARED));
+
+/** Columns of the shopper's latest views (product and number) and of those products' cards; read with `viewsOf` and `stripOf`. */
+function viewsAndCards(db: Db, user: Expression<number>) {
+  const views = latestViews(db, user).select("seq");
+  return [
+    db.selectFrom(views.as("v")).select(jsonArray(db, jsonTuple(db, [sql.ref("v.product_id"), sql.ref("v.seq")])).as("ids")).as("viewed"),
+    productCardsColumn(db, latestViews(db, user)).as("cards"),
+  ] as const;
+}
+
+/** The viewed product ids of a row of viewsAndCards, latest first. */
+function viewsOf(row: Record<string, unknown>): number[] {
+  return latestFirst(fromJson<[number, number][]>(row.viewed));
+}
+
+/** The strip from a row of viewsAndCards: the cards of these of its views, in their order, without those gone from the shop. */
+function stripOf(row: Record<string, unknown>, ids: number[]): ProductCard[] {
+  const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
+  return ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN);
 }
 
 /** A signed-in shopper opens a product's page: the view is recorded, and their strip without this product returned. */
@@ -146,14 +172,10 @@ export type ViewColumns = (db: Db, values: { user: Expression<number>; product: 
  * `columns` are read beside the session's. `fromRow` reads the answer.
  */
 export function viewingProduct(more: ViewColumns) {
-  const columns = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => {
-    const views = latestViews(db, user).select("seq");
-    return [
-      db.selectFrom(views.as("v")).select(jsonArray(db, jsonTuple(db, [sql.ref("v.product_id"), sql.ref("v.seq")])).as("ids")).as("viewed"),
-      productCardsColumn(db, latestViews(db, user)).as("cards"),
-      ...more(db, { user, product, email }),
-    ];
-  };
+  const columns = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => [
+    ...viewsAndCards(db, user),
+    ...more(db, { user, product, email }),
+  ];
   const reading = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => db.selectNoFrom(columns(db, user, product, email));
   const onSqlite = builtOnce((db, user: Expression<number>, product: Expression<number>, email: Expression<string>) =>
     reading(db, user, product, email).modifyEnd(PREPARED),
@@ -182,10 +204,9 @@ interface ProductView {
 
 /** One read serves both: whether this is a new view, and the strip (the views before it, without it). */
 function fromRow(row: Record<string, unknown>, productId: number): ProductView {
-  const before = latestFirst(fromJson<[number, number][]>(row.viewed));
-  const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
-  const ids = before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1);
-  return { recent: ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN), more: row, isNew: before[0] !== productId };
+  const before = viewsOf(row);
+  // The views kept once this one is written: it and the RECENT_KEPT - 1 latest others.
+  return { recent: stripOf(row, before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1)), more: row, isNew: before[0] !== productId };
 }
 
 const viewingAlone = viewingProduct(() => []);
@@ -199,10 +220,13 @@ function latestFirst(views: [number, number][]): number[] {
  * The cart's strip, rendered by the server (the cart is private and never cached): a signed-in
  * shopper's views, or those in a visitor's cookie; without what is in the cart.
  */
-export async function recentlyViewedInCart(db: Db, userId: number | null, cookieHeader: string, inCart: number[]): Promise<ProductCard[]> {
+export async function recentlyViewedInCart(db: Db, userId: number | null, cookieHeader: string, inCart: Promise<number[]>): Promise<ProductCard[]> {
+  // Read beside the cart's lines (`inCart`), not after them: the cart's ids are only left out.
   if (userId !== null) return recentlyViewed(db, userId, inCart);
-  const ids = cookieIds(cookieHeader).filter((id) => !inCart.includes(id)).slice(0, RECENT_SHOWN);
-  return ids.length ? recentCards(db, ids) : [];
+  // No more than the browser keeps there: the cookie is the shopper's to write.
+  const ids = cookieIds(cookieHeader).slice(0, RECENT_SHOWN + 1);
+  const [cards, leaveOut] = await Promise.all([ids.length ? recentCards(db, ids) : [], inCart]);
+  return cards.filter((card) => !leaveOut.includes(card.id)).slice(0, RECENT_SHOWN);
 }
 
 /**

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { makeProducts, makeUser } from "../../tests/support/catalogue";
 import { RECENT_SHOWN } from "~/lib/recently-viewed";
-import { mergeVisitorViewsOnSignIn, RECENT_KEPT, recentCards, recentlyViewed, recordView, viewedIds, viewProduct } from "./recently-viewed.server";
+import { countingStatements } from "../../tests/support/statements";
+import { mergeVisitorViewsOnSignIn, RECENT_KEPT, recentCards, recentlyViewed, recentlyViewedInCart, recordView, viewedIds, viewProduct } from "./recently-viewed.server";
 
 describe.each(ENGINES)("recently viewed on %s", (engine) => {
   let t: TestDatabase;
@@ -88,7 +89,13 @@ describe.each(ENGINES)("recently viewed on %s", (engine) => {
     expect(strip[0]).toMatchObject({ id: ids[14], name: "Perfume 14", brandName: expect.any(String), price: 1_000_014, discount: null, stock: 5, image: null });
 
     await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "in", [ids[14], ids[12]]).execute();
-    expect((await recentlyViewed(t.db, ada, [ids[15], ids[11]])).map((p) => p.id)).toEqual([ids[13], ids[10], ids[9], ids[8], ids[7], ids[6], ids[5], ids[4]]);
+    // The views and their cards in one statement (one round trip on PostgreSQL).
+    const counted = countingStatements(t.db);
+    expect((await recentlyViewed(counted.db, ada, [ids[15], ids[11]])).map((p) => p.id)).toEqual([ids[13], ids[10], ids[9], ids[8], ids[7], ids[6], ids[5], ids[4]]);
+    expect(counted.statements).toHaveLength(1);
+    // The cart page's strip leaves out what is in the cart, read beside it.
+    const inCart = new Promise<number[]>((resolve) => setTimeout(() => resolve([ids[15], ids[11]]), 20));
+    expect((await recentlyViewedInCart(t.db, ada, "", inCart)).map((p) => p.id)).toEqual([ids[13], ids[10], ids[9], ids[8], ids[7], ids[6], ids[5], ids[4]]);
     await t.db.updateTable("products").set({ archived_at: null }).where("id", "in", [ids[14], ids[12]]).execute();
 
     await recordView(t.db, bola, ids[2]);
@@ -97,6 +104,21 @@ describe.each(ENGINES)("recently viewed on %s", (engine) => {
       [ids[5], 5],
     ]);
     expect(await recentlyViewed(t.db, await makeUser(t.db, "new@example.com"))).toEqual([]);
+  });
+
+  it("gives a visitor's cart page the products in their cookie, latest first, without those in the cart, and reads no more ids than the browser keeps", async () => {
+    const cookie = (list: number[]) => `theme=dark; recently_viewed=${list.join(".")}`;
+    const strip = await recentlyViewedInCart(t.db, null, cookie([ids[9], ids[8], ids[7], 999_999, ids[6]]), Promise.resolve([ids[8]]));
+    expect(strip.map((p) => p.id)).toEqual([ids[9], ids[7], ids[6]]);
+    expect(await recentlyViewedInCart(t.db, null, "theme=dark", Promise.resolve([]))).toEqual([]);
+    // A cookie written by hand with hundreds of ids: one statement, for no more ids than the browser
+    // keeps (one more than a strip shows), and a strip no longer than the page shows.
+    const counted = countingStatements(t.db);
+    const forged = await recentlyViewedInCart(counted.db, null, cookie([...ids, ...Array.from({ length: 500 }, (_, i) => 1_000_000 + i)]), Promise.resolve([ids[0]]));
+    expect(forged.map((p) => p.id)).toEqual(ids.slice(1, RECENT_SHOWN + 1));
+    expect(counted.statements).toHaveLength(1);
+    const unknownFirst = Array.from({ length: RECENT_SHOWN + 1 }, (_, i) => 2_000_000 + i);
+    expect(await recentlyViewedInCart(t.db, null, cookie([...unknownFirst, ids[9]]), Promise.resolve([]))).toEqual([]);
   });
 
   it("gives cards in the order asked, leaving out unknown and archived products", async () => {

@@ -7,7 +7,6 @@ import {
   addToCart,
   type CartLine,
   type CartOutcome,
-  cartView,
   clearCart,
   decrementLine,
   findCartId,
@@ -16,6 +15,7 @@ import {
   PROBLEM_STATUS,
   cartFormFields,
   removeLine,
+  requestCartView,
   setLineQuantity,
 } from "~/domain/cart.server";
 import { RecentStrip } from "~/components/recently-viewed-strip";
@@ -40,10 +40,11 @@ import type { Route } from "./+types/cart";
 const PRIVATE = { "Cache-Control": "private, no-store" };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const [user, cartId] = await Promise.all([getSessionUser(request, context.db), findCartId(request, context)]);
+  const user = await getSessionUser(request, context.db);
   const t = requestTranslator(request);
-  const cart = await cartView(context.db, cartId);
-  const recent = await recentlyViewedInCart(context.db, user?.id ?? null, request.headers.get("Cookie") ?? "", cart.lines.map((l) => l.productId));
+  const reading = requestCartView(request, context);
+  const inCart = reading.then((cart) => cart.lines.map((l) => l.productId));
+  const [cart, recent] = await Promise.all([reading, recentlyViewedInCart(context.db, user?.id ?? null, request.headers.get("Cookie") ?? "", inCart)]);
   return data({ cart, signedIn: user !== null, recent, meta: { title: t("cart.meta.title") } }, { headers: PRIVATE });
 }
 
