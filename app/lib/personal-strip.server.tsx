@@ -16,10 +16,10 @@ import { RecentlyUsed } from "./recently-used";
  * React renders a row on its own (`renderRecentRow`), and the result is kept in pieces, as bytes: each
  * card's `<li>` by language, heart and the card's own JSON, and the row's frame (title, arrows, list) by
  * language and whether it has arrows (more than one card). A row whose pieces are all kept is put
- * together by copying them, without rendering or encoding text: a shopper browsing from product to product gets a new row each time,
- * made mostly of cards already seen, and only the cards not kept are rendered (as a row of their own).
- * Keys hold everything the markup depends on, so nothing is invalidated: a changed card is a new key,
- * and old ones go least recently used first.
+ * together by copying them, without rendering or encoding text: a shopper browsing from product to
+ * product gets a new row each time, made mostly of cards already seen, and only the cards not kept are
+ * rendered (as a row of their own). Keys hold everything the markup depends on, so nothing is
+ * invalidated: a changed card is a new key, and old ones go least recently used first.
  */
 
 const CARDS_KEPT = 1_000;
