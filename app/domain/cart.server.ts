@@ -70,9 +70,12 @@ function ownedBy(owner: CartOwner) {
 export async function findCartId(request: Request, context: Pick<AppLoadContext, "db">): Promise<string | null> {
   const owner = await cartOwner(request, context.db);
   if (!owner) return null;
-  const row = await context.db.selectFrom("carts").select("id").where(ownedBy(owner)).executeTakeFirst();
+  const row = await ownersCart(context.db, owner).executeTakeFirst();
   return row?.id ?? null;
 }
+
+/** The owner's cart's id, as a query (to run, or to find the cart inside another statement). */
+const ownersCart = (db: Db, owner: CartOwner) => db.selectFrom("carts").select("id").where(ownedBy(owner));
 
 /** The account's cart, created on first use; safe when two requests create it at once. */
 export async function userCartId(db: Db, userId: number): Promise<string> {
@@ -184,7 +187,6 @@ function cartLines(db: Db, cartId: Expression<string> | ReturnType<typeof owners
     .orderBy("s.position")
     .modifyEnd(PREPARED);
 }
-const ownersCart = (db: Db, owner: CartOwner) => db.selectFrom("carts").select("id").where(ownedBy(owner));
 const readCartLines = builtOnce((db, cartId: Expression<string>) => cartLines(db, cartId));
 const readUserCartLines = builtOnce((db, userId: Expression<number>) => cartLines(db, ownersCart(db, { userId })));
 const readVisitorCartLines = builtOnce((db, cartId: Expression<string>) => cartLines(db, ownersCart(db, { cookie: cartId })));

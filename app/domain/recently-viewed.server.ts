@@ -115,8 +115,13 @@ function latestView(db: Db, userId: number) {
 
 /** Cards for these ids in the order given: unknown and archived products are left out. */
 export async function recentCards(db: Db, ids: number[]): Promise<ProductCard[]> {
-  const cards = new Map((await productCards(db, ids)).map((card) => [card.id, card]));
-  return ids.flatMap((id) => cards.get(id) ?? []);
+  return inOrder(await productCards(db, ids), ids);
+}
+
+/** The cards of `ids` among `cards`, in the order of `ids`; ids without a card are left out. */
+function inOrder(cards: ProductCard[], ids: number[]): ProductCard[] {
+  const byId = new Map(cards.map((card) => [card.id, card]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -147,8 +152,7 @@ function viewsOf(row: Record<string, unknown>): number[] {
 
 /** The strip from a row of viewsAndCards: the cards of these of its views, in their order, without those gone from the shop. */
 function stripOf(row: Record<string, unknown>, ids: number[]): ProductCard[] {
-  const cards = new Map(productCardsFromColumn(row.cards).map((card) => [card.id, card]));
-  return ids.flatMap((id) => cards.get(id) ?? []).slice(0, RECENT_SHOWN);
+  return inOrder(productCardsFromColumn(row.cards), ids).slice(0, RECENT_SHOWN);
 }
 
 /** A signed-in shopper opens a product's page: the view is recorded, and their strip without this product returned. */
@@ -225,7 +229,7 @@ export async function recentlyViewedInCart(db: Db, userId: number | null, cookie
   if (userId !== null) return recentlyViewed(db, userId, inCart);
   // No more than the browser keeps there: the cookie is the shopper's to write.
   const ids = cookieIds(cookieHeader).slice(0, RECENT_SHOWN + 1);
-  const [cards, leaveOut] = await Promise.all([ids.length ? recentCards(db, ids) : [], inCart]);
+  const [cards, leaveOut] = await Promise.all([recentCards(db, ids), inCart]);
   return cards.filter((card) => !leaveOut.includes(card.id)).slice(0, RECENT_SHOWN);
 }
 
