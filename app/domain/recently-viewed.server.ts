@@ -24,7 +24,7 @@ export async function viewedIds(db: Db, userId: number): Promise<number[]> {
 }
 
 /** The shopper's latest views (at most RECENT_KEPT), latest first, for `userId` an expression. */
-function latestViews(db: Db, userId: Expression<number>) {
+export function latestViews(db: Db, userId: Expression<number>) {
   return db
     .selectFrom("recently_viewed")
     .select("product_id")
