@@ -8,7 +8,7 @@ import type { PersonalBody } from "~/lib/page-cache.server";
 import { FragmentsContext } from "~/lib/fragments";
 import { fragmentsFor } from "~/lib/fragments.server";
 import { NonceProvider } from "~/lib/nonce";
-import { recentRowHtml } from "~/lib/personal-strip.server";
+import { recentRow } from "~/lib/personal-strip.server";
 import { pageBytesWithoutScriptPreloads } from "~/lib/script-preloads.server";
 
 export const streamTimeout = 5_000;
@@ -44,8 +44,8 @@ export async function personalPage(
     return { parts: fillPersonalTemplate(template, state, t), spliced: template.spliced };
   }
   const { state, product: personal } = await shopperStateAndProduct(request, context, locale, productId, template.product?.soldOut !== undefined);
-  const recentHtml = await recentRowHtml(personal.recent, state, locale);
-  return { parts: fillPersonalTemplate(template, state, t, { personal, recentHtml }), spliced: template.spliced };
+  const recent = await recentRow(personal.recent, state, locale);
+  return { parts: fillPersonalTemplate(template, state, t, { personal, recentHtml: recent.html, recentData: recent.data }), spliced: template.spliced };
 }
 
 export default async function handleRequest(

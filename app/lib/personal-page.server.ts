@@ -46,6 +46,8 @@ export interface ProductFill {
   personal: ProductPersonal;
   /** the recently viewed row's markup (empty for none) */
   recentHtml: Buffer;
+  /** each of the row's cards as JSON, a piece of the data script (`dataScriptPiece`), in the row's order */
+  recentData?: Buffer[];
 }
 
 const MARK = 'data-pp="';
@@ -245,7 +247,7 @@ export function fillPersonalTemplate(template: PersonalTemplate, state: Personal
         out.push(Buffer.from(scriptString(JSON.stringify(state))));
         break;
       case "productData":
-        out.push(Buffer.from(scriptString(JSON.stringify(mine))));
+        out.push(productDataScript(mine, product?.recentData));
         break;
     }
   });
@@ -257,7 +259,41 @@ const NOTHING = Buffer.alloc(0);
 
 /** How a string loader value appears in the page's data script: turbo-stream JSON, in a JS string, HTML-safe. */
 function scriptString(value: string): string {
-  return JSON.stringify(JSON.stringify(value))
+  return `${SCRIPT_QUOTE}${dataScriptText(value)}${SCRIPT_QUOTE}`;
+}
+
+/** The quote around a string value in the data script: `"`, escaped in the script's own string. */
+const SCRIPT_QUOTE = '\\"';
+
+/**
+ * A piece of a string loader value as the data script holds it, without the value's quotes. Each
+ * character is escaped on its own, so a value's pieces escaped one by one and joined are the value
+ * escaped whole: a piece kept (a recently viewed card) is escaped once.
+ */
+function dataScriptText(piece: string): string {
+  return JSON.stringify(JSON.stringify(piece).slice(1, -1))
     .slice(1, -1)
     .replace(/[&><\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/** `dataScriptText` as bytes, for a piece to keep. */
+export function dataScriptPiece(piece: string): Buffer {
+  return Buffer.from(dataScriptText(piece));
+}
+
+/**
+ * The product loader's `personal` value in the data script. With the recently viewed cards' pieces
+ * given, only the rest of the value is escaped here and the cards' pieces are put in between.
+ */
+export function productDataScript(mine: ProductPersonal, cards: Buffer[] | undefined): Buffer {
+  const json = cards && mine.recent?.length === cards.length ? JSON.stringify({ ...mine, recent: [] }) : null;
+  // The row last in the value, as the loader writes it: its cards go between `[` and `]}`.
+  if (json === null || !json.endsWith(ROW_END)) return Buffer.from(scriptString(JSON.stringify(mine)));
+  const parts: Buffer[] = [Buffer.from(`${SCRIPT_QUOTE}${dataScriptText(json.slice(0, -ROW_END.length))}`)];
+  cards!.forEach((card, i) => parts.push(...(i ? [ROW_COMMA, card] : [card])));
+  parts.push(ROW_CLOSE);
+  return Buffer.concat(parts);
+}
+const ROW_END = "]}";
+const ROW_COMMA = Buffer.from(",");
+const ROW_CLOSE = Buffer.from(`${dataScriptText(ROW_END)}${SCRIPT_QUOTE}`);

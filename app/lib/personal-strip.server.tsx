@@ -6,6 +6,7 @@ import type { ProductCard } from "~/domain/catalog.server";
 import type { Locale } from "./i18n";
 import { inLanguage, translatorFor } from "./i18n.server";
 import { keptBytes } from "./kept-bytes.server";
+import { dataScriptPiece } from "./personal-page.server";
 import type { PersonalState } from "./personal";
 import { RecentlyUsed } from "./recently-used";
 
@@ -19,24 +20,46 @@ import { RecentlyUsed } from "./recently-used";
  * together by copying them, without rendering or encoding text: a shopper browsing from product to
  * product gets a new row each time, made mostly of cards already seen, and only the cards not kept are
  * rendered (as a row of their own). Keys hold everything the markup depends on, so nothing is
- * invalidated: a changed card is a new key, and old ones go least recently used first.
+ * invalidated: a changed card is a new key, and old ones go least recently used first. Each card's
+ * JSON is kept the same way, escaped as the page's data script holds it, for the row's data there.
  */
 
 const CARDS_KEPT = 1_000;
 const cards = new RecentlyUsed<string, Buffer>(CARDS_KEPT);
+/** Each card's JSON as a piece of the page's data script, by that JSON. */
+const cardsData = new RecentlyUsed<string, Buffer>(CARDS_KEPT);
 const frames = new Map<string, { head: Buffer; tail: Buffer }>();
 const CARD_START = '<li><article class="card">';
 const CARD_END = "</article></li>";
-const NO_ROW = Buffer.alloc(0);
+const NO_ROW: RecentRow = { html: Buffer.alloc(0), data: [] };
 
-const cardKey = (locale: Locale, card: ProductCard, pressed: boolean) => `${locale} ${pressed ? 1 : 0} ${JSON.stringify(card)}`;
+const cardKey = (locale: Locale, json: string, pressed: boolean) => `${locale} ${pressed ? 1 : 0} ${json}`;
 const frameKey = (locale: Locale, count: number) => `${locale} ${count > 1 ? "arrows" : "one"}`;
 
-/** The row's markup as bytes (none for no cards, or a visitor's null): kept as bytes, so a row is put together by copying them. */
-export async function recentRowHtml(row: ProductCard[] | null, state: PersonalState, locale: Locale): Promise<Buffer> {
+/** The row's markup and its cards' data, as bytes. */
+export interface RecentRow {
+  /** the row's markup (none for no cards, or a visitor's null) */
+  html: Buffer;
+  /** each card's JSON as a piece of the product loader's data in the page's script (`dataScriptPiece`), in the row's order */
+  data: Buffer[];
+}
+
+/** The row (none for no cards, or a visitor's null): kept as bytes, so a row is put together by copying them. */
+export async function recentRow(row: ProductCard[] | null, state: PersonalState, locale: Locale): Promise<RecentRow> {
   if (!row?.length) return NO_ROW;
   const wished = new Set(state.wishlist);
-  const keys = row.map((card) => cardKey(locale, card, wished.has(card.id)));
+  const json = row.map((card) => JSON.stringify(card));
+  const keys = row.map((card, i) => cardKey(locale, json[i], wished.has(card.id)));
+  return { html: await rowHtml(row, state, locale, keys), data: json.map(cardData) };
+}
+
+function cardData(json: string): Buffer {
+  let piece = cardsData.get(json);
+  if (piece === undefined) cardsData.set(json, (piece = keptBytes(dataScriptPiece(json))));
+  return piece;
+}
+
+async function rowHtml(row: ProductCard[], state: PersonalState, locale: Locale, keys: string[]): Promise<Buffer> {
   const frame = frames.get(frameKey(locale, row.length));
   const pieces = new Map<string, Buffer>();
   for (const key of keys) {

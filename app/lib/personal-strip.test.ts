@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ProductCard } from "~/domain/catalog.server";
 import { NOBODY, type PersonalState } from "./personal";
-import { recentRowHtml, renderRecentRow } from "./personal-strip.server";
+import { dataScriptPiece, productDataScript } from "./personal-page.server";
+import { recentRow, renderRecentRow } from "./personal-strip.server";
 
 // The recently viewed row written into a cached product page (docs/decisions/150) is kept in pieces
 // and put together again: it must be exactly the row React renders.
@@ -43,18 +44,41 @@ describe("the recently viewed row of a filled-in product page", () => {
     ];
     for (const [row, wishlist, locale] of rows) {
       const label = `${locale} ${row.map((r) => r.id).join()} hearts ${wishlist.join()}`;
-      const html = (await recentRowHtml(row, shopper(wishlist), locale)).toString();
+      const { html: bytes, data } = await recentRow(row, shopper(wishlist), locale);
+      const html = bytes.toString();
+      expect(data.map(String), label).toEqual(row.map((card) => String(dataScriptPiece(JSON.stringify(card)))));
       expect(html, label).toBe(await renderRecentRow(row, wishlist, locale));
       expect(html.match(/<li><article class="card">/g)?.length, label).toBe(row.length);
       expect(html, label).toContain('aria-labelledby="recently-viewed-title"');
     }
-    const spanish = (await recentRowHtml([c, b], shopper([2]), "es")).toString();
+    const spanish = (await recentRow([c, b], shopper([2]), "es")).html.toString();
     expect(spanish).toContain("Vistos recientemente");
     expect(spanish).toContain('aria-label="Quitar de la lista de deseos" aria-pressed="true"');
   });
 
   it("is nothing for a shopper with no other views, or a visitor", async () => {
-    expect((await recentRowHtml([], shopper([1]), "en")).length).toBe(0);
-    expect((await recentRowHtml(null, NOBODY, "en")).length).toBe(0);
+    for (const row of [[], null]) expect(await recentRow(row, row ? shopper([1]) : NOBODY, "en")).toEqual({ html: Buffer.alloc(0), data: [] });
+  });
+});
+
+describe("the recently viewed row's data in a filled-in product page's script", () => {
+  it("is the product's data escaped whole, when put together from each card's kept piece", () => {
+    const hostile = [
+      card(1, { name: 'Crème </script><script>alert("x")</script> & <!--' }),
+      card(2, { name: "Line\u2028break\u2029 and \\ back\\slash", brandName: "Émile 🌸" }),
+      card(3),
+    ];
+    for (const mine of [
+      { review: "eligible" as const, waited: [], recent: hostile },
+      { review: "notBought" as const, waited: [4, 7], recent: hostile.slice(0, 1) },
+      { review: "alreadyReviewed" as const, waited: [], recent: [] },
+    ]) {
+      const pieces = mine.recent.map((c) => dataScriptPiece(JSON.stringify(c)));
+      const whole = productDataScript(mine, undefined).toString();
+      expect(productDataScript(mine, pieces).toString()).toBe(whole);
+      // Safe in the page, and read back by the browser as the same data.
+      expect(whole).not.toMatch(/[<>&\u2028\u2029]/);
+      expect(JSON.parse(JSON.parse(JSON.parse(`"${whole}"`)))).toEqual(mine);
+    }
   });
 });
