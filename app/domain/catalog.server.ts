@@ -98,7 +98,7 @@ export function productCardsColumn<DB, TB extends keyof DB>(db: Db, ids: SelectQ
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select(jsonArray(db, jsonTuple(db, [...CARD_FIELDS.map(([, column]) => sql.ref(column)), ...after])).as("cards"))
+    .select(jsonArray(db, jsonTuple(db, [...CARD_COLUMNS, ...after])).as("cards"))
     .where("p.archived_at", "is", null)
     .where("p.id", "in", ids);
 }
@@ -108,7 +108,13 @@ export function productCardsFromColumn(value: unknown): ProductCard[] {
 }
 
 /** A card from a JSON tuple of CARD_FIELDS (and perhaps more values after them). */
-const cardOf = (tuple: unknown[]) => Object.fromEntries(CARD_FIELDS.map(([field], i) => [field, tuple[i]])) as unknown as ProductCard;
+const cardOf = (tuple: unknown[]) => cardAt(tuple, 0);
+
+/** A card from a JSON tuple holding CARD_FIELDS from index `at` on. */
+export const cardAt = (tuple: unknown[], at: number) => Object.fromEntries(CARD_FIELDS.map(([field], i) => [field, tuple[at + i]])) as unknown as ProductCard;
+
+/** A card's columns in a tuple read with `cardAt`, from products `p` joined with brands `b`. */
+export const CARD_COLUMNS: Expression<unknown>[] = CARD_FIELDS.map(([, column]) => sql.ref(column));
 
 /** The newest products in the shop, newest first. */
 export async function newestProducts(db: Db, limit: number): Promise<ProductCard[]> {

@@ -4,7 +4,7 @@ import { type Db, isPostgres, PREPARED, preparedLimit, withoutWaitingForDisk } f
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import { serializeCookie } from "~/lib/cookies.server";
 import { cookieIds, RECENT_COOKIE, RECENT_SHOWN } from "~/lib/recently-viewed";
-import { type ProductCard, productCards, productCardsColumn, productCardsFromColumn } from "./catalog.server";
+import { CARD_COLUMNS, cardAt, type ProductCard, productCards } from "./catalog.server";
 
 /**
  * Recently viewed perfumes (docs/decisions/126). A signed-in shopper's views are rows of
@@ -130,29 +130,46 @@ function inOrder(cards: ProductCard[], ids: number[]): ProductCard[] {
  */
 export async function recentlyViewed(db: Db, userId: number, leaveOut: number[] | Promise<number[]> = []): Promise<ProductCard[]> {
   const [[row], left] = await Promise.all([readViewsAndCards(db, userId), leaveOut]);
-  return stripOf(row, viewsOf(row).filter((id) => !left.includes(id)));
+  const views = viewsOf(row);
+  return stripOf(views, views.ids.filter((id) => !left.includes(id)));
 }
 
 /** The shopper's views and their cards, in one statement (on PostgreSQL, one round trip). */
 const readViewsAndCards = builtOnce((db, user: Expression<number>) => db.selectNoFrom(viewsAndCards(db, user)).modifyEnd(PREPARED));
 
-/** Columns of the shopper's latest views (product and number) and of those products' cards; read with `viewsOf` and `stripOf`. */
+/**
+ * A column of the shopper's latest views, each with its product's card (none for a product no longer
+ * in the shop), read in one pass over the views' index (docs/decisions/192); read with `viewsOf`.
+ */
 function viewsAndCards(db: Db, user: Expression<number>) {
-  const views = latestViews(db, user).select("seq");
   return [
-    db.selectFrom(views.as("v")).select(jsonArray(db, jsonTuple(db, [sql.ref("v.product_id"), sql.ref("v.seq")])).as("ids")).as("viewed"),
-    productCardsColumn(db, latestViews(db, user)).as("cards"),
+    db
+      .selectFrom(latestViews(db, user).select("seq").as("v"))
+      .leftJoin("products as p", (join) => join.onRef("p.id", "=", "v.product_id").on("p.archived_at", "is", null))
+      .leftJoin("brands as b", "b.id", "p.brand_id")
+      .select(jsonArray(db, jsonTuple(db, [sql.ref("v.product_id"), sql.ref("v.seq"), ...CARD_COLUMNS])).as("views"))
+      .as("viewed"),
   ] as const;
 }
 
-/** The viewed product ids of a row of viewsAndCards, latest first. */
-function viewsOf(row: Record<string, unknown>): number[] {
-  return latestFirst(fromJson<[number, number][]>(row.viewed));
+/** A row of viewsAndCards: the viewed product ids, latest first, and the cards of those still in the shop. */
+interface Views {
+  ids: number[];
+  cards: ProductCard[];
 }
 
-/** The strip from a row of viewsAndCards: the cards of these of its views, in their order, without those gone from the shop. */
-function stripOf(row: Record<string, unknown>, ids: number[]): ProductCard[] {
-  return inOrder(productCardsFromColumn(row.cards), ids).slice(0, RECENT_SHOWN);
+function viewsOf(row: Record<string, unknown>): Views {
+  const views = fromJson<unknown[][]>(row.viewed);
+  return {
+    ids: latestFirst(views.map(([product, seq]) => [product as number, seq as number])),
+    // A product gone from the shop has no card: its columns are null.
+    cards: views.filter((view) => view[2] !== null).map((view) => cardAt(view, 2)),
+  };
+}
+
+/** The strip: the cards of these of the views, in their order, without those gone from the shop. */
+function stripOf(views: Views, ids: number[]): ProductCard[] {
+  return inOrder(views.cards, ids).slice(0, RECENT_SHOWN);
 }
 
 /** A signed-in shopper opens a product's page: the view is recorded, and their strip without this product returned. */
@@ -208,9 +225,10 @@ interface ProductView {
 
 /** One read serves both: whether this is a new view, and the strip (the views before it, without it). */
 function fromRow(row: Record<string, unknown>, productId: number): ProductView {
-  const before = viewsOf(row);
+  const views = viewsOf(row);
+  const before = views.ids;
   // The views kept once this one is written: it and the RECENT_KEPT - 1 latest others.
-  return { recent: stripOf(row, before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1)), more: row, isNew: before[0] !== productId };
+  return { recent: stripOf(views, before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1)), more: row, isNew: before[0] !== productId };
 }
 
 const viewingAlone = viewingProduct(() => []);
