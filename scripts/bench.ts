@@ -13,11 +13,13 @@
 //   its answers counted by how they were made (kept, filled in, rendered, other);
 // - the time to seed the catalogue and the server's idle memory;
 // - beside each run, the server's CPU time per answer (all its threads, from Linux's /proc): the cost of
-//   a page, which moves less than req/s and p99 with whatever else the machine is doing.
+//   a page, which moves less than req/s and p99 with whatever else the machine is doing; with a
+//   PostgreSQL on the same machine, its CPU time per answer too (all its processes).
 // Every request asks for compression as browsers do (`Accept-Encoding: gzip, deflate, br`), so the cost
 // of compressing the answers is measured too; --no-compression asks for none (autocannon's own way).
 // Demo images are rendered once into a folder kept between runs, so seeding measures the catalogue.
 import autocannon, { type Client as CannonClient, type Request as CannonRequest } from "autocannon";
+import { sql } from "kysely";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -164,13 +166,58 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
+/** A process's /proc stat fields after its name: state, ppid, ... (utime and stime are 11 and 12, its waited-for children's 13 and 14). */
+function statFields(pid: number): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+}
+
+const ticksToMs = (ticks: number) => (ticks * 1000) / CLOCK_TICKS;
+
 /** The process's CPU time so far, user and system, all its threads, in ms; null where there is no /proc. */
 function cpuMs(pid: number): number | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // After the name in parentheses: state is field 3, utime and stime fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    const fields = statFields(pid);
+    return ticksToMs(Number(fields[11]) + Number(fields[12]));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * PostgreSQL's process (its postmaster) when it runs on this machine, from the PID of a backend the
+ * seeding connection talks to; null for SQLite or a database elsewhere. Its CPU is then counted too:
+ * on one machine the server, its database and autocannon share the cores.
+ */
+async function localPostgres(database: DatabaseHandle): Promise<number | null> {
+  if (!databaseUrl) return null;
+  try {
+    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
+    const backend = Number(rows[0].pid);
+    const postmaster = Number(statFields(backend)[1]);
+    const isPostgres = (pid: number) => fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres";
+    return isPostgres(backend) && isPostgres(postmaster) ? postmaster : null;
+  } catch {
+    return null;
+  }
+}
+
+/** PostgreSQL's CPU time so far, in ms: its postmaster's own and its ended processes', and every live process's it started. */
+function databaseCpuMs(postmaster: number | null): number | null {
+  if (postmaster === null) return null;
+  try {
+    const own = statFields(postmaster);
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const fields = statFields(Number(entry));
+        if (Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The process ended between listing and reading: its time is now its parent's.
+      }
+    }
+    return ticksToMs(ticks);
   } catch {
     return null;
   }
@@ -225,7 +272,7 @@ async function startServer(dataDir: string): Promise<{ server: ChildProcess; bas
   return { server, base };
 }
 
-async function benchPages(base: string, pid: number, shoppers: Shoppers): Promise<Record<string, string | number>[]> {
+async function benchPages(base: string, pid: number, postmaster: number | null, shoppers: Shoppers): Promise<Record<string, string | number>[]> {
   const scenarios = values.scenarios.split(",").map((s) => s.trim()) as Scenario[];
   const rows: Record<string, string | number>[] = [];
   const productId = shoppers.productIds.max;
@@ -237,8 +284,10 @@ async function benchPages(base: string, pid: number, shoppers: Shoppers): Promis
       // A short warm-up, so the figures are of a running server, not of its first requests.
       await autocannon({ url, connections, duration: 2, headers });
       const cpuBefore = cpuMs(pid);
+      const databaseBefore = databaseCpuMs(postmaster);
       const result = await autocannon({ url, connections, duration, headers });
       const cpu = cpuPerAnswer(cpuBefore, cpuMs(pid), result.requests.total);
+      const databaseCpu = cpuPerAnswer(databaseBefore, databaseCpuMs(postmaster), result.requests.total);
       const rps = Math.round(result.requests.average);
       const ok = rps >= BUDGET.pages.rps && result.latency.p99 <= BUDGET.pages.p99 && result.non2xx === 0 && result.errors === 0;
       rows.push({
@@ -248,6 +297,7 @@ async function benchPages(base: string, pid: number, shoppers: Shoppers): Promis
         "p50 ms": result.latency.p50,
         "p99 ms": result.latency.p99,
         "CPU ms/answer": cpu,
+        ...(postmaster === null ? {} : { "DB CPU ms/answer": databaseCpu }),
         "non-2xx": result.non2xx,
         errors: result.errors,
         budget: `>= ${BUDGET.pages.rps}/s, p99 <= ${BUDGET.pages.p99}`,
@@ -321,7 +371,7 @@ function answerTally() {
   return { setupClient, rows };
 }
 
-async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
+async function benchMixed(base: string, pid: number, postmaster: number | null, shoppers: Shoppers) {
   const mixedConnections = Number(values["mixed-connections"]);
   const mixedDuration = Number(values["mixed-duration"]);
   const mixedWarmup = Number(values["mixed-warmup"]);
@@ -347,8 +397,10 @@ async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
   if (mixedWarmup > 0) await run(10, mixedWarmup);
   const peakReset = resetPeak(pid);
   const cpuBefore = cpuMs(pid);
+  const databaseBefore = databaseCpuMs(postmaster);
   const result = await run(mixedConnections, mixedDuration, tally.setupClient);
   const cpu = cpuPerAnswer(cpuBefore, cpuMs(pid), result.requests.total);
+  const databaseCpu = cpuPerAnswer(databaseBefore, databaseCpuMs(postmaster), result.requests.total);
   const peakMb = memoryMb(pid, "VmHWM");
   const serverErrors = Object.entries(result.statusCodeStats ?? {})
     .filter(([code]) => Number(code) >= 500)
@@ -363,6 +415,7 @@ async function benchMixed(base: string, pid: number, shoppers: Shoppers) {
       "req/s": Math.round(result.requests.average),
       "p50 ms": result.latency.p50,
       "CPU ms/answer": cpu,
+      ...(postmaster === null ? {} : { "DB CPU ms/answer": databaseCpu }),
       statuses,
       "errors (timeouts among them)": result.errors,
       timeouts: result.timeouts,
@@ -390,9 +443,11 @@ async function main() {
     const database = await openDatabase({ databaseUrl, sqlitePath: path.join(dataDir, "shop.db") });
     let seed: { seconds: number; imageSeconds: number };
     let shoppers: Shoppers;
+    let postmaster: number | null;
     try {
       seed = await seedCatalogue(database, dataDir);
       shoppers = await makeShoppers(database.db);
+      postmaster = await localPostgres(database);
     } finally {
       await database.close();
     }
@@ -405,7 +460,7 @@ async function main() {
 
     const heading = `${productCount} products, ${databaseUrl ? "PostgreSQL" : "SQLite"}, ${os.cpus().length} cores, page cache ${pageCache ? "on" : "off"}, ${compressed ? "compressed answers asked for" : "no compression asked for"}, node ${serverNodeArgs().join(" ") || "(no flags)"}${Object.entries(serveEnvironment()).filter(([name]) => name !== "NODE_ENV").map(([name, value]) => ` ${name}=${value}`).join("")}`;
     if (!values["no-pages"]) {
-      const rows = await benchPages(base, pid, shoppers);
+      const rows = await benchPages(base, pid, postmaster, shoppers);
       console.log(`\nPages: ${heading}, ${connections} connections, ${duration} s each, load ${os.loadavg()[0].toFixed(1)}`);
       console.table(rows);
     }
@@ -414,7 +469,7 @@ async function main() {
       { figure: "idle memory (RSS after start)", value: `${idleMb} MB`, budget: `<= ${BUDGET.idleMb} MB`, verdict: verdict(idleMb <= BUDGET.idleMb) },
     ];
     if (!values["no-mixed"]) {
-      const mixed = await benchMixed(base, pid, shoppers);
+      const mixed = await benchMixed(base, pid, postmaster, shoppers);
       console.log(`\nMixed: ${heading}, load ${os.loadavg()[0].toFixed(1)}`);
       console.table([mixed.figures]);
       console.table(mixed.answers);
