@@ -4,10 +4,10 @@ import { isPostgres } from "../client.server";
 // PostgreSQL's search folds a product's name with shop_fold (0040) for every row it checks: up to
 // hundreds per search page, as the pg_trgm index only narrows the candidates (docs/decisions/193).
 // unaccent() is declared STABLE, so the IMMUTABLE shop_fold around it could not be inlined: each
-// call ran as a statement of its own, about 2 µs. Declared IMMUTABLE itself (as what it does is:
-// the dictionary is fixed in the call), the same C function lets PostgreSQL inline shop_fold into the
-// query, index expression included: about 0.8 µs. Creating a C-language function takes a superuser;
-// without one (a managed database) shop_fold is left as it was, and search works as before.
+// call ran as a statement of its own, about 2 µs. The same C function declared IMMUTABLE (for the shop
+// it is: the dictionary is named in the call) lets PostgreSQL inline shop_fold into the query, index
+// expression included: about 0.8 µs. Creating a C-language function takes a superuser; without one (a
+// managed database) shop_fold is left as it was, and search works as before.
 
 /** The unaccent extension's schema, or null when it is not installed (shop_fold then uses translate(), already inlined). */
 async function unaccentSchema(db: Kysely<unknown>): Promise<string | null> {
