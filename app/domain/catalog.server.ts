@@ -90,9 +90,10 @@ const CARD_FIELDS = [
 ] as const satisfies readonly (readonly [keyof ProductCard, string])[];
 
 /**
- * productCards as one column of another statement (a signed-in shopper's recently viewed row, in
- * app/domain/recently-viewed.server.ts): the cards of the products whose ids the subquery `ids` selects that are
- * still in the shop, in no particular order. Read it with `productCardsFromColumn`.
+ * productCards as one column of another statement (a product page's related perfumes, in
+ * app/domain/product-page.server.ts): the cards of the products whose ids the subquery `ids` selects
+ * that are still in the shop, `after` each card's fields, in no particular order. Read it with
+ * `newestFirst` (with the date after) or `cardAt`.
  */
 export function productCardsColumn<DB, TB extends keyof DB>(db: Db, ids: SelectQueryBuilder<DB, TB, { product_id: number }>, after: Expression<unknown>[] = []) {
   return db
@@ -101,10 +102,6 @@ export function productCardsColumn<DB, TB extends keyof DB>(db: Db, ids: SelectQ
     .select(jsonArray(db, jsonTuple(db, [...CARD_COLUMNS, ...after])).as("cards"))
     .where("p.archived_at", "is", null)
     .where("p.id", "in", ids);
-}
-
-export function productCardsFromColumn(value: unknown): ProductCard[] {
-  return fromJson<unknown[][]>(value).map(cardOf);
 }
 
 /** A card from a JSON tuple of CARD_FIELDS (and perhaps more values after them). */
