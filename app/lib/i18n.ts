@@ -33,6 +33,8 @@ function lookUp(messages: Messages, key: string): string | undefined {
   return typeof node === "string" ? node : undefined;
 }
 
+const MAX_COUNTS_KEPT = 1_000;
+
 export function createTranslator(locale: Locale, messages: Messages, fallback?: Messages): Translate {
   const plurals = new Intl.PluralRules(locale);
   // A page asks for the same few hundred texts on every render; each is looked up once. Only texts
@@ -47,9 +49,19 @@ export function createTranslator(locale: Locale, messages: Messages, fallback?: 
     found.set(key, text);
     return text;
   };
+  // A count's plural form, by count: asking Intl took longer than the rest of a short text.
+  const forms = new Map<number, Intl.LDMLPluralRule>();
+  const form = (count: number) => {
+    let known = forms.get(count);
+    if (known === undefined) {
+      known = plurals.select(count);
+      if (forms.size < MAX_COUNTS_KEPT) forms.set(count, known);
+    }
+    return known;
+  };
   return (key, values) => {
     let text: string | undefined;
-    if (typeof values?.count === "number") text = find(`${key}_${plurals.select(values.count)}`) ?? find(`${key}_other`);
+    if (typeof values?.count === "number") text = find(`${key}_${form(values.count)}`) ?? find(`${key}_other`);
     text ??= find(key);
     if (text === undefined) return key;
     if (!values) return text;

@@ -6,7 +6,16 @@ const naira = new Intl.NumberFormat("en-NG", {
   maximumFractionDigits: 2,
 });
 
+/** Beyond this, Intl's rounding of kobo / 100 in floating point shows in the last digit. */
+const MAX_WRITTEN_HERE = 1e15;
+
 export function formatNaira(kobo: number): string {
+  // Whole kobo from zero up, as prices and totals are, written as Intl writes them: Intl took as long
+  // as the rest of a cart's header part (it formats every price on every page rendered).
+  if (Number.isInteger(kobo) && kobo >= 0 && kobo <= MAX_WRITTEN_HERE) {
+    const whole = String(Math.floor(kobo / 100)).replace(/\B(?=(\d{3})+$)/g, ",");
+    return `₦${whole}.${String(kobo % 100).padStart(2, "0")}`;
+  }
   return naira.format(kobo / 100);
 }
 

@@ -9,10 +9,10 @@ export class RecentlyUsed<K, V> {
   constructor(readonly max: number) {}
 
   get(key: K): V | undefined {
-    if (!this.#entries.has(key)) return undefined;
-    const value = this.#entries.get(key) as V;
+    const value = this.#entries.get(key);
+    if (value === undefined && !this.#entries.has(key)) return undefined;
     this.#entries.delete(key);
-    this.#entries.set(key, value);
+    this.#entries.set(key, value as V);
     return value;
   }
 
