@@ -11,7 +11,8 @@ import { keptBytes } from "./kept-bytes.server";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
 import { freshNonce } from "./security-headers.server";
-import type { SplicedGzip } from "./spliced-gzip.server";
+import { serverLoad } from "./server-load.server";
+import { type PagePart, pageBytes, type SplicedGzip } from "./spliced-gzip.server";
 
 /**
  * A cache of rendered storefront pages for anonymous shoppers (docs/decisions/011). Everyone without
@@ -327,7 +328,7 @@ function keptPageHeaders(entry: CachedPage, securityHeaders: SecurityHeadersFor,
 
 /** A shopper's filled-in page: its parts, and their anonymous page's parts compressed for gzip. */
 export interface PersonalBody {
-  parts: Buffer[];
+  parts: PagePart[];
   spliced: SplicedGzip;
 }
 
@@ -338,18 +339,29 @@ export interface PersonalBody {
  * Gzip, when accepted, is spliced from the page's parts compressed once (docs/decisions/175): only the
  * shopper's own parts are compressed per request. A page much of which is the shopper's own (a
  * signed-in product page with its recently viewed row) is compressed whole with brotli at quality 1
- * instead, when accepted: for the same time, fewer bytes than splicing (docs/decisions/191). Else, and
- * for a page's first shopper, the page is compressed whole: brotli at quality 2 (half quality 4's time
- * for about 8 % more bytes: docs/decisions/173), else gzip at level 1.
+ * instead, when accepted: fewer bytes (docs/decisions/191). Its row is made of shared pieces that
+ * splicing does not compress per request, so when the server is busy that page is spliced too: a
+ * fifth more bytes for a quarter less of the server's time (docs/decisions/194). Else, and for a
+ * page's first shopper, the page is compressed whole: brotli at quality 2 (half quality 4's time for
+ * about 8 % more bytes: docs/decisions/173), else gzip at level 1.
  */
 function sendPersonalBody(req: IncomingMessage, res: ServerResponse, entry: CachedPage, body: PersonalBody, securityHeaders: SecurityHeadersFor): void {
   const headers = (entry.personalHeaders ??= keptPageHeaders(entry, securityHeaders, [["Cache-Control", "private, no-cache"], ["Vary", "Accept-Encoding"], ["X-Page-Cache", "personal"]]));
   const accepted = acceptedEncodings(req.headers["accept-encoding"]);
-  const mostlyOwn = accepted.has("br") && body.spliced.ownShare(body.parts) >= MOSTLY_OWN_SHARE;
-  const spliced = accepted.has("gzip") && !mostlyOwn ? body.spliced.encode(body.parts, entry.grew) : null;
-  const [encoding, sent] = spliced ? ["gzip", spliced] : compressedWhole(Buffer.concat(body.parts), accepted, mostlyOwn ? MOSTLY_OWN_BROTLI_QUALITY : PERSONAL_BROTLI_QUALITY);
+  const wholeBrotli = accepted.has("br") && isCompressedWhole(body.spliced.shares(body.parts), serverLoad.busy());
+  const spliced = accepted.has("gzip") && !wholeBrotli ? body.spliced.encode(body.parts, entry.grew) : null;
+  const [encoding, sent] = spliced ? ["gzip", spliced] : compressedWhole(pageBytes(body.parts), accepted, wholeBrotli ? MOSTLY_OWN_BROTLI_QUALITY : PERSONAL_BROTLI_QUALITY);
   res.writeHead(entry.status, encoding ? [...headers, "Content-Encoding", encoding, "Content-Length", String(sent.length)] : [...headers, "Content-Length", String(sent.length)]);
   res.end(sent);
+}
+
+/**
+ * Whether a filled-in page, when brotli is accepted, is compressed whole with brotli at quality 1
+ * rather than spliced: when much of it is the shopper's own (`shares`, from SplicedGzip.shares), unless
+ * the server is busy and splicing would not compress most of that per request.
+ */
+export function isCompressedWhole(shares: { own: number; compressed: number }, busy: boolean): boolean {
+  return shares.compressed >= MOSTLY_OWN_SHARE || (shares.own >= MOSTLY_OWN_SHARE && !busy);
 }
 
 /** A page compressed whole, as the client accepts: its encoding (null: none) and bytes. */

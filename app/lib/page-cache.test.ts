@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cachedPage, encodedBody, isAnsweredInOrder, PageCache } from "./page-cache.server";
+import { cachedPage, encodedBody, isAnsweredInOrder, isCompressedWhole, PageCache } from "./page-cache.server";
 
 const request = (url: string, extra: { method?: string; cookie?: string; acceptLanguage?: string } = {}) => ({
   method: extra.method ?? "GET",
@@ -161,6 +161,19 @@ describe("the anonymous page cache", () => {
     now = 2000;
     expect(cache.get("e".repeat(100))).toBeUndefined();
     expect(cache.stats()).toMatchObject({ entries: 2, bytes: 200 });
+  });
+});
+
+describe("a filled-in page's compression, when brotli is accepted", () => {
+  it("is brotli whole for a page mostly the shopper's own, and spliced when that is shared pieces and the server is busy", () => {
+    // A listing with a name and a cart: spliced.
+    expect(isCompressedWhole({ own: 0.02, compressed: 0.02 }, false)).toBe(false);
+    // A product page with a recently viewed row of kept cards: fewer bytes while the server has time,
+    // a quarter less of its time when it has not (docs/decisions/194).
+    expect(isCompressedWhole({ own: 0.34, compressed: 0.05 }, false)).toBe(true);
+    expect(isCompressedWhole({ own: 0.34, compressed: 0.05 }, true)).toBe(false);
+    // Splicing would compress most of it per request anyway: whole, busy or not.
+    expect(isCompressedWhole({ own: 0.34, compressed: 0.3 }, true)).toBe(true);
   });
 });
 

@@ -3,7 +3,7 @@ import type { Translate } from "./i18n";
 import { keptBytes } from "./kept-bytes.server";
 import { formatNaira } from "./money";
 import { NOBODY, NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal, waitsForAll } from "./personal";
-import { SplicedGzip } from "./spliced-gzip.server";
+import { type PagePart, SplicedGzip, sharedPiece } from "./spliced-gzip.server";
 
 /**
  * Makes a cached anonymous storefront page one shopper's (docs/decisions/141). The page carries its
@@ -44,9 +44,9 @@ export interface PersonalTemplate {
 /** A product page's shopper parts (docs/decisions/150), for the filling in. */
 export interface ProductFill {
   personal: ProductPersonal;
-  /** the recently viewed row's markup (empty for none) */
-  recentHtml: Buffer;
-  /** each of the row's cards as JSON, a piece of the data script (`dataScriptPiece`), in the row's order */
+  /** the recently viewed row's markup, in pieces (none for no row) */
+  recentHtml: Buffer[];
+  /** each of the row's cards as JSON, a piece of the data script (`dataScriptPiece`), in the row's order, each after the first with its comma before it */
   recentData?: Buffer[];
 }
 
@@ -194,7 +194,7 @@ export function compilePersonalTemplate(page: Buffer, t: Translate): PersonalTem
  * This shopper's page, as its parts: each fixed piece, then what its place holds for this shopper (a
  * place left out is an empty part); `product`: their parts of a product page.
  */
-export function fillPersonalTemplate(template: PersonalTemplate, state: PersonalState, t: Translate, product?: ProductFill): Buffer[] {
+export function fillPersonalTemplate(template: PersonalTemplate, state: PersonalState, t: Translate, product?: ProductFill): PagePart[] {
   const { user, cart } = state;
   const wished = new Set(state.wishlist);
   const mine = product?.personal ?? NOBODY_ON_PRODUCT;
@@ -209,7 +209,7 @@ export function fillPersonalTemplate(template: PersonalTemplate, state: Personal
     waiting: alert !== undefined && waitsForAll(user !== null, alert, mine.waited),
   };
   const email = user?.email ?? "";
-  const out: Buffer[] = [];
+  const out: PagePart[] = [];
   template.places.forEach((place, i) => {
     out.push(template.pieces[i]);
     switch (place.kind) {
@@ -282,18 +282,15 @@ export function dataScriptPiece(piece: string): Buffer {
 }
 
 /**
- * The product loader's `personal` value in the data script. With the recently viewed cards' pieces
- * given, only the rest of the value is escaped here and the cards' pieces are put in between.
+ * The product loader's `personal` value in the data script, in pieces. With the recently viewed cards'
+ * pieces given (each after the first with its comma), only the rest of the value is escaped here and
+ * the cards' pieces are put in between.
  */
-export function productDataScript(mine: ProductPersonal, cards: Buffer[] | undefined): Buffer {
+export function productDataScript(mine: ProductPersonal, cards: Buffer[] | undefined): Buffer[] {
   const json = cards && mine.recent?.length === cards.length ? JSON.stringify({ ...mine, recent: [] }) : null;
   // The row last in the value, as the loader writes it: its cards go between `[` and `]}`.
-  if (json === null || !json.endsWith(ROW_END)) return Buffer.from(scriptString(JSON.stringify(mine)));
-  const parts: Buffer[] = [Buffer.from(`${SCRIPT_QUOTE}${dataScriptText(json.slice(0, -ROW_END.length))}`)];
-  cards!.forEach((card, i) => parts.push(...(i ? [ROW_COMMA, card] : [card])));
-  parts.push(ROW_CLOSE);
-  return Buffer.concat(parts);
+  if (json === null || !json.endsWith(ROW_END)) return [Buffer.from(scriptString(JSON.stringify(mine)))];
+  return [Buffer.from(`${SCRIPT_QUOTE}${dataScriptText(json.slice(0, -ROW_END.length))}`), ...cards!, ROW_CLOSE];
 }
 const ROW_END = "]}";
-const ROW_COMMA = Buffer.from(",");
-const ROW_CLOSE = Buffer.from(`${dataScriptText(ROW_END)}${SCRIPT_QUOTE}`);
+const ROW_CLOSE = sharedPiece(Buffer.from(`${dataScriptText(ROW_END)}${SCRIPT_QUOTE}`));

@@ -45,24 +45,25 @@ describe("the recently viewed row of a filled-in product page", () => {
     for (const [row, wishlist, locale] of rows) {
       const label = `${locale} ${row.map((r) => r.id).join()} hearts ${wishlist.join()}`;
       const { html: bytes, data } = await recentRow(row, shopper(wishlist), locale);
-      const html = bytes.toString();
-      expect(data.map(String), label).toEqual(row.map((card) => String(dataScriptPiece(JSON.stringify(card)))));
+      const html = Buffer.concat(bytes).toString();
+      // Each card's data, after the first with the comma between them.
+      expect(data.map(String), label).toEqual(row.map((card, i) => `${i ? "," : ""}${dataScriptPiece(JSON.stringify(card))}`));
       expect(html, label).toBe(await renderRecentRow(row, wishlist, locale));
       expect(html.match(/<li><article class="card">/g)?.length, label).toBe(row.length);
       expect(html, label).toContain('aria-labelledby="recently-viewed-title"');
     }
-    const spanish = (await recentRow([c, b], shopper([2]), "es")).html.toString();
+    const spanish = Buffer.concat((await recentRow([c, b], shopper([2]), "es")).html).toString();
     expect(spanish).toContain("Vistos recientemente");
     expect(spanish).toContain('aria-label="Quitar de la lista de deseos" aria-pressed="true"');
   });
 
   it("is nothing for a shopper with no other views, or a visitor", async () => {
-    for (const row of [[], null]) expect(await recentRow(row, row ? shopper([1]) : NOBODY, "en")).toEqual({ html: Buffer.alloc(0), data: [] });
+    for (const row of [[], null]) expect(await recentRow(row, row ? shopper([1]) : NOBODY, "en")).toEqual({ html: [], data: [] });
   });
 });
 
 describe("the recently viewed row's data in a filled-in product page's script", () => {
-  it("is the product's data escaped whole, when put together from each card's kept piece", () => {
+  it("is the product's data escaped whole, when put together from each card's kept piece", async () => {
     const hostile = [
       card(1, { name: 'Crème </script><script>alert("x")</script> & <!--' }),
       card(2, { name: "Line\u2028break\u2029 and \\ back\\slash", brandName: "Émile 🌸" }),
@@ -73,9 +74,9 @@ describe("the recently viewed row's data in a filled-in product page's script", 
       { review: "notBought" as const, waited: [4, 7], recent: hostile.slice(0, 1) },
       { review: "alreadyReviewed" as const, waited: [], recent: [] },
     ]) {
-      const pieces = mine.recent.map((c) => dataScriptPiece(JSON.stringify(c)));
-      const whole = productDataScript(mine, undefined).toString();
-      expect(productDataScript(mine, pieces).toString()).toBe(whole);
+      const { data: pieces } = await recentRow(mine.recent, shopper([]), "en");
+      const whole = Buffer.concat(productDataScript(mine, undefined)).toString();
+      expect(Buffer.concat(productDataScript(mine, pieces)).toString()).toBe(whole);
       // Safe in the page, and read back by the browser as the same data.
       expect(whole).not.toMatch(/[<>&\u2028\u2029]/);
       expect(JSON.parse(JSON.parse(JSON.parse(`"${whole}"`)))).toEqual(mine);

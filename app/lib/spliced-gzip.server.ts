@@ -1,5 +1,6 @@
 import zlib from "node:zlib";
 import { keptBytes } from "./kept-bytes.server";
+import { RecentlyUsed } from "./recently-used";
 
 /**
  * Gzip for a shopper's filled-in page without compressing the whole page per request
@@ -13,7 +14,94 @@ import { keptBytes } from "./kept-bytes.server";
  * whole page. Runs are made from a page's second shopper on: most pages a shopper opens (a product
  * among thousands) are filled in once before they leave the cache, and for one answer compressing
  * the whole page once is cheaper than making its runs.
+ *
+ * A place may also hold pieces that many shoppers' pages share though no page has them (a recently
+ * viewed card: docs/decisions/194), each marked with `sharedPiece`. Such a piece is compressed once
+ * for the piece before it, which it refers back into, and kept: a row of cards is made of pairs
+ * another page has sent before (browsing moves the row by one card).
  */
+
+/** A page's part: its bytes, or, for a place, the pieces that make them in order (some `sharedPiece`s). */
+export type PagePart = Buffer | readonly Buffer[];
+
+/** The bytes of a page made of `parts`. */
+export function pageBytes(parts: readonly PagePart[]): Buffer {
+  return Buffer.concat(parts.flatMap((part) => (Array.isArray(part) ? part : [part as Buffer])));
+}
+
+/** Each shared piece's own number (for the keys of the pairs kept: the piece itself is never copied), and its CRC. */
+const sharedPieces = new WeakMap<Buffer, { id: number } & KnownCrc>();
+let lastSharedPiece = 0;
+
+/**
+ * Marks bytes kept and put in many shoppers' pages as they are (a recently viewed card): compressed
+ * after the piece before them once, then kept. The bytes must not change afterwards.
+ */
+export function sharedPiece(bytes: Buffer): Buffer {
+  if (!sharedPieces.has(bytes)) sharedPieces.set(bytes, { id: ++lastSharedPiece, ...knownCrc(bytes) });
+  return bytes;
+}
+
+/**
+ * The CRC-32 of bytes, and what appending them does to the CRC of bytes before them (`shift`:
+ * x^(8 · length) modulo CRC-32's polynomial). Kept with bytes sent many times (a kept run, a shared
+ * piece), so a page's CRC is made from theirs without reading them again: zlib's crc32_combine.
+ */
+interface KnownCrc {
+  crc: number;
+  shift: number;
+}
+
+const CRC_POLYNOMIAL = 0xedb88320;
+
+/** a · b modulo CRC-32's polynomial, both in its bit-reversed form (zlib's multmodp). */
+function multiplyModP(a: number, b: number): number {
+  let product = 0;
+  for (let bit = 0x80000000; bit !== 0; bit >>>= 1) {
+    if (a & bit) product ^= b;
+    b = b & 1 ? (b >>> 1) ^ CRC_POLYNOMIAL : b >>> 1;
+  }
+  return product >>> 0;
+}
+
+/** x^(2^n) modulo the polynomial, for n from 0 to 31 (zlib's x2n_table). */
+const X_TO_TWO_TO_THE: number[] = [0x40000000];
+for (let n = 1; n < 32; n++) X_TO_TWO_TO_THE.push(multiplyModP(X_TO_TWO_TO_THE[n - 1], X_TO_TWO_TO_THE[n - 1]));
+
+function knownCrc(bytes: Buffer): KnownCrc {
+  // x^(8 · length): the length's bits, from x^(2^3) on (zlib's x2nmodp(length, 3)).
+  let shift = 0x80000000;
+  for (let length = bytes.length, n = 3; length > 0; length = Math.floor(length / 2), n++) {
+    if (length % 2) shift = multiplyModP(X_TO_TWO_TO_THE[n % 32], shift);
+  }
+  return { crc: bytes.length ? zlib.crc32(bytes) : 0, shift };
+}
+
+/** A page's CRC-32 and length, as its bytes are appended. */
+class PageCrc {
+  crc = 0;
+  size = 0;
+
+  add(bytes: Buffer): void {
+    // zlib's crc32 of an empty buffer without memory behind it is 0, not the value passed in.
+    if (bytes.length === 0) return;
+    this.crc = zlib.crc32(bytes, this.crc);
+    this.size += bytes.length;
+  }
+
+  addKnown(known: KnownCrc, length: number): void {
+    this.crc = (multiplyModP(known.shift, this.crc) ^ known.crc) >>> 0;
+    this.size += length;
+  }
+}
+
+/**
+ * Shared pieces compressed after the piece before them, by both their numbers (0: after nothing of
+ * the shopper's own). A recently viewed row of 8 cards and their data is about 20 pairs, each
+ * 100–500 bytes: this keeps the pairs of some hundreds of rows, about 2 MB.
+ */
+const PAIRS_KEPT = 4_000;
+const keptPairs = new RecentlyUsed<string, Buffer>(PAIRS_KEPT);
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** An empty fixed-Huffman block with its final bit set: the stream's end. */
@@ -40,7 +128,8 @@ const KEPT_RUN_LEVEL = 6;
 const STORED_BELOW = 1024;
 /**
  * How much of the page before a shopper's parts their compression may refer back to: they are mostly
- * markup like the page's own (a recently viewed row is product cards); more costs time for little.
+ * markup like the page's own (a recently viewed row's first card and frame, 2.7 KB, took 427 bytes
+ * with as much of the page as a dictionary and 243 with this, in the same time); more costs time for little.
  */
 const DICTIONARY_BYTES = 16 * 1024;
 
@@ -57,11 +146,44 @@ const MIN_LOOKAHEAD = 262;
 
 /** Bytes as they are, in a block of their own (byte-aligned, as every block here ends). */
 function storedBlock(bytes: Buffer): Buffer {
-  const block = Buffer.alloc(5 + bytes.length);
+  const block = Buffer.allocUnsafe(5 + bytes.length);
+  // Not the last block, stored.
+  block[0] = 0;
   block.writeUInt16LE(bytes.length, 1);
   block.writeUInt16LE(~bytes.length & 0xffff, 3);
   bytes.copy(block, 5);
   return block;
+}
+
+/**
+ * The shopper's own bytes, `pieces[from..to)`, compressed onto `out` and added to `crc`: a shared piece
+ * at the start or after another shared piece from the pairs kept, the rest now, referring back into
+ * the page before it.
+ */
+function ownBytes(pieces: readonly Buffer[], from: number, to: number, out: Buffer[], crc: PageCrc): void {
+  let loose = from;
+  const compressLoose = (end: number) => {
+    const bytes = Buffer.concat(pieces.slice(loose, end));
+    // What precedes these bytes on the page is known now: they may refer back into it.
+    if (bytes.length >= STORED_BELOW) out.push(deflateBlocks(bytes, 1, bytesBefore(pieces, loose, DICTIONARY_BYTES)));
+    else if (bytes.length) out.push(storedBlock(bytes));
+    crc.add(bytes);
+  };
+  for (let k = from; k < to; k++) {
+    const piece = sharedPieces.get(pieces[k]);
+    if (piece === undefined) continue;
+    const before = k === from ? 0 : sharedPieces.get(pieces[k - 1])?.id;
+    // After bytes of this shopper's own, a shared piece is compressed with them.
+    if (before === undefined) continue;
+    compressLoose(k);
+    const key = `${before} ${piece.id}`;
+    let pair = keptPairs.get(key);
+    if (pair === undefined) keptPairs.set(key, (pair = keptBytes(deflateBlocks(pieces[k], KEPT_RUN_LEVEL, before ? pieces[k - 1] : undefined))));
+    out.push(pair);
+    crc.addKnown(piece, pieces[k].length);
+    loose = k + 1;
+  }
+  compressLoose(to);
 }
 
 /** The last `max` bytes of the parts before `end`, or undefined when there are none. */
@@ -77,7 +199,7 @@ function bytesBefore(parts: readonly Buffer[], end: number, max: number): Buffer
 }
 
 export class SplicedGzip {
-  private readonly kept = new Map<string, Buffer>();
+  private readonly kept = new Map<string, KeptRun>();
   private filledIn = 0;
 
   /**
@@ -95,7 +217,7 @@ export class SplicedGzip {
    * or null for the page's first shopper (compress it whole). `grew` is told of the bytes each newly
    * kept run adds, for the page cache's bound.
    */
-  encode(parts: readonly Buffer[], grew?: (bytes: number) => void): Buffer | null {
+  encode(parts: readonly PagePart[], grew?: (bytes: number) => void): Buffer | null {
     if (parts.length !== this.anonymous.length) throw new Error("A filled-in page has a different number of parts than its template.");
     if (this.filledIn++ === 0) return null;
     // Runs of parts known to the page (as on the anonymous page, or an alternative), and between them
@@ -117,70 +239,91 @@ export class SplicedGzip {
       let switched = "";
       for (let known = this.known(end, parts[end]); known !== null; known = this.known(end, parts[end])) {
         if (known) switched += `,${end}`;
-        bytes += parts[end++].length;
+        bytes += (parts[end++] as Buffer).length;
       }
       // The page's last run is kept however short: nothing of the shopper's follows it to share a compressor.
       add(i, end, bytes >= MIN_KEPT_RUN || end === parts.length ? `${i}-${end}${switched}` : null);
       i = end;
     }
+    // The page's bytes as one list, each part's pieces in its place; `first[i]`: where part i's begin.
+    const pieces: Buffer[] = [];
+    const first: number[] = [];
+    for (const part of parts) {
+      first.push(pieces.length);
+      if (Array.isArray(part)) pieces.push(...part);
+      else pieces.push(part as Buffer);
+    }
+    first.push(pieces.length);
     const out: Buffer[] = [GZIP_HEADER];
+    const crc = new PageCrc();
     for (const { start, end, key } of segments) {
-      if (key !== null) out.push(this.run(key, parts.slice(start, end), grew));
+      if (key === null) ownBytes(pieces, first[start], first[end], out, crc);
       else {
-        const bytes = Buffer.concat(parts.slice(start, end));
-        // What precedes these bytes on the page is known now: they may refer back into it, as far back
-        // as they are long (zlib hashes all of a dictionary: a long one for a few bytes costs more than it saves).
-        if (bytes.length >= STORED_BELOW) out.push(deflateBlocks(bytes, 1, bytesBefore(parts, start, Math.min(bytes.length, DICTIONARY_BYTES))));
-        else if (bytes.length) out.push(storedBlock(bytes));
+        const run = this.run(key, pieces.slice(first[start], first[end]), grew);
+        out.push(run.block);
+        crc.addKnown(run, run.length);
       }
     }
-    let crc = 0;
-    let size = 0;
-    for (const part of parts) {
-      // zlib's crc32 of an empty buffer without memory behind it is 0, not the value passed in.
-      if (part.length === 0) continue;
-      crc = zlib.crc32(part, crc);
-      size += part.length;
-    }
     const trailer = Buffer.alloc(8);
-    trailer.writeUInt32LE(crc >>> 0, 0);
-    trailer.writeUInt32LE(size >>> 0, 4);
+    trailer.writeUInt32LE(crc.crc, 0);
+    trailer.writeUInt32LE(crc.size >>> 0, 4);
     out.push(FINAL_EMPTY_BLOCK, trailer);
     return Buffer.concat(out);
   }
 
-  /** The share of the page made of `parts` that is the shopper's own: its bytes not known to the page (0 to 1). */
-  ownShare(parts: readonly Buffer[]): number {
+  /**
+   * What share of the page made of `parts` (0 to 1) is the shopper's own (`own`: bytes not known to
+   * the page), and how much of it splicing compresses for them (`compressed`: not shared pieces either).
+   */
+  shares(parts: readonly PagePart[]): { own: number; compressed: number } {
     let own = 0;
+    let compressed = 0;
     let all = 0;
     parts.forEach((part, i) => {
-      all += part.length;
-      if (this.known(i, part) === null) own += part.length;
+      if (!Array.isArray(part)) {
+        const bytes = part as Buffer;
+        all += bytes.length;
+        if (this.known(i, bytes) !== null) return;
+        own += bytes.length;
+        if (!sharedPieces.has(bytes)) compressed += bytes.length;
+        return;
+      }
+      for (const piece of part) {
+        all += piece.length;
+        own += piece.length;
+        if (!sharedPieces.has(piece)) compressed += piece.length;
+      }
     });
-    return all === 0 ? 0 : own / all;
+    return all === 0 ? { own: 0, compressed: 0 } : { own: own / all, compressed: compressed / all };
   }
 
   /**
    * Whether part i is known to the page: false as on the anonymous page, true as its alternative, null
    * the shopper's own. Fixed pieces are the template's own buffers; a place is compared by its bytes.
    */
-  private known(i: number, part: Buffer | undefined): boolean | null {
-    if (part === undefined) return null;
+  private known(i: number, part: PagePart | undefined): boolean | null {
+    if (part === undefined || Array.isArray(part)) return null;
     const anonymous = this.anonymous[i];
-    if (part === anonymous || (i % 2 === 1 && part.equals(anonymous))) return false;
+    if (part === anonymous || (i % 2 === 1 && (part as Buffer).equals(anonymous))) return false;
     const alternative = this.alternatives[i];
-    return alternative !== undefined && (part === alternative || part.equals(alternative)) ? true : null;
+    return alternative !== undefined && (part === alternative || (part as Buffer).equals(alternative)) ? true : null;
   }
 
-  /** A run of known parts, compressed: kept, or made for this request when enough are kept. */
-  private run(key: string, parts: readonly Buffer[], grew?: (bytes: number) => void): Buffer {
+  /** A run of known parts, compressed, with its CRC and length: kept, or made for this request when enough are kept. */
+  private run(key: string, parts: readonly Buffer[], grew?: (bytes: number) => void): KeptRun {
     const known = this.kept.get(key);
     if (known) return known;
     const bytes = Buffer.concat(parts);
-    if (this.kept.size >= MAX_KEPT_RUNS) return deflateBlocks(bytes, 1);
-    const run = keptBytes(deflateBlocks(bytes, KEPT_RUN_LEVEL));
+    if (this.kept.size >= MAX_KEPT_RUNS) return { block: deflateBlocks(bytes, 1), length: bytes.length, ...knownCrc(bytes) };
+    const run = { block: keptBytes(deflateBlocks(bytes, KEPT_RUN_LEVEL)), length: bytes.length, ...knownCrc(bytes) };
     this.kept.set(key, run);
-    grew?.(run.length);
+    grew?.(run.block.length);
     return run;
   }
+}
+
+/** A run of parts known to a page, compressed, with its length and CRC. */
+interface KeptRun extends KnownCrc {
+  block: Buffer;
+  length: number;
 }

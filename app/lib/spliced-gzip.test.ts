@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { SplicedGzip } from "./spliced-gzip.server";
+import { pageBytes, SplicedGzip, sharedPiece } from "./spliced-gzip.server";
 
 /** An anonymous page like a listing: a header with a few places, cards with hearts, a data script. */
 function anonymousParts(): Buffer[] {
@@ -77,8 +77,8 @@ describe("gzip spliced from a page's parts", () => {
     const second = spliced.encode(cart("7"), (bytes) => grown.push(bytes))!;
     expect(grown.reduce((a, b) => a + b, 0)).toBe(kept);
     // The page cache counts what a kept run adds: the run holds that much memory, not zlib's 16 KB chunk.
-    const runs = [...(spliced as unknown as { kept: Map<string, Buffer> }).kept.values()];
-    expect(runs.map((run) => run.buffer.byteLength)).toEqual([kept]);
+    const runs = [...(spliced as unknown as { kept: Map<string, { block: Buffer }> }).kept.values()];
+    expect(runs.map((run) => run.block.buffer.byteLength)).toEqual([kept]);
     expect(gunzip(second)).toBe(Buffer.concat(cart("7")).toString());
     // The run after the badge is the same bytes in both answers.
     const tail = first.subarray(-(kept + 10), -10);
@@ -128,15 +128,47 @@ describe("gzip spliced from a page's parts", () => {
     const page = (parts: Buffer[]) => parts.reduce((sum, part) => sum + part.length, 0);
     const alternative = Buffer.from("");
     const spliced = new SplicedGzip(anonymous, anonymous.map((_, i) => (i === 1 ? alternative : undefined)));
-    expect(spliced.ownShare(anonymous)).toBe(0);
+    expect(spliced.shares(anonymous)).toEqual({ own: 0, compressed: 0 });
     // Signed in (the toggle switched as for everyone signed in), with a name of their own.
     const signedIn = anonymous.map((part, i) => (i === 1 ? alternative : i === 3 ? Buffer.from("2") : part));
-    expect(spliced.ownShare(signedIn)).toBeCloseTo(1 / page(signedIn));
+    expect(spliced.shares(signedIn).own).toBeCloseTo(1 / page(signedIn));
+    expect(spliced.shares(signedIn).compressed).toBeCloseTo(1 / page(signedIn));
     // A long part of their own, as a recently viewed row is, is most of the page.
     const row = Buffer.from("<li>card</li>".repeat(2_000));
     const withRow = anonymous.map((part, i) => (i === 5 ? row : part));
-    expect(spliced.ownShare(withRow)).toBeCloseTo(row.length / page(withRow));
-    expect(spliced.ownShare(withRow)).toBeGreaterThan(0.25);
+    expect(spliced.shares(withRow).own).toBeCloseTo(row.length / page(withRow));
+    expect(spliced.shares(withRow).own).toBeGreaterThan(0.25);
+  });
+
+  it("splices a place made of shared pieces, each compressed once for the piece before it, in any order", () => {
+    const anonymous = anonymousParts();
+    const spliced = spliceable(anonymous);
+    // Like a recently viewed row's cards: alike, each with bytes of its own.
+    const card = (n: number) => sharedPiece(Buffer.from(`<li class="card"><a href="/shop/${n}">Perfume ${n} ${"é".repeat(n % 7)}</a><img src="/images/${(n * 7919).toString(16)}.webp"/></li>`));
+    const cards = Array.from({ length: 12 }, (_, n) => card(n + 1));
+    const own = (text: string) => Buffer.from(text);
+    const rows: Buffer[][] = [
+      cards.slice(0, 8),
+      // Moved by one card, as browsing moves a row: the same pairs but one.
+      [cards[8], ...cards.slice(0, 7)],
+      // The same card after other cards, after itself, and after bytes of the shopper's own.
+      [cards[3], cards[1], cards[3], cards[3], own("<li>mine</li>"), cards[1], cards[2]],
+      [own(""), cards[11], own("x".repeat(3_000)), cards[10], cards[11]],
+      // Long pieces: the page's CRC is made from theirs, over every bit of their lengths.
+      [cards[0], sharedPiece(Buffer.from(Array.from({ length: 70_001 }, (_, n) => String.fromCharCode(32 + ((n * 31) % 95))).join(""))), cards[1]],
+      [],
+    ];
+    for (const row of rows) {
+      // The row in the listing's first card place; the shopper's data at the end.
+      const parts = anonymous.map((part, i): Buffer | Buffer[] => (i === 7 ? row : i === anonymous.length - 2 ? Buffer.from('"{\\"user\\":1}"') : part));
+      expect(gunzip(spliced.encode(parts))).toBe(pageBytes(parts).toString());
+    }
+    // Shared pieces are the shopper's own, but not compressed for each page.
+    const rowBytes = cards.slice(0, 8).reduce((sum, card) => sum + card.length, 0);
+    const withRow = anonymous.map((part, i): Buffer | Buffer[] => (i === 7 ? cards.slice(0, 8) : part));
+    expect(spliced.shares(withRow)).toEqual({ own: rowBytes / pageBytes(withRow).length, compressed: 0 });
+    const withOwnRow = anonymous.map((part, i): Buffer | Buffer[] => (i === 7 ? cards.slice(0, 8).map((card) => Buffer.from(card)) : part));
+    expect(spliced.shares(withOwnRow).compressed).toBeCloseTo(rowBytes / pageBytes(withOwnRow).length);
   });
 
   it("refuses parts that are not of its page", () => {
