@@ -35,6 +35,19 @@ function lookUp(messages: Messages, key: string): string | undefined {
 
 const MAX_COUNTS_KEPT = 1_000;
 
+/** A count's plural form, kept per count: on the server, asking Intl took longer than the rest of a short text. */
+function keptPluralForms(plurals: Intl.PluralRules): (count: number) => Intl.LDMLPluralRule {
+  const forms = new Map<number, Intl.LDMLPluralRule>();
+  return (count) => {
+    let known = forms.get(count);
+    if (known === undefined) {
+      known = plurals.select(count);
+      if (forms.size < MAX_COUNTS_KEPT) forms.set(count, known);
+    }
+    return known;
+  };
+}
+
 export function createTranslator(locale: Locale, messages: Messages, fallback?: Messages): Translate {
   const plurals = new Intl.PluralRules(locale);
   // A page asks for the same few hundred texts on every render; each is looked up once. Only texts
@@ -49,16 +62,8 @@ export function createTranslator(locale: Locale, messages: Messages, fallback?: 
     found.set(key, text);
     return text;
   };
-  // A count's plural form, by count: asking Intl took longer than the rest of a short text.
-  const forms = new Map<number, Intl.LDMLPluralRule>();
-  const form = (count: number) => {
-    let known = forms.get(count);
-    if (known === undefined) {
-      known = plurals.select(count);
-      if (forms.size < MAX_COUNTS_KEPT) forms.set(count, known);
-    }
-    return known;
-  };
+  // Only the server's bundles keep them (see formatNaira): the browser's stays within its JavaScript budget.
+  const form = import.meta.env?.SSR ? keptPluralForms(plurals) : (count: number) => plurals.select(count);
   return (key, values) => {
     let text: string | undefined;
     if (typeof values?.count === "number") text = find(`${key}_${form(values.count)}`) ?? find(`${key}_other`);
