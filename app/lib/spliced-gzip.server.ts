@@ -97,7 +97,7 @@ class PageCrc {
 
 /**
  * Shared pieces compressed after the piece before them, by both their numbers (0: after nothing of
- * the shopper's own). A recently viewed row of 8 cards and their data is about 20 pairs, each
+ * the shopper's own). A recently viewed row of 8 cards and their data is 16 pairs, each
  * 100–500 bytes: this keeps the pairs of some hundreds of rows, about 2 MB.
  */
 const PAIRS_KEPT = 4_000;
