@@ -109,8 +109,9 @@ const cardOf = (tuple: unknown[]) => cardAt(tuple, 0);
 
 /**
  * A card from a JSON tuple holding CARD_FIELDS from index `at` on. Written out field by field, in
- * CARD_FIELDS' order (app/domain/catalog.test.ts holds them to it): every card made the same way shares one shape, which
- * reading and writing it as JSON is quicker for than for a card made from entries.
+ * CARD_FIELDS' order (the home carousels' test in app/domain/catalog.test.ts holds them to it), so
+ * that every card has one shape: such objects are quicker to read and to write as JSON than ones
+ * made from entries.
  */
 export const cardAt = (tuple: unknown[], at: number): ProductCard => ({
   id: tuple[at] as number,

@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
  * Whether the server's main thread is busy: in the last sample (half a second), it spent at least half
  * its time working rather than waiting for work (its event loop's utilisation). Where the server can
  * spend its own time to save a shopper's bytes (compressing a page harder), it does so only when it is
- * not busy (docs/decisions/194).
+ * not busy (docs/decisions/194 and 195).
  */
 export interface LoadMeter {
   busy(): boolean;
