@@ -25,7 +25,7 @@ import {
 import { frontDoor } from "./app/lib/front-door.server";
 import { freshNonce, securityHeaders } from "./app/lib/security-headers.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
-import { onCatalogChange } from "./app/domain/catalog.server";
+import { catalogChanged, onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
 import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
@@ -115,11 +115,10 @@ async function main() {
   const pageCache = production && config.pageCache ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs }) : null;
   if (pageCache) onCatalogChange(() => pageCache.clear());
   // On PostgreSQL other instances may share the database: their catalogue changes empty this
-  // instance's pages too, within a second (docs/decisions/146).
-  const broadcast =
-    pageCache && config.databaseUrl
-      ? startCatalogBroadcast({ databaseUrl: config.databaseUrl, onRemoteChange: () => pageCache.clear(), logger })
-      : null;
+  // instance's pages and kept cards too, within a second (docs/decisions/146, 196).
+  const broadcast = config.databaseUrl
+    ? startCatalogBroadcast({ databaseUrl: config.databaseUrl, onRemoteChange: () => catalogChanged("elsewhere"), logger })
+    : null;
 
   // Storefront pages and the cart page are answered in the order asked, a few at a time, cached or not
   // (docs/decisions/167). Past MAX_WAITING waiting, a shopper is told at once that the shop is busy. The
@@ -207,7 +206,9 @@ async function main() {
   const alertsTimer = setInterval(sendAlerts, 60_000);
   alertsTimer.unref();
   let alertSoon: NodeJS.Timeout | null = null;
-  onCatalogChange(() => {
+  onCatalogChange((where) => {
+    // Another instance's change (stock back) is alerted by that instance.
+    if (where === "elsewhere") return;
     alertSoon ??= setTimeout(() => {
       alertSoon = null;
       sendAlerts();

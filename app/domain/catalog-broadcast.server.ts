@@ -10,7 +10,8 @@ import { onCatalogChange } from "./catalog.server";
  * LISTEN/NOTIFY, within a fraction of a second instead of when the cached page expires.
  *
  * Every local catalogChanged() is announced on the channel with this instance's id; a notice from
- * another instance calls `onRemoteChange` (never catalogChanged() again, so nothing echoes). One
+ * another instance calls `onRemoteChange` (server.ts: catalogChanged("elsewhere"), which is not
+ * announced again, so nothing echoes). One
  * dedicated connection listens; when it drops, it reconnects with a growing pause, and on reconnecting
  * calls `onRemoteChange` once, since notices sent in the meantime were missed.
  */
@@ -117,8 +118,11 @@ export function startCatalogBroadcast(options: {
       logger?.warn({ event: "catalog_broadcast_error", err: error.message }, "could not announce a catalogue change; it is announced on reconnecting");
     });
   };
-  // Sent after the change committed (catalogChanged() is called after the commit).
-  const unsubscribe = onCatalogChange(announce);
+  // Sent after the change committed (catalogChanged() is called after the commit); only this
+  // instance's own changes, so that nothing echoes.
+  const unsubscribe = onCatalogChange((where) => {
+    if (where === "here") announce();
+  });
 
   void connect();
 

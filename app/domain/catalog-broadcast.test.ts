@@ -73,6 +73,20 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     await within(1000, () => heard.includes(broadcast.instanceId));
   });
 
+  it("does not announce again a change heard from another instance (server.ts calls catalogChanged(\"elsewhere\"))", async () => {
+    let remote = 0;
+    const broadcast = start(() => {
+      remote++;
+      catalogChanged("elsewhere");
+    });
+    await broadcast.ready;
+    heard.length = 0;
+    await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-d"]);
+    await within(1000, () => remote === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heard).toEqual(["instance-d"]);
+  });
+
   it("reconnects when its connection is cut, and starts afresh since it may have missed changes", async () => {
     let remote = 0;
     const broadcast = start(() => remote++);

@@ -14,20 +14,25 @@ import { type ProductSize, sizesColumn, sizesFromColumn } from "./product-sizes.
 // ---------------------------------------------------------------------------------------------
 // Change notifications
 
-// Anything that caches what the shop shows (e.g. rendered pages) listens here; every change to
-// products, brands or categories calls catalogChanged() after it commits. The listeners live on
-// globalThis because server.ts and the app's server build each load their own copy of this module.
+// Anything that caches what the shop shows (e.g. rendered pages, kept cards) listens here; every
+// change to products, brands or categories calls catalogChanged() after it commits, and a change
+// another instance announced (app/domain/catalog-broadcast.server.ts) calls catalogChanged("elsewhere").
+// The listeners live on globalThis because server.ts and the app's server build each load their own
+// copy of this module.
 const LISTENERS = Symbol.for("unboxed.catalogListeners");
-const registry = globalThis as typeof globalThis & { [LISTENERS]?: Set<() => void> };
-const catalogListeners = (registry[LISTENERS] ??= new Set<() => void>());
+/** where the catalogue changed: on this instance, or on another one sharing its database */
+export type CatalogChange = "here" | "elsewhere";
+type CatalogListener = (where: CatalogChange) => void;
+const registry = globalThis as typeof globalThis & { [LISTENERS]?: Set<CatalogListener> };
+const catalogListeners = (registry[LISTENERS] ??= new Set<CatalogListener>());
 
-export function onCatalogChange(listener: () => void): () => void {
+export function onCatalogChange(listener: CatalogListener): () => void {
   catalogListeners.add(listener);
   return () => catalogListeners.delete(listener);
 }
 
-export function catalogChanged(): void {
-  for (const listener of catalogListeners) listener();
+export function catalogChanged(where: CatalogChange = "here"): void {
+  for (const listener of catalogListeners) listener(where);
 }
 
 /** What a product card needs: everything is read fresh from the catalogue. */
@@ -139,6 +144,45 @@ export async function newestProducts(db: Db, limit: number): Promise<ProductCard
 export async function productCards(db: Db, ids: number[]): Promise<ProductCard[]> {
   if (ids.length === 0) return [];
   return cardQuery(db).where("p.id", "in", ids).execute();
+}
+
+/** cards kept in memory per database, and how long a kept card is used before it is read again */
+const CARDS_KEPT = 5_000;
+export const CARD_KEPT_MS = 60_000;
+interface KeptCard {
+  at: number;
+  /** null: the product is not in the shop (archived or deleted) */
+  card: ProductCard | null;
+}
+// By database (tests open several), whatever Kysely instance reaches it (a transaction, a plugin).
+// Emptied by every catalogue change, here or on another instance (docs/decisions/196): a read that
+// began before a change keeps what it read in the emptied map, not in the new one.
+let keptCards = new WeakMap<object, RecentlyUsed<number, KeptCard>>();
+onCatalogChange(() => {
+  keptCards = new WeakMap();
+});
+
+/**
+ * Cards for these ids in the order given, without products no longer in the shop, from memory where
+ * kept (docs/decisions/196): a signed-in shopper's recently viewed row is on every product page they
+ * open, and is made of the same few cards page after page. Only the cards not kept are read.
+ */
+export async function productCardsInOrder(db: Db, ids: readonly number[]): Promise<ProductCard[]> {
+  const database = db.getExecutor().adapter;
+  let kept = keptCards.get(database);
+  if (kept === undefined) keptCards.set(database, (kept = new RecentlyUsed(CARDS_KEPT)));
+  const now = Date.now();
+  const missing = [...new Set(ids)].filter((id) => !((kept.get(id)?.at ?? -Infinity) > now - CARD_KEPT_MS));
+  if (missing.length) {
+    const read = new Map((await productCards(db, missing)).map((card) => [card.id, card]));
+    for (const id of missing) kept.set(id, { at: now, card: read.get(id) ?? null });
+  }
+  const cards: ProductCard[] = [];
+  for (const id of ids) {
+    const card = kept.get(id)?.card;
+    if (card) cards.push(card);
+  }
+  return cards;
 }
 
 export async function countProducts(db: Db): Promise<number> {

@@ -4,6 +4,7 @@ import { addBrand, addCategory, addProduct } from "../../tests/support/catalogue
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { countingStatements } from "../../tests/support/statements";
 import {
+  CARD_KEPT_MS,
   catalogChanged,
   HOME_NEWEST,
   HOME_PER_CATEGORY,
@@ -15,6 +16,8 @@ import {
   onCatalogChange,
   parseProductId,
   parseShopQuery,
+  productCards,
+  productCardsInOrder,
   productDetail,
   relatedProducts,
   sitemapProducts,
@@ -191,6 +194,47 @@ describe.each(ENGINES)("the shop's catalogue on %s", (engine) => {
     expect(await productDetail(t.db, productIds["p-4"], "en")).toMatchObject({ categoryName: "Men" });
     expect(await productDetail(t.db, productIds["p-5"], "es")).toMatchObject({ categoryName: "Women" });
   });
+
+  it("keeps cards in memory until the catalogue changes, here or elsewhere, or they are a minute old", async () => {
+    const [a, b, archived] = [productIds["p-3"], productIds["p-4"], productIds["p-16"]];
+    catalogChanged();
+    const first = countingStatements(t.db);
+    const cards = await productCardsInOrder(first.db, [b, 999_999, archived, a, b]);
+    // In the order asked; unknown and archived ones left out; one read for all of them.
+    expect(cards.map((card) => card.id)).toEqual([b, a, b]);
+    expect(cards).toEqual([(await productCards(t.db, [b]))[0], (await productCards(t.db, [a]))[0], (await productCards(t.db, [b]))[0]]);
+    expect(first.statements).toHaveLength(1);
+    // Kept, the products not in the shop too, whatever reaches the database (a transaction here).
+    const again = countingStatements(t.db);
+    await again.db.transaction().execute(async (trx) => expect(await productCardsInOrder(trx, [a, archived, 999_999])).toEqual([cards[1]]));
+    expect(again.statements).toHaveLength(0);
+
+    // A change not yet announced is not seen: the shop announces every change it makes.
+    await t.db.updateTable("products").set({ name: "Renamed" }).where("id", "=", a).execute();
+    expect((await productCardsInOrder(t.db, [a]))[0].name).not.toBe("Renamed");
+    for (const where of ["here", "elsewhere"] as const) {
+      catalogChanged(where);
+      const read = countingStatements(t.db);
+      expect((await productCardsInOrder(read.db, [a]))[0].name).toBe("Renamed");
+      expect(read.statements).toHaveLength(1);
+    }
+    // A read that began before a change keeps what it read out of the cards kept after it.
+    const reading = productCardsInOrder(t.db, [b]);
+    catalogChanged();
+    await reading;
+    const afterChange = countingStatements(t.db);
+    await productCardsInOrder(afterChange.db, [b]);
+    expect(afterChange.statements).toHaveLength(1);
+
+    // Older than CARD_KEPT_MS: read again.
+    const later = vi.spyOn(Date, "now").mockReturnValue(Date.now() + CARD_KEPT_MS + 1);
+    const expired = countingStatements(t.db);
+    await productCardsInOrder(expired.db, [b]);
+    later.mockRestore();
+    expect(expired.statements).toHaveLength(1);
+    await t.db.updateTable("products").set({ name: "Perfume 3" }).where("id", "=", a).execute();
+    catalogChanged();
+  });
 });
 
 describe("catalogue change notifications", () => {
@@ -202,5 +246,14 @@ describe("catalogue change notifications", () => {
     stop();
     catalogChanged();
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it("tells listeners whether the change was made here or announced by another instance", () => {
+    const listener = vi.fn();
+    const stop = onCatalogChange(listener);
+    catalogChanged();
+    catalogChanged("elsewhere");
+    stop();
+    expect(listener.mock.calls).toEqual([["here"], ["elsewhere"]]);
   });
 });

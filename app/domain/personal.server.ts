@@ -1,11 +1,11 @@
 import { type Expression, sql } from "kysely";
 import { builtOnce } from "~/db/built-once.server";
 import type { AppLoadContext } from "react-router";
-import { type Db, isPostgres, PREPARED } from "~/db/client.server";
+import { type Db, PREPARED } from "~/db/client.server";
 import { NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal } from "~/lib/personal";
 import { sizesWaitedForColumn, sizesWaitedFromColumn } from "./back-in-stock.server";
 import { cartSummary, cartSummaryFromColumn, userCartSummaryColumn } from "./cart.server";
-import { viewingProduct, writeViewOnSqlite } from "./recently-viewed.server";
+import { viewingProduct, writeNewView } from "./recently-viewed.server";
 import { type ReviewEligibility, reviewEligibilityColumn } from "./reviews.server";
 import { getSessionUser, rememberLocale, sessionColumns, sessionFromRow, type SessionRow, sessionToRead, type SessionUser } from "./sessions.server";
 import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlist.server";
@@ -93,8 +93,8 @@ function stateOf(user: SessionUser, cart: PersonalState["cart"], wishlist: numbe
  */
 export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | "email"> | null, productId: number, soldOut: boolean): Promise<ProductPersonal> {
   if (!shopper) return NOBODY_ON_PRODUCT;
-  // One statement (docs/decisions/160): the recently viewed row's views and cards, the review state and
-  // the waited sizes; on PostgreSQL it records the view too.
+  // One statement (docs/decisions/160): the recently viewed row's views, the review state and the
+  // waited sizes; a new view is written after it.
   const viewed = await viewingFor(soldOut)(db, shopper.id, productId, shopper.email.toLowerCase());
   return productPersonalOf(viewed, soldOut);
 }
@@ -102,9 +102,7 @@ export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | 
 /**
  * shopperAndState and productPersonal for a product page filled in for its shopper. A signed-in
  * shopper's take one statement (docs/decisions/178): the session, account, cart and hearts, and the
- * view's read; on PostgreSQL its write too, in the same round trip, only for a session that has not
- * expired (the rule sessionFromRow then applies to the same row). On SQLite a new view is written
- * after the read, for a valid session.
+ * view's read. A new view is written after it, for a valid session (docs/decisions/196).
  */
 export async function shopperStateAndProduct(
   request: Request,
@@ -119,13 +117,12 @@ export async function shopperStateAndProduct(
     const { shopper, state } = await shopperAndState(request, context, locale);
     return { shopper, state, product: await productPersonal(db, shopper, productId, soldOut) };
   }
-  const now = new Date();
-  const reading = (soldOut ? soldOutWithShopper : onSaleWithShopper)(db, sessionId, productId, now.toISOString()).then((rows) => rows[0]);
+  const reading = (soldOut ? soldOutWithShopper : onSaleWithShopper)(db, sessionId, productId).then((rows) => rows[0]);
   const { shopper, state, row } = await fromSessionRow(request, context, locale, reading);
   if (!shopper || !row) return { shopper, state, product: NOBODY_ON_PRODUCT };
-  const viewed = viewingFor(soldOut).withShopper.fromRow(row, productId);
-  // On SQLite the statement only read: a new view is written now, as productPersonal writes it.
-  if (!isPostgres(db) && viewed.isNew) await writeViewOnSqlite(db, shopper.id, productId, now);
+  const viewed = await viewingFor(soldOut).withShopper.fromRow(db, row, productId);
+  // The statement only read: a new view is written now, as productPersonal writes it.
+  if (viewed.isNew) await writeNewView(db, shopper.id, productId, new Date());
   return { shopper, state, product: productPersonalOf(viewed, soldOut) };
 }
 
@@ -142,23 +139,13 @@ function productPersonalOf(viewed: { recent: ProductPersonal["recent"]; more: Re
 
 type ShopperAndViewRow = SessionCartRow & Record<string, unknown>;
 
-/**
- * The statement of shopperStateAndProduct. On PostgreSQL every part of a statement sees the tables as
- * they were before it: the strip is of the views before this one, as in viewingProduct. On SQLite the
- * view's columns are read beside the session's, for its account.
- */
+/** The statement of shopperStateAndProduct: the view's columns are read beside the session's, for its account. */
 function withShopperAndView(viewing: ReturnType<typeof viewingProduct>) {
-  const { recording, reading, columns } = viewing.withShopper;
-  const onPostgres = builtOnce((db, sessionId: Expression<string>, product: Expression<number>, now: Expression<string>) => {
-    const recordFor = sql<number>`(select "userId" from shopper where expires_at > ${now})`;
-    const viewed = reading(db, sql.ref("shopper.userId"), product, sql<string>`lower(shopper.email)`);
-    return sql<ShopperAndViewRow>`with shopper as (${sessionCartAndHearts(db, sessionId)}), ${recording(recordFor, product, now)} select shopper.*, r.* from shopper cross join lateral (${viewed}) as r ${PREPARED}`;
-  });
-  const onSqlite = builtOnce((db, sessionId: Expression<string>, product: Expression<number>) =>
+  const { columns } = viewing.withShopper;
+  const reading = builtOnce((db, sessionId: Expression<string>, product: Expression<number>) =>
     sessionCartAndHearts(db, sessionId).select(columns(db, sql.ref("u.id"), product, sql<string>`lower(u.email)`)).modifyEnd(PREPARED),
   );
-  return (db: Db, sessionId: string, product: number, now: string): Promise<ShopperAndViewRow[]> =>
-    isPostgres(db) ? onPostgres(db, sessionId, product, now) : (onSqlite(db, sessionId, product) as Promise<ShopperAndViewRow[]>);
+  return (db: Db, sessionId: string, product: number) => reading(db, sessionId, product) as Promise<ShopperAndViewRow[]>;
 }
 const onSaleWithShopper = withShopperAndView(viewingProductOnSale);
 const soldOutWithShopper = withShopperAndView(viewingSoldOutProduct);

@@ -4,7 +4,7 @@ import { type Db, isPostgres, PREPARED, preparedLimit, withoutWaitingForDisk } f
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import { serializeCookie } from "~/lib/cookies.server";
 import { cookieIds, RECENT_COOKIE, RECENT_SHOWN } from "~/lib/recently-viewed";
-import { CARD_COLUMNS, cardAt, type ProductCard, productCards } from "./catalog.server";
+import { type ProductCard, productCardsInOrder } from "./catalog.server";
 
 /**
  * Recently viewed perfumes (docs/decisions/126). A signed-in shopper's views are rows of
@@ -39,23 +39,21 @@ export function latestViews(db: Db, userId: Expression<number>) {
  * the newest RECENT_KEPT are removed in the same write. Opening the latest again writes nothing.
  */
 export async function recordView(db: Db, userId: number, productId: number, now = new Date()): Promise<void> {
-  if (isPostgres(db)) {
-    await sql`with ${recordingView(sql.val(userId), sql.val(productId), sql.val(now.toISOString()))} select 1`.execute(db);
-    return;
-  }
   // Most page loads are of the latest view again (a reload, a revalidation after an action): one read.
-  if ((await latestView(db, userId))?.product_id === productId) return;
-  await writeViewOnSqlite(db, userId, productId, now);
+  if (!isPostgres(db) && (await latestView(db, userId))?.product_id === productId) return;
+  await writeNewView(db, userId, productId, now);
 }
 
 /**
- * On SQLite, the write of recordView once a read has found the product is not the latest view. Written
- * without waiting for the disk (docs/decisions/169): a shopper's list of views is not worth the wait
- * that keeps an order through a power cut, and that wait held up every other shopper on the server's
- * one thread (207 µs a view against 32 µs on the bench machine).
+ * The write of recordView once a read has found the product is not the latest view (docs/decisions/196).
+ * On PostgreSQL one statement, which checks again; on SQLite written without waiting for the disk
+ * (docs/decisions/169): a shopper's list of views is not worth the wait that keeps an order through a
+ * power cut, and that wait held up every other shopper on the server's one thread (207 µs a view
+ * against 32 µs on the bench machine).
  */
-export async function writeViewOnSqlite(db: Db, userId: number, productId: number, now: Date): Promise<void> {
-  await withoutWaitingForDisk(db, (trx) => writeView(trx, userId, productId, now));
+export async function writeNewView(db: Db, userId: number, productId: number, now: Date): Promise<void> {
+  if (isPostgres(db)) await recordingOnPostgres(db, userId, productId, now.toISOString());
+  else await withoutWaitingForDisk(db, (trx) => writeView(trx, userId, productId, now));
 }
 
 /** The view's write, in the transaction it is given. */
@@ -80,27 +78,26 @@ async function writeView(trx: Db, userId: number, productId: number, now: Date):
 }
 
 /**
- * On PostgreSQL, recordView as the `with` part of one statement (docs/decisions/160): the view is
- * written unless the product is already the latest view, with the next number, and the views beyond the
- * newest RECENT_KEPT are removed. Every part of a statement sees the table as it was before it, so the
- * rest of the statement reads the views before this one, and the removal keeps this product and the
- * RECENT_KEPT - 1 latest others. One statement is atomic on its own: no transaction is needed. A null
- * `user` (no signed-in shopper, in a statement that finds them) records nothing.
+ * On PostgreSQL, recordView in one statement (docs/decisions/160): the view is written unless the
+ * product is already the latest view, with the next number, and the views beyond the newest
+ * RECENT_KEPT are removed. Every part of a statement sees the table as it was before it, so the removal
+ * keeps this product and the RECENT_KEPT - 1 latest others. One statement is atomic on its own: no
+ * transaction is needed.
  */
-function recordingView(user: Expression<number>, product: Expression<number>, now: Expression<string>) {
+const recordingOnPostgres = builtOnce((db, user: Expression<number>, product: Expression<number>, now: Expression<string>) => {
   const latest = sql`select product_id from recently_viewed where user_id = ${user} order by seq desc, product_id desc limit 1`;
-  return sql`recorded as (
+  return sql`with recorded as (
     insert into recently_viewed (user_id, product_id, seq, viewed_at)
     select cast(${user} as integer), cast(${product} as integer), coalesce((select max(seq) from recently_viewed where user_id = ${user}), 0) + 1, cast(${now} as text)
-    where cast(${user} as integer) is not null and (${latest}) is distinct from ${product}
+    where (${latest}) is distinct from ${product}
     on conflict (user_id, product_id) do update set seq = excluded.seq, viewed_at = excluded.viewed_at
     returning product_id
   ), trimmed as (
     delete from recently_viewed
     where user_id = ${user} and product_id <> ${product} and exists (select 1 from recorded)
       and product_id not in (select product_id from recently_viewed where user_id = ${user} and product_id <> ${product} order by seq desc, product_id desc limit ${sql.lit(RECENT_KEPT - 1)})
-  )`;
-}
+  ) select 1 ${PREPARED}`;
+});
 
 function latestView(db: Db, userId: number) {
   return db
@@ -115,13 +112,7 @@ function latestView(db: Db, userId: number) {
 
 /** Cards for these ids in the order given: unknown and archived products are left out. */
 export async function recentCards(db: Db, ids: number[]): Promise<ProductCard[]> {
-  return inOrder(await productCards(db, ids), ids);
-}
-
-/** The cards of `ids` among `cards`, in the order of `ids`; ids without a card are left out. */
-function inOrder(cards: ProductCard[], ids: number[]): ProductCard[] {
-  const byId = new Map(cards.map((card) => [card.id, card]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return productCardsInOrder(db, ids);
 }
 
 /**
@@ -129,47 +120,34 @@ function inOrder(cards: ProductCard[], ids: number[]): ProductCard[] {
  * (which may still be being read: the views are read beside it).
  */
 export async function recentlyViewed(db: Db, userId: number, leaveOut: number[] | Promise<number[]> = []): Promise<ProductCard[]> {
-  const [[row], left] = await Promise.all([readViewsAndCards(db, userId), leaveOut]);
-  const views = viewsOf(row);
-  return stripOf(views, views.ids.filter((id) => !left.includes(id)));
+  const [[row], left] = await Promise.all([readViews(db, userId), leaveOut]);
+  return stripOf(db, viewsOf(row).filter((id) => !left.includes(id)));
 }
 
-/** The shopper's views and their cards, in one statement (on PostgreSQL, one round trip). */
-const readViewsAndCards = builtOnce((db, user: Expression<number>) => db.selectNoFrom(viewsAndCards(db, user)).modifyEnd(PREPARED));
+/** The shopper's views, in one statement. */
+const readViews = builtOnce((db, user: Expression<number>) => db.selectNoFrom(viewsColumn(db, user)).modifyEnd(PREPARED));
 
 /**
- * A column of the shopper's latest views, each with its product's card (none for a product no longer
- * in the shop), read in one pass over the views' index (docs/decisions/192); read with `viewsOf`.
+ * A column of the shopper's latest views, read in one pass over the views' index (docs/decisions/192);
+ * read with `viewsOf`. Their cards are the catalogue's kept ones (docs/decisions/196), not read here.
  */
-function viewsAndCards(db: Db, user: Expression<number>) {
+function viewsColumn(db: Db, user: Expression<number>) {
   return [
     db
       .selectFrom(latestViews(db, user).select("seq").as("v"))
-      .leftJoin("products as p", (join) => join.onRef("p.id", "=", "v.product_id").on("p.archived_at", "is", null))
-      .leftJoin("brands as b", "b.id", "p.brand_id")
-      .select(jsonArray(db, jsonTuple(db, [sql.ref("v.product_id"), sql.ref("v.seq"), ...CARD_COLUMNS])).as("views"))
+      .select(jsonArray(db, jsonTuple(db, [sql.ref("v.product_id"), sql.ref("v.seq")])).as("views"))
       .as("viewed"),
   ] as const;
 }
 
-/** A row of viewsAndCards: the viewed product ids, latest first, and the cards of those still in the shop. */
-interface Views {
-  ids: number[];
-  cards: ProductCard[];
-}
-
-function viewsOf(row: Record<string, unknown>): Views {
-  const views = fromJson<unknown[][]>(row.viewed);
-  return {
-    ids: latestFirst(views.map(([product, seq]) => [product as number, seq as number])),
-    // A product gone from the shop has no card: its columns are null.
-    cards: views.filter((view) => view[2] !== null).map((view) => cardAt(view, 2)),
-  };
+/** The viewed product ids of a row read with viewsColumn, latest first. */
+function viewsOf(row: Record<string, unknown>): number[] {
+  return latestFirst(fromJson<[number, number][]>(row.viewed));
 }
 
 /** The strip: the cards of these of the views, in their order, without those gone from the shop. */
-function stripOf(views: Views, ids: number[]): ProductCard[] {
-  return inOrder(views.cards, ids).slice(0, RECENT_SHOWN);
+async function stripOf(db: Db, ids: number[]): Promise<ProductCard[]> {
+  return (await productCardsInOrder(db, ids)).slice(0, RECENT_SHOWN);
 }
 
 /** A signed-in shopper opens a product's page: the view is recorded, and their strip without this product returned. */
@@ -182,37 +160,30 @@ export type ViewColumns = (db: Db, values: { user: Expression<number>; product: 
 
 /**
  * viewProduct, and `more` columns read in the same statement (the rest of a signed-in shopper's parts of
- * the product page, app/domain/personal.server.ts). One statement reads the views before this one and
- * their cards, and on PostgreSQL records the view too (one round trip); on SQLite the view is written
- * after the read when it is new. The statement is built once (docs/decisions/164): call this once per
- * set of columns, at the top of a module.
+ * the product page, app/domain/personal.server.ts). One statement reads the views before this one, and
+ * the view is written after it only when it is new (docs/decisions/196): most product pages are opened
+ * again (a reload, the revalidation after adding to the cart). The statement is built once
+ * (docs/decisions/164): call this once per set of columns, at the top of a module.
  *
  * `withShopper` gives the same as parts of a statement that also finds the shopper (the session:
- * docs/decisions/178): on PostgreSQL `recording` goes in its `with` and `reading` is the select of the
- * columns read for the shopper's expressions; on SQLite, which writes the view after the read,
- * `columns` are read beside the session's. `fromRow` reads the answer.
+ * docs/decisions/178): `columns` are read beside the session's, and `fromRow` reads the answer.
  */
 export function viewingProduct(more: ViewColumns) {
   const columns = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => [
-    ...viewsAndCards(db, user),
+    ...viewsColumn(db, user),
     ...more(db, { user, product, email }),
   ];
-  const reading = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => db.selectNoFrom(columns(db, user, product, email));
-  const onSqlite = builtOnce((db, user: Expression<number>, product: Expression<number>, email: Expression<string>) =>
-    reading(db, user, product, email).modifyEnd(PREPARED),
-  );
   // Sent as a prepared statement on PostgreSQL (decision 160): every signed-in product page runs it.
-  const onPostgres = builtOnce(
-    (db, user: Expression<number>, product: Expression<number>, email: Expression<string>, now: Expression<string>) =>
-      sql<Record<string, unknown>>`with ${recordingView(user, product, now)} ${reading(db, user, product, email)} ${PREPARED}`,
+  const reading = builtOnce((db, user: Expression<number>, product: Expression<number>, email: Expression<string>) =>
+    db.selectNoFrom(columns(db, user, product, email)).modifyEnd(PREPARED),
   );
   async function view(db: Db, userId: number, productId: number, email: string, now = new Date()): Promise<ProductView> {
-    const [row] = isPostgres(db) ? await onPostgres(db, userId, productId, email, now.toISOString()) : await onSqlite(db, userId, productId, email);
-    const viewed = fromRow(row, productId);
-    if (!isPostgres(db) && viewed.isNew) await writeViewOnSqlite(db, userId, productId, now);
+    const [row] = await reading(db, userId, productId, email);
+    const viewed = await fromRow(db, row, productId);
+    if (viewed.isNew) await writeNewView(db, userId, productId, now);
     return viewed;
   }
-  view.withShopper = { recording: recordingView, reading, columns, fromRow };
+  view.withShopper = { columns, fromRow };
   return view;
 }
 
@@ -224,11 +195,11 @@ interface ProductView {
 }
 
 /** One read serves both: whether this is a new view, and the strip (the views before it, without it). */
-function fromRow(row: Record<string, unknown>, productId: number): ProductView {
-  const views = viewsOf(row);
-  const before = views.ids;
+async function fromRow(db: Db, row: Record<string, unknown>, productId: number): Promise<ProductView> {
+  const before = viewsOf(row);
   // The views kept once this one is written: it and the RECENT_KEPT - 1 latest others.
-  return { recent: stripOf(views, before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1)), more: row, isNew: before[0] !== productId };
+  const recent = await stripOf(db, before.filter((id) => id !== productId).slice(0, RECENT_KEPT - 1));
+  return { recent, more: row, isNew: before[0] !== productId };
 }
 
 const viewingAlone = viewingProduct(() => []);

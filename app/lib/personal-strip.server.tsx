@@ -41,6 +41,8 @@ const frameKey = (locale: Locale, count: number) => `${locale} ${count > 1 ? "ar
 
 /** Whether two cards hold the same values, in the same order (their JSON is the same). */
 function sameCard(a: ProductCard, b: ProductCard): boolean {
+  // The catalogue keeps its cards (docs/decisions/196): mostly the very same object.
+  if (a === b) return true;
   const fields = Object.keys(a) as (keyof ProductCard)[];
   const others = Object.keys(b);
   return fields.length === others.length && fields.every((field, i) => others[i] === field && a[field] === b[field]);

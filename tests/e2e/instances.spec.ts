@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { type DatabaseHandle, openDatabase } from "~/db/client.server";
 import { queueMail } from "~/domain/mail-outbox.server";
+import { recordView } from "~/domain/recently-viewed.server";
 import { type RunningShop, startShop } from "../../scripts/support/shop-server";
 import { checkoutOnce, customerWithSession } from "../../scripts/support/shopper";
 import { makeProducts, setSize } from "../support/catalogue";
@@ -139,8 +140,8 @@ test("each queued e-mail is sent once, by one instance or the other", async () =
   for (const subject of subjects) expect(written.filter((raw) => raw.includes(`Subject: ${subject}\r\n`) || raw.includes(`Subject: ${subject}\n`)), subject).toHaveLength(1);
 });
 
-test("a catalogue change on one instance reaches the other's page cache within a second", async () => {
-  const [{ id }] = await database.db.selectFrom("products").select("id").where("stock", ">", 0).where("archived_at", "is", null).orderBy("id", "desc").limit(1).execute();
+test("a catalogue change on one instance reaches the other's page cache and kept cards within a second", async () => {
+  const [{ id }, { id: other }] = await database.db.selectFrom("products").select("id").where("stock", ">", 0).where("archived_at", "is", null).orderBy("id", "desc").limit(2).execute();
   await setSize(database.db, id, { stock: 1 });
   // Rendered by B (no catalogue change since the update, which came from outside the shop, so B
   // renders it now), then served from B's memory.
@@ -151,11 +152,25 @@ test("a catalogue change on one instance reaches the other's page cache within a
   expect(cached.headers.get("x-page-cache")).toBe("hit");
   // (The page's texts always include 'Sold out' for the client; its structured data says the truth.)
   expect(await cached.text()).toContain("https://schema.org/InStock");
+  // A signed-in shopper who viewed it sees its card in their recently viewed row on another product's
+  // page: B keeps the card (docs/decisions/196).
+  const email = `viewer-${Date.now()}@example.com`;
+  const shopper = await customerCookie(email);
+  await recordView(database.db, (await database.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id, id);
+  const rowCard = async () => {
+    const html = await (await fetch(`${b.base}/shop/${other}`, { headers: { Cookie: shopper } })).text();
+    // (after the row's heading: RECENT_HEADING_ID of app/components/recently-viewed.tsx)
+    const row = html.slice(html.indexOf('id="recently-viewed-title"'));
+    return row.split('<article class="card">').find((card) => card.includes(`href="/shop/${id}"`)) ?? "";
+  };
+  expect(await rowCard()).toContain(`href="/shop/${id}"`);
+  expect(await rowCard()).not.toContain('class="badge');
 
   // The last bottle is bought on A: the product is sold out, and B must say so.
   const bought = await checkoutOnce(a.base, { cookie: await customerCookie(`last-bottle-${Date.now()}@example.com`) }, id);
   expect(bought).toMatch(/^UB-\d+$/);
   const soldAt = Date.now();
   await expect.poll(async () => (await (await page()).text()).includes("https://schema.org/OutOfStock"), { timeout: 1000, intervals: [50] }).toBe(true);
+  await expect.poll(async () => (await rowCard()).includes('class="badge'), { timeout: 1000, intervals: [50] }).toBe(true);
   expect(Date.now() - soldAt).toBeLessThan(1000);
 });
