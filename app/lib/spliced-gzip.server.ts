@@ -96,8 +96,8 @@ class PageCrc {
 }
 
 /**
- * Shared pieces compressed after the piece before them, by both their numbers (0: after nothing of
- * the shopper's own). A recently viewed row of 8 cards and their data is 16 pairs, each
+ * Shared pieces compressed after the piece before them, by both their numbers (`r` and a number: after
+ * a run the page keeps). A recently viewed row of 8 cards and their data is 17 pairs, each
  * 100–500 bytes: this keeps the pairs of some hundreds of rows, about 2 MB.
  */
 const PAIRS_KEPT = 4_000;
@@ -157,10 +157,10 @@ function storedBlock(bytes: Buffer): Buffer {
 
 /**
  * The shopper's own bytes, `pieces[from..to)`, compressed onto `out` and added to `crc`: a shared piece
- * at the start or after another shared piece from the pairs kept, the rest now, referring back into
- * the page before it.
+ * after another shared piece, or first right after a run the page keeps (`lead`), from the pairs kept;
+ * the rest now, referring back into the page before it.
  */
-function ownBytes(pieces: readonly Buffer[], from: number, to: number, out: Buffer[], crc: PageCrc): void {
+function ownBytes(pieces: readonly Buffer[], from: number, to: number, out: Buffer[], crc: PageCrc, lead?: KeptRun): void {
   let loose = from;
   const compressLoose = (end: number) => {
     const bytes = Buffer.concat(pieces.slice(loose, end));
@@ -172,13 +172,18 @@ function ownBytes(pieces: readonly Buffer[], from: number, to: number, out: Buff
   for (let k = from; k < to; k++) {
     const piece = sharedPieces.get(pieces[k]);
     if (piece === undefined) continue;
-    const before = k === from ? 0 : sharedPieces.get(pieces[k - 1])?.id;
+    const before = k === from ? (lead?.id === undefined ? undefined : `r${lead.id}`) : sharedPieces.get(pieces[k - 1])?.id;
     // After bytes of this shopper's own, a shared piece is compressed with them.
     if (before === undefined) continue;
     compressLoose(k);
     const key = `${before} ${piece.id}`;
     let pair = keptPairs.get(key);
-    if (pair === undefined) keptPairs.set(key, (pair = keptBytes(deflateBlocks(pieces[k], KEPT_RUN_LEVEL, before ? pieces[k - 1] : undefined))));
+    if (pair === undefined) {
+      // After a kept run, its last bytes are the dictionary: only its own, which every shopper's page
+      // has there (a row's frame, 2.7 KB with its first card, takes 0.24 KB so, and 1.1 KB alone).
+      const dictionary = k === from ? bytesBefore(pieces, k, Math.min(DICTIONARY_BYTES, lead!.length)) : pieces[k - 1];
+      keptPairs.set(key, (pair = keptBytes(deflateBlocks(pieces[k], KEPT_RUN_LEVEL, dictionary))));
+    }
     out.push(pair);
     crc.addKnown(piece, pieces[k].length);
     loose = k + 1;
@@ -256,12 +261,15 @@ export class SplicedGzip {
     first.push(pieces.length);
     const out: Buffer[] = [GZIP_HEADER];
     const crc = new PageCrc();
+    let lead: KeptRun | undefined;
     for (const { start, end, key } of segments) {
-      if (key === null) ownBytes(pieces, first[start], first[end], out, crc);
-      else {
-        const run = this.run(key, pieces.slice(first[start], first[end]), grew);
-        out.push(run.block);
-        crc.addKnown(run, run.length);
+      if (key === null) {
+        ownBytes(pieces, first[start], first[end], out, crc, lead);
+        lead = undefined;
+      } else {
+        lead = this.run(key, pieces.slice(first[start], first[end]), grew);
+        out.push(lead.block);
+        crc.addKnown(lead, lead.length);
       }
     }
     const trailer = Buffer.alloc(8);
@@ -315,15 +323,17 @@ export class SplicedGzip {
     if (known) return known;
     const bytes = Buffer.concat(parts);
     if (this.kept.size >= MAX_KEPT_RUNS) return { block: deflateBlocks(bytes, 1), length: bytes.length, ...knownCrc(bytes) };
-    const run = { block: keptBytes(deflateBlocks(bytes, KEPT_RUN_LEVEL)), length: bytes.length, ...knownCrc(bytes) };
+    const run = { block: keptBytes(deflateBlocks(bytes, KEPT_RUN_LEVEL)), length: bytes.length, ...knownCrc(bytes), id: ++lastKeptRun };
     this.kept.set(key, run);
     grew?.(run.block.length);
     return run;
   }
 }
 
-/** A run of parts known to a page, compressed, with its length and CRC. */
+/** A run of parts known to a page, compressed, with its length and CRC; `id` once kept. */
 interface KeptRun extends KnownCrc {
   block: Buffer;
   length: number;
+  id?: number;
 }
+let lastKeptRun = 0;

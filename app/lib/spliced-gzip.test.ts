@@ -171,6 +171,24 @@ describe("gzip spliced from a page's parts", () => {
     expect(spliced.shares(withOwnRow).compressed).toBeCloseTo(rowBytes / pageBytes(withOwnRow).length);
   });
 
+  it("compresses a shared piece right after a kept run once, with only that run's bytes before it", () => {
+    // A signed-in product page: the shopper's name, the page's kept body, then their row.
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `<p class="note">Note ${i} of the perfume's body</p>`).join("");
+    const anonymous = [filler(20), "", filler(100), "", filler(100)].map((part) => Buffer.from(part));
+    const spliced = spliceable(anonymous);
+    // The row's head repeats what the first shopper's own bytes hold: were those in its dictionary, the
+    // head compressed for the first would refer back into them, and read wrong in the next one's page.
+    const head = sharedPiece(Buffer.from(`<section><h2>Recently viewed</h2>${"Adaeze Okafor ".repeat(40)}<ul>`));
+    const card = sharedPiece(Buffer.from('<li class="card"><a href="/shop/7">Perfume 7</a></li>'));
+    const page = (name: string) => [anonymous[0], Buffer.from(name.repeat(40)), anonymous[2], [head, card], anonymous[4]];
+    const pages = [page("Adaeze Okafor "), page("Bola Ade "), page("Adaeze Okafor ")];
+    const answers = pages.map((parts) => spliced.encode(parts)!);
+    answers.forEach((gzip, i) => expect(gunzip(gzip)).toBe(pageBytes(pages[i]).toString()));
+    // The same page twice is the same bytes: the head's pair was kept, not compressed again.
+    expect(answers[2].equals(answers[0])).toBe(true);
+    expect(answers[0].length).toBeLessThan(pageBytes(pages[0]).length / 5);
+  });
+
   it("refuses parts that are not of its page", () => {
     const spliced = new SplicedGzip(anonymousParts());
     expect(() => spliced.encode([Buffer.from("x")])).toThrow(/number of parts/);
