@@ -7,17 +7,13 @@ import { Icon } from "./icon";
  * outside close it). Its button opens it through an invoker command, so it works without JavaScript
  * in current browsers; with JavaScript, older browsers are covered by showModal().
  */
-export function Drawer({ id, title, children, keptHtml = null }: { id: string; title: string; children: ReactNode; keptHtml?: string | null }) {
+export function Drawer({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   const { t } = useT();
   // A tap on the backdrop, or on a link inside (a page change), closes the drawer.
   const closeOnLinkOrBackdrop = (e: MouseEvent<HTMLDialogElement>) => {
     const target = e.target as Element;
     if (target === e.currentTarget || target.closest("a")) e.currentTarget.close();
   };
-  // On the server, what is inside may be HTML kept from an earlier page (docs/decisions/171).
-  if (keptHtml !== null) {
-    return <dialog id={id} aria-labelledby={`${id}-title`} closedby="any" className="drawer" dangerouslySetInnerHTML={{ __html: keptHtml }} />;
-  }
   return (
     <dialog id={id} aria-labelledby={`${id}-title`} closedby="any" className="drawer" onClick={closeOnLinkOrBackdrop}>
       <div className="flex min-h-full flex-col gap-4 p-4">
@@ -33,11 +29,6 @@ export function Drawer({ id, title, children, keptHtml = null }: { id: string; t
       </div>
     </dialog>
   );
-}
-
-/** The opening tag React writes for a drawer, for HTML kept from an earlier page. */
-export function drawerOpening(id: string): string {
-  return `<dialog id="${id}" aria-labelledby="${id}-title" closedby="any" class="drawer">`;
 }
 
 function closeDialog(e: MouseEvent, id: string) {

@@ -1,12 +1,11 @@
-import { type ReactElement, useEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
 import { useKeptHtml } from "~/lib/fragments";
-import { escapeHtml } from "~/lib/html";
 import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
 import { usePersonal } from "~/lib/personal";
 import type { RootData } from "~/root";
 import { useCartSummary } from "./cart-summary";
-import { Drawer, DrawerButton, drawerOpening } from "./drawer";
+import { Drawer, DrawerButton } from "./drawer";
 import { HeaderCart } from "./header-cart";
 import { Icon } from "./icon";
 import { SearchForm, useSearchedWords } from "./search-form";
@@ -37,15 +36,19 @@ function useRoot(): RootData | undefined {
   return useRouteLoaderData("root") as RootData | undefined;
 }
 
-/** The language switch reloads the same page with ?lng= (the choice is then kept in a cookie). */
-function LanguageMenu() {
-  const { t, locale } = useT();
+/** The language switch reloads the same page with ?lng= (the choice is then kept in a cookie): each language's address. */
+function useLanguageHrefs(): string[] {
   const { pathname, search } = useLocation();
-  const hrefFor = (lng: string) => {
+  return LOCALES.map((lng) => {
     const params = new URLSearchParams(search);
     params.set("lng", lng);
     return `${pathname}?${params}`;
-  };
+  });
+}
+
+/** `hrefs`: each language's address, in the order of LOCALES. */
+function LanguageMenu({ hrefs }: { hrefs: readonly string[] }) {
+  const { t, locale } = useT();
   const menu = useRef<HTMLDetailsElement>(null);
   // Like any menu: a click or tap elsewhere, or Escape, closes it.
   useEffect(() => {
@@ -68,9 +71,9 @@ function LanguageMenu() {
         {LOCALE_LABELS[locale]}
       </summary>
       <ul className="menu-list">
-        {LOCALES.map((lng) => (
+        {LOCALES.map((lng, i) => (
           <li key={lng}>
-            <a href={hrefFor(lng)} hrefLang={lng} lang={lng} aria-current={lng === locale ? "true" : undefined}>
+            <a href={hrefs[i]} hrefLang={lng} lang={lng} aria-current={lng === locale ? "true" : undefined}>
               {LOCALE_LABELS[lng]}
             </a>
           </li>
@@ -132,15 +135,6 @@ function NavLinks({ className }: { className: string }) {
   );
 }
 
-/**
- * On the server, the HTML inside one of the header's parts, kept from an earlier page (docs/decisions/171):
- * the header is the same on most pages, and it was the largest part of a page still rendered on each.
- * `key` names everything the part shows besides the language (which the fragments add).
- */
-function useKeptHeaderHtml(key: unknown[], opening: string, part: () => ReactElement): string | null {
-  return useKeptHtml(JSON.stringify(["header", ...key]), opening, part);
-}
-
 /** Which of the navigation's links are the current page's, and whether the admin's are shown: what the lists show. */
 function useNavState(): string {
   const { pathname } = useLocation();
@@ -148,19 +142,9 @@ function useNavState(): string {
   return `${NAV.map(({ to }) => (isActivePath(pathname, to, { end: NAV_ENDS.has(to) }) ? 1 : 0)).join("")}${admin ? "a" : ""}`;
 }
 
-function useKeptBarHtml(): string | null {
-  const searched = useSearchedWords();
-  const cart = useCartSummary();
-  return useKeptHeaderHtml(["bar", searched, cart.lines, cart.total], `<div class="${BAR_CLASS}">`, () => <HeaderBar />);
-}
-
 /** Menu button, logo, search and cart. */
 function HeaderBar() {
   const { t } = useT();
-  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const kept = import.meta.env.SSR ? useKeptBarHtml() : null;
-  if (kept !== null) return <div className={BAR_CLASS} dangerouslySetInnerHTML={{ __html: kept }} />;
   return (
     <div className={BAR_CLASS}>
       <DrawerButton target={NAV_DRAWER} className="icon-btn lg:hidden">
@@ -178,21 +162,11 @@ function HeaderBar() {
   );
 }
 
-function useKeptNavHtml(label: string): string | null {
-  const navState = useNavState();
-  return useKeptHeaderHtml(["nav", navState], `<nav aria-label="${escapeHtml(label)}" class="${NAV_CLASS}">`, () => <HeaderNav />);
-}
-
 /** The navigation bar of wide screens. */
 function HeaderNav() {
   const { t } = useT();
-  const label = t("store.nav.label");
-  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const kept = import.meta.env.SSR ? useKeptNavHtml(label) : null;
-  if (kept !== null) return <nav aria-label={label} className={NAV_CLASS} dangerouslySetInnerHTML={{ __html: kept }} />;
   return (
-    <nav aria-label={label} className={NAV_CLASS}>
+    <nav aria-label={t("store.nav.label")} className={NAV_CLASS}>
       <div className="bar gap-6">
         <ShopLink to="/shop" className="departments">
           <Icon name="grid" size={16} />
@@ -204,20 +178,11 @@ function HeaderNav() {
   );
 }
 
-function useKeptDrawerHtml(): string | null {
-  const searched = useSearchedWords();
-  const navState = useNavState();
-  return useKeptHeaderHtml(["drawer", searched, navState], drawerOpening(NAV_DRAWER), () => <NavDrawer />);
-}
-
 /** The menu of narrow screens: search and the navigation. */
 function NavDrawer() {
   const { t } = useT();
-  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const kept = import.meta.env.SSR ? useKeptDrawerHtml() : null;
   return (
-    <Drawer id={NAV_DRAWER} title={t("store.nav.menu")} keptHtml={kept}>
+    <Drawer id={NAV_DRAWER} title={t("store.nav.menu")}>
       <SearchForm id="drawer-search" />
       <nav aria-label={t("store.nav.label")}>
         <NavLinks className="flex flex-col" />
@@ -226,11 +191,41 @@ function NavDrawer() {
   );
 }
 
+/**
+ * On the server, the header's HTML kept from an earlier page (docs/decisions/171, 198): it is the same
+ * on most pages but for the page's address in the language links, which are filled in. The key names
+ * everything else it shows besides the language (which the fragments add): the words searched for,
+ * the cart, which navigation links are the current page's and whether the admin's are shown, the
+ * shopper's name, and the shop's phone.
+ */
+function useKeptHeaderHtml(languageHrefs: readonly string[]): string | null {
+  const searched = useSearchedWords();
+  const cart = useCartSummary();
+  const navState = useNavState();
+  const user = usePersonal().user;
+  const phone = useRoot()?.shop.phone ?? null;
+  const key = JSON.stringify(["header", searched, cart.lines, cart.total, navState, user ? user.firstName : null, phone]);
+  return useKeptHtml(key, HEADER_OPENING, (hrefs) => <Header languageHrefs={hrefs} />, languageHrefs);
+}
+
+const HEADER_CLASS = "bg-white";
+const HEADER_OPENING = `<header class="${HEADER_CLASS}">`;
+
 export function StoreHeader() {
+  const languageHrefs = useLanguageHrefs();
+  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const kept = import.meta.env.SSR ? useKeptHeaderHtml(languageHrefs) : null;
+  if (kept !== null) return <header className={HEADER_CLASS} dangerouslySetInnerHTML={{ __html: kept }} />;
+  return <Header languageHrefs={languageHrefs} />;
+}
+
+/** Top bar (phone, currency, language, account), main bar, navigation bar and menu drawer. */
+function Header({ languageHrefs }: { languageHrefs: readonly string[] }) {
   const { t } = useT();
   const shop = useRoot()?.shop;
   return (
-    <header className="bg-white">
+    <header className={HEADER_CLASS}>
       <div className="whitespace-nowrap bg-ink text-xs text-stone-200">
         <div className="bar justify-between gap-3">
           <a href={`tel:${shop?.phone.replace(/[^\d+]/g, "")}`} className="top-link">
@@ -239,7 +234,7 @@ export function StoreHeader() {
           </a>
           <div className="flex min-w-0 items-center gap-2">
             <abbr title={t("store.header.currency")} className="no-underline">NGN</abbr>
-            <LanguageMenu />
+            <LanguageMenu hrefs={languageHrefs} />
             <UserArea />
           </div>
         </div>

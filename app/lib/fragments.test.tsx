@@ -2,7 +2,7 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import { StoreFooter } from "~/components/store-footer";
-import { type Fragments, FragmentsContext, useKeptHtml } from "./fragments";
+import { type Fragments, FragmentsContext, useKeptHtml, withValues } from "./fragments";
 import { forgetFragments, fragmentsFor } from "./fragments.server";
 import { I18nProvider, type Locale } from "./i18n";
 import { messagesFor } from "./i18n.server";
@@ -48,5 +48,24 @@ describe("parts of pages from kept HTML (docs/decisions/168)", () => {
     expect(page(preloaded, { fragments: fragmentsFor("es") })).toBe(page(preloaded));
     // on its own, React writes the picture's preload before the part: it cannot be kept
     expect(kept[0]).toBeNull();
+  });
+});
+
+describe("a kept part's values (docs/decisions/198)", () => {
+  const mark = (i: number) => `\uE000${i}\uE000`;
+
+  it("writes each value escaped where its mark is, in any order", () => {
+    expect(withValues(`<a href="${mark(1)}">x</a><a href="${mark(0)}">y</a>`, ['/a?b=1&c="2"', "/d'<e>"])).toBe(
+      '<a href="/d&#x27;&lt;e&gt;">x</a><a href="/a?b=1&amp;c=&quot;2&quot;">y</a>',
+    );
+  });
+
+  it("never reads a value as a mark", () => {
+    expect(withValues(`${mark(0)}|${mark(1)}`, [mark(1), "b"])).toBe(`${mark(1)}|b`);
+  });
+
+  it("is null when the kept HTML lacks a value's mark or has one it was not given, so the part is rendered in place", () => {
+    expect(withValues(`<a href="${mark(0)}">`, ["a", "b"])).toBeNull();
+    expect(withValues(`<a href="${mark(2)}">`, ["a"])).toBeNull();
   });
 });
