@@ -77,7 +77,7 @@ export function ProductReviews({ page, form, errors }: { page: ShownReviewPage; 
           {t("product.reviews.alreadyReviewed")}
         </p>
         <div data-pp="review-form" hidden={form.eligibility !== "eligible"}>
-          <ReviewForm errors={errors} />
+          <ReviewForm action={form.path} errors={errors} />
         </div>
       </div>
     </section>

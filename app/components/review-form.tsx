@@ -1,13 +1,18 @@
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { useT } from "~/lib/i18n";
 import { REVIEW_MAX_LENGTH, REVIEW_MIN_LENGTH } from "~/lib/reviews";
+import { ShopForm } from "./shop-form";
 
-/** The review form of a product page, for a customer whose order was delivered (docs/decisions/134). */
-export default function ReviewForm({ errors }: { errors: Record<string, string> }) {
+/**
+ * The review form of a product page, for a customer whose order was delivered (docs/decisions/134).
+ * `action`: the product page's path, written out so that the server writes the form without resolving
+ * it through the router (docs/decisions/200).
+ */
+export default function ReviewForm({ action, errors }: { action: string; errors: Record<string, string> }) {
   const { t } = useT();
   const busy = useNavigation().formData?.get("intent") === "review";
   return (
-    <Form method="post" preventScrollReset className="space-y-4 rounded-xl border border-stone-200 bg-white p-4" aria-labelledby="write-review">
+    <ShopForm method="post" action={action} preventScrollReset className="space-y-4 rounded-xl border border-stone-200 bg-white p-4" aria-labelledby="write-review">
       <input type="hidden" name="intent" value="review" />
       <h3 id="write-review" className="font-semibold">
         {t("product.reviews.write")}
@@ -60,6 +65,6 @@ export default function ReviewForm({ errors }: { errors: Record<string, string> 
       <button type="submit" className="btn" disabled={busy}>
         {t("product.reviews.submit")}
       </button>
-    </Form>
+    </ShopForm>
   );
 }
