@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { createContext, useContext, useEffect, useRef } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
 import { useKeptHtml } from "~/lib/fragments";
 import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
@@ -36,19 +36,24 @@ function useRoot(): RootData | undefined {
   return useRouteLoaderData("root") as RootData | undefined;
 }
 
-/** The language switch reloads the same page with ?lng= (the choice is then kept in a cookie): each language's address. */
-function useLanguageHrefs(): string[] {
-  const { pathname, search } = useLocation();
-  return LOCALES.map((lng) => {
-    const params = new URLSearchParams(search);
-    params.set("lng", lng);
-    return `${pathname}?${params}`;
-  });
+/** The address of the same page in `lng`: the language switch reloads it with ?lng= (the choice is then kept in a cookie). */
+function languageHref(pathname: string, search: string, lng: string): string {
+  const params = new URLSearchParams(search);
+  params.set("lng", lng);
+  return `${pathname}?${params}`;
 }
 
-/** `hrefs`: each language's address, in the order of LOCALES. */
-function LanguageMenu({ hrefs }: { hrefs: readonly string[] }) {
+/**
+ * On the server, while the kept header is rendered: the marks its language links carry instead of the
+ * page's own addresses, in the order of LOCALES (useKeptHtml's values). The browser's scripts have none.
+ */
+const LanguageMarks = /* @__PURE__ */ createContext<readonly string[] | null>(null);
+
+function LanguageMenu() {
   const { t, locale } = useT();
+  const { pathname, search } = useLocation();
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const marks = import.meta.env.SSR ? useContext(LanguageMarks) : null;
   const menu = useRef<HTMLDetailsElement>(null);
   // Like any menu: a click or tap elsewhere, or Escape, closes it.
   useEffect(() => {
@@ -73,7 +78,7 @@ function LanguageMenu({ hrefs }: { hrefs: readonly string[] }) {
       <ul className="menu-list">
         {LOCALES.map((lng, i) => (
           <li key={lng}>
-            <a href={hrefs[i]} hrefLang={lng} lang={lng} aria-current={lng === locale ? "true" : undefined}>
+            <a href={marks ? marks[i] : languageHref(pathname, search, lng)} hrefLang={lng} lang={lng} aria-current={lng === locale ? "true" : undefined}>
               {LOCALE_LABELS[lng]}
             </a>
           </li>
@@ -198,34 +203,40 @@ function NavDrawer() {
  * the cart, which navigation links are the current page's and whether the admin's are shown, the
  * shopper's name, and the shop's phone.
  */
-function useKeptHeaderHtml(languageHrefs: readonly string[]): string | null {
+function useKeptHeaderHtml(): string | null {
+  const { pathname, search } = useLocation();
   const searched = useSearchedWords();
   const cart = useCartSummary();
   const navState = useNavState();
   const user = usePersonal().user;
   const phone = useRoot()?.shop.phone ?? null;
   const key = JSON.stringify(["header", searched, cart.lines, cart.total, navState, user ? user.firstName : null, phone]);
-  return useKeptHtml(key, HEADER_OPENING, (hrefs) => <Header languageHrefs={hrefs} />, languageHrefs);
+  const hrefs = LOCALES.map((lng) => languageHref(pathname, search, lng));
+  return useKeptHtml(
+    key,
+    HEADER_OPENING,
+    (marks) => (
+      <LanguageMarks.Provider value={marks}>
+        <StoreHeader />
+      </LanguageMarks.Provider>
+    ),
+    hrefs,
+  );
 }
 
-const HEADER_CLASS = "bg-white";
-const HEADER_OPENING = `<header class="${HEADER_CLASS}">`;
-
-export function StoreHeader() {
-  const languageHrefs = useLanguageHrefs();
-  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const kept = import.meta.env.SSR ? useKeptHeaderHtml(languageHrefs) : null;
-  if (kept !== null) return <header className={HEADER_CLASS} dangerouslySetInnerHTML={{ __html: kept }} />;
-  return <Header languageHrefs={languageHrefs} />;
-}
+/** The opening tag React writes for the header (its class as written below, twice). */
+const HEADER_OPENING = '<header class="bg-white">';
 
 /** Top bar (phone, currency, language, account), main bar, navigation bar and menu drawer. */
-function Header({ languageHrefs }: { languageHrefs: readonly string[] }) {
+export function StoreHeader() {
   const { t } = useT();
   const shop = useRoot()?.shop;
+  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const kept = import.meta.env.SSR ? useKeptHeaderHtml() : null;
+  if (kept !== null) return <header className="bg-white" dangerouslySetInnerHTML={{ __html: kept }} />;
   return (
-    <header className={HEADER_CLASS}>
+    <header className="bg-white">
       <div className="whitespace-nowrap bg-ink text-xs text-stone-200">
         <div className="bar justify-between gap-3">
           <a href={`tel:${shop?.phone.replace(/[^\d+]/g, "")}`} className="top-link">
@@ -234,7 +245,7 @@ function Header({ languageHrefs }: { languageHrefs: readonly string[] }) {
           </a>
           <div className="flex min-w-0 items-center gap-2">
             <abbr title={t("store.header.currency")} className="no-underline">NGN</abbr>
-            <LanguageMenu hrefs={languageHrefs} />
+            <LanguageMenu />
             <UserArea />
           </div>
         </div>
