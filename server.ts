@@ -110,9 +110,12 @@ async function main() {
   // Behind a reverse proxy on the same machine, the shopper's address comes from X-Forwarded-For.
   app.set("trust proxy", "loopback");
 
-  // Anonymous storefront pages are rendered once and sent again until the catalogue changes
-  // (production only; docs/decisions/011).
-  const pageCache = production && config.pageCache ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs }) : null;
+  // Anonymous storefront pages are rendered and sent again until the catalogue changes, from their
+  // second ask (production only; docs/decisions/011, 201).
+  const pageCache =
+    production && config.pageCache
+      ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs, keepFromAsk: config.pageCacheMinAsks })
+      : null;
   if (pageCache) onCatalogChange(() => pageCache.clear());
   // On PostgreSQL other instances may share the database: their catalogue changes empty this
   // instance's pages and kept cards too, within a second (docs/decisions/146, 196).

@@ -336,11 +336,12 @@ function mixedRequest(base: string, shoppers: Shoppers): CannonRequest {
 }
 
 /** How an answer of the mixed run was made, told by its X-Page-Cache header (page-cache.server.ts). */
-const ANSWER_KINDS: Record<string, string> = { hit: "kept page", personal: "filled in", miss: "rendered", bypass: "rendered" };
+const ANSWER_KINDS: Record<string, string> = { hit: "kept page", personal: "filled in", miss: "rendered", bypass: "rendered", first: "rendered, first ask" };
 
 /**
  * Counts the mixed run's answers by how they were made, with their latency: a kept page, a shopper's
- * page filled in (its anonymous page rendered first when not kept), a page rendered, or anything else
+ * page filled in (its anonymous page rendered first when not kept), a page rendered, a page rendered
+ * for its asker alone as its first ask (docs/decisions/201), or anything else
  * (the cart page, cart changes and their refusals). Tells where the run's time went, and how much of
  * the catalogue the page cache held.
  */

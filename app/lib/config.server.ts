@@ -11,6 +11,8 @@ export const DEFAULT_PAGE_CACHE_MB = 32;
  * other instances too); this only bounds changes written to the database some other way.
  */
 export const DEFAULT_PAGE_CACHE_TTL_S = 600;
+/** From which ask a page not kept is kept, when PAGE_CACHE_MIN_ASKS is not set (docs/decisions/201). */
+export const DEFAULT_PAGE_CACHE_MIN_ASKS = 2;
 
 /**
  * Every setting comes from the environment and is validated here, once, at start-up.
@@ -94,6 +96,12 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 86400 seconds")
     .max(86_400, "must be between 1 and 86400 seconds")
     .default(DEFAULT_PAGE_CACHE_TTL_S),
+  PAGE_CACHE_MIN_ASKS: z.coerce
+    .number({ message: "must be a whole number of asks" })
+    .int("must be a whole number of asks")
+    .min(1, "must be between 1 and 10 asks")
+    .max(10, "must be between 1 and 10 asks")
+    .default(DEFAULT_PAGE_CACHE_MIN_ASKS),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOW_STOCK_THRESHOLD: z.coerce
@@ -155,6 +163,8 @@ export interface Config {
   pageCacheBytes: number;
   /** how long a kept page is sent before it is rendered again, in milliseconds (catalogue changes empty the cache sooner) */
   pageCacheTtlMs: number;
+  /** a page not kept is kept from this ask (docs/decisions/201) */
+  pageCacheMinAsks: number;
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
@@ -244,6 +254,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     pageCache: env.PAGE_CACHE,
     pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
     pageCacheTtlMs: env.PAGE_CACHE_TTL_S * 1000,
+    pageCacheMinAsks: env.PAGE_CACHE_MIN_ASKS,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,

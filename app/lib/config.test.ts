@@ -30,6 +30,8 @@ describe("configuration", () => {
     expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_MB: "48" }).pageCacheBytes).toBe(48 * 1024 * 1024);
     expect(config.pageCacheTtlMs).toBe(600_000);
     expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_TTL_S: "60" }).pageCacheTtlMs).toBe(60_000);
+    expect(config.pageCacheMinAsks).toBe(2);
+    expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_MIN_ASKS: "1" }).pageCacheMinAsks).toBe(1);
   });
 
   it("generates the session secret once and keeps it in the data folder", () => {
@@ -57,6 +59,8 @@ describe("configuration", () => {
     [{ PAGE_CACHE_MB: "2GB" }, /^Invalid configuration: PAGE_CACHE_MB must be a whole number of megabytes/],
     [{ PAGE_CACHE_TTL_S: "0" }, /^Invalid configuration: PAGE_CACHE_TTL_S must be between 1 and 86400 seconds/],
     [{ PAGE_CACHE_TTL_S: "10m" }, /^Invalid configuration: PAGE_CACHE_TTL_S must be a whole number of seconds/],
+    [{ PAGE_CACHE_MIN_ASKS: "0" }, /^Invalid configuration: PAGE_CACHE_MIN_ASKS must be between 1 and 10 asks/],
+    [{ PAGE_CACHE_MIN_ASKS: "two" }, /^Invalid configuration: PAGE_CACHE_MIN_ASKS must be a whole number of asks/],
     [{ PAYSTACK_SECRET_KEY: "pk_test_wrongkind1" }, /^Invalid configuration: PAYSTACK_SECRET_KEY must be a Paystack secret key/],
     [{ PAYSTACK_API_URL: "ftp://api.paystack.co" }, /^Invalid configuration: PAYSTACK_API_URL must start with http/],
     [{ NODE_ENV: "staging" }, /^Invalid configuration: NODE_ENV must be development, production or test/],

@@ -70,8 +70,16 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
             .then((answered) => answered || toApp({ pageCacheKey: null }), failed);
           return;
         }
-        // A shopper's page whose anonymous page is not kept yet is rendered, kept and filled in by Express.
         const render = options.render;
+        const pageKey = found.pageCacheKey ?? found.sharedPageKey;
+        // A page asked too seldom to keep yet is rendered for its asker alone, a shopper's in full with
+        // their own parts (docs/decisions/201).
+        if (render && cache && pageKey && isRenderedAtDoor(path) && !cache.isAskedEnough(pageKey)) {
+          res.setHeader("X-Page-Cache", "first");
+          options.track(() => render(req, res, requestUrl(req, protocol), null)).catch(failed);
+          return;
+        }
+        // A shopper's page whose anonymous page is not kept yet is rendered, kept and filled in by Express.
         if (!render || found.sharedPageKey || !isRenderedAtDoor(path)) return toApp(found);
         options.track(() => render(req, res, requestUrl(req, protocol), found.pageCacheKey ?? null)).catch(failed);
       } catch {

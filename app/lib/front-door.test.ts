@@ -167,6 +167,28 @@ describe("the front door (before Express)", () => {
     expect((await fetch(`${base}/faq`)).headers.get("x-page-cache")).toBe("hit");
   });
 
+  it("renders a page asked too seldom to keep for its asker alone, a shopper's too, and keeps it from its Nth ask (docs/decisions/201)", async () => {
+    const { base, host, reached, rendered } = await start({ cache: new PageCache({ keepFromAsk: 2 }), renders: "yes" });
+    const first = await fetch(`${base}/shop/7`);
+    expect(first.headers.get("x-page-cache")).toBe("first");
+    expect(await first.text()).toBe("rendered");
+    // A shopper's ask of a page not kept counts as an ask of its anonymous page: the second, so Express
+    // renders that page, keeps it and fills it in.
+    const shopperFirst = await fetch(`${base}/shop/8`, { headers: { cookie: "ub_cart=c1" } });
+    expect(shopperFirst.headers.get("x-page-cache")).toBe("first");
+    await fetch(`${base}/shop/8`);
+    await fetch(`${base}/shop/7`, { headers: { cookie: "ub_session=s" } });
+    expect(rendered).toEqual([
+      { url: `http://${host}/shop/7`, key: null },
+      { url: `http://${host}/shop/8`, key: null },
+      { url: `http://${host}/shop/8`, key: `en http://${host}/shop/8` },
+    ]);
+    expect(reached).toEqual([{ url: "/shop/7", locals: { pageCacheKey: null, sharedPageKey: `en http://${host}/shop/7` } }]);
+    // Pages never kept (the cart page) are not counted: rendered as before.
+    await fetch(`${base}/cart`, { headers: { cookie: "ub_cart=c1" } });
+    expect(rendered.at(-1)).toEqual({ url: `http://${host}/cart`, key: null });
+  });
+
   it("renders at the door without a page cache too, and sends the request on to Express when that render fails", async () => {
     const { base, host, rendered, reached } = await start({ cache: null, renders: "yes" });
     expect(await (await fetch(`${base}/shop?q=oud`)).text()).toBe("rendered");

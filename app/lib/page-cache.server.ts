@@ -79,6 +79,8 @@ export interface PageCacheOptions {
   maxEntries?: number;
   maxBytes?: number;
   ttlMs?: number;
+  /** a page is kept from its Nth ask within `ttlMs` (docs/decisions/201); 1: from its first */
+  keepFromAsk?: number;
   now?: () => number;
 }
 
@@ -113,13 +115,44 @@ export class PageCache {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly ttlMs: number;
+  readonly keepFromAsk: number;
   private now: () => number;
+  /** asks of pages not kept, by a hash of their key: this period's and the one before's */
+  private asks = new Map<number, number>();
+  private asksBefore = new Map<number, number>();
+  private asksSince: number;
 
   constructor(options: PageCacheOptions = {}) {
     this.maxEntries = options.maxEntries ?? 2_000;
     this.maxBytes = options.maxBytes ?? DEFAULT_PAGE_CACHE_MB * 1024 * 1024;
     this.ttlMs = options.ttlMs ?? DEFAULT_PAGE_CACHE_TTL_S * 1000;
+    this.keepFromAsk = options.keepFromAsk ?? 1;
     this.now = options.now ?? Date.now;
+    this.asksSince = this.now();
+  }
+
+  /**
+   * Counts an ask of a page that is not kept (`key`, the anonymous page's), and tells whether the page
+   * is worth keeping once rendered: asked `keepFromAsk` times, counted over the last one to two periods
+   * of at most `ttlMs` (docs/decisions/201).
+   * A page asked once (most product pages of a large catalogue, a crawler's every page) is rendered for
+   * its asker and not kept: keeping it cost more than the render, and pushed out pages asked again.
+   * Asks are remembered by a 31-bit hash of the key, at most REMEMBERED_ASKS keys a period (under 2 MB
+   * for both): two keys of one hash count as one, and such a page is kept an ask early.
+   */
+  isAskedEnough(key: string): boolean {
+    if (this.keepFromAsk <= 1) return true;
+    const now = this.now();
+    if (this.asks.size >= REMEMBERED_ASKS || now - this.asksSince > this.ttlMs) {
+      // A period with no ask since at least one more is as good as forgotten.
+      this.asksBefore = now - this.asksSince > 2 * this.ttlMs ? new Map() : this.asks;
+      this.asks = new Map();
+      this.asksSince = now;
+    }
+    const hash = hashOf(key);
+    const count = (this.asks.get(hash) ?? this.asksBefore.get(hash) ?? 0) + 1;
+    this.asks.set(hash, count);
+    return count >= this.keepFromAsk;
   }
 
   /**
@@ -220,6 +253,16 @@ export class PageCache {
     this.entries.delete(key);
     this.bytes -= entry.bytes;
   }
+}
+
+/** Asks of pages not kept remembered per period (PageCache.isAskedEnough). */
+const REMEMBERED_ASKS = 20_000;
+
+/** FNV-1a over the key's UTF-16 code units, as a small integer (a number V8 keeps unboxed in a Map). */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >> 1;
 }
 
 /**
@@ -631,6 +674,8 @@ function sendRenderedPage(req: IncomingMessage, res: ServerResponse, response: R
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
+  // A shopper's page, as one filled in from a kept page says (sendPersonalBody): no shared cache keeps it.
+  if (!response.headers.has("cache-control") && PERSONAL_COOKIE.test(req.headers.cookie ?? "")) res.setHeader("Cache-Control", "private, no-cache");
   const compressible = body.length >= COMPRESS_FROM_BYTES && !response.headers.has("content-encoding") && !/\bno-transform\b/.test(response.headers.get("cache-control") ?? "");
   if (compressible) {
     const vary = response.headers.get("vary");

@@ -100,6 +100,35 @@ describe("the anonymous page cache", () => {
     expect(cache.get("a")).toBeUndefined();
   });
 
+  it("keeps a page from its first ask unless told otherwise, and from its Nth when told, counting asks over one to two TTLs", () => {
+    expect(new PageCache().isAskedEnough("en http://shop/shop/1")).toBe(true);
+    let now = 1_000_000;
+    const cache = new PageCache({ keepFromAsk: 2, ttlMs: 60_000, now: () => now });
+    // The same page, whoever asks (an anonymous visitor, or a shopper whose page is made from it).
+    expect(cache.isAskedEnough("en http://shop/shop/1")).toBe(false);
+    expect(cache.isAskedEnough("es http://shop/shop/1")).toBe(false);
+    expect(cache.isAskedEnough("en http://shop/shop/1")).toBe(true);
+    expect(cache.isAskedEnough("en http://shop/shop/1")).toBe(true);
+    // An ask of the last period still counts; one two periods back is forgotten.
+    now += 61_000;
+    expect(cache.isAskedEnough("es http://shop/shop/1")).toBe(true);
+    expect(cache.isAskedEnough("en http://shop/shop/2")).toBe(false);
+    now += 61_000;
+    now += 61_000;
+    expect(cache.isAskedEnough("en http://shop/shop/2")).toBe(false);
+    const thrice = new PageCache({ keepFromAsk: 3 });
+    expect([1, 2, 3, 4].map(() => thrice.isAskedEnough("en http://shop/faq"))).toEqual([false, false, true, true]);
+  });
+
+  it("remembers a bounded number of asks a period: a crawler's many pages push out the oldest", () => {
+    const cache = new PageCache({ keepFromAsk: 2 });
+    cache.isAskedEnough("en http://shop/shop/1");
+    for (let id = 2; id <= 40_001; id++) cache.isAskedEnough(`en http://shop/shop/${id}`);
+    // Two full periods later, the first ask is forgotten; the last period's are not.
+    expect(cache.isAskedEnough("en http://shop/shop/1")).toBe(false);
+    expect(cache.isAskedEnough("en http://shop/shop/40001")).toBe(true);
+  });
+
   it("expires entries after the TTL and keeps within its entry and byte bounds, least recently used out first", async () => {
     let now = 0;
     const cache = new PageCache({ maxEntries: 2, ttlMs: 1000, now: () => now });
