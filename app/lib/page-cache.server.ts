@@ -561,7 +561,13 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
   const handle = createRequestHandler(options.build, options.mode);
   return async function render(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
     if (req.method !== "GET") return next();
-    const key = cache ? (res.locals.pageCacheKey as string | null | undefined) : null;
+    let key = cache ? (res.locals.pageCacheKey as string | null | undefined) : null;
+    // A page's data for a client-side navigation is kept from its Nth ask, as pages are at the front
+    // door (docs/decisions/201).
+    if (cache && key && !cache.isAskedEnough(key)) {
+      res.setHeader("X-Page-Cache", "first");
+      key = null;
+    }
     const nonce = res.locals.cspNonce as string;
     try {
       await renderAndSend(handle, cache, key ?? null, req, res, requestUrl(req, req.protocol), renderedWhole(options.getLoadContext(req, res)), nonce);

@@ -53,6 +53,10 @@ test("a page is kept from its second ask, and its first asker's page is theirs a
   expect(third.via).toBe("hit");
   expect(second.html).toBe(visitor.html);
   expect(third.html).toBe(visitor.html);
+  // A page's data for a client-side navigation too.
+  expect((await ask(`${shop.base}/shop/${kept}.data`)).via).toBe("first");
+  expect((await ask(`${shop.base}/shop/${kept}.data`)).via).toBe("miss");
+  expect((await ask(`${shop.base}/shop/${kept}.data`)).via).toBe("hit");
 
   // A shopper with a cart asks first for a page nobody asked for yet: rendered in full for them.
   const added = await fetch(`${shop.base}/cart`, {
