@@ -72,10 +72,11 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
         }
         const render = options.render;
         const pageKey = found.pageCacheKey ?? found.sharedPageKey;
-        // A page asked too seldom to keep yet is rendered for its asker alone, a shopper's in full with
-        // their own parts (docs/decisions/201).
-        if (render && cache && pageKey && isRenderedAtDoor(path) && !cache.isAskedEnough(pageKey)) {
-          res.setHeader("X-Page-Cache", "first");
+        // A page asked too seldom to keep is rendered for its asker alone, a shopper's in full with
+        // their own parts (docs/decisions/201, 202).
+        const verdict = render && cache && pageKey && isRenderedAtDoor(path) ? cache.keepVerdict(pageKey) : "keep";
+        if (render && verdict !== "keep") {
+          res.setHeader("X-Page-Cache", verdict);
           options.track(() => render(req, res, requestUrl(req, protocol), null)).catch(failed);
           return;
         }

@@ -189,6 +189,21 @@ describe("the front door (before Express)", () => {
     expect(rendered.at(-1)).toEqual({ url: `http://${host}/cart`, key: null });
   });
 
+  it("renders a page for its asker alone when the full cache's next page out was asked as often (docs/decisions/202)", async () => {
+    const { base, host, cache, rendered } = await start({ cache: new PageCache({ keepFromAsk: 2, maxEntries: 1 }), renders: "yes" });
+    keep(cache, `en http://${host}/faq`, "<p>faq</p>");
+    for (let ask = 0; ask < 3; ask++) await fetch(`${base}/faq`);
+    await fetch(`${base}/shop/7`);
+    const second = await fetch(`${base}/shop/7`, { headers: { cookie: "ub_cart=c1" } });
+    expect(second.headers.get("x-page-cache")).toBe("outranked");
+    expect(await second.text()).toBe("rendered");
+    expect(rendered).toEqual([
+      { url: `http://${host}/shop/7`, key: null },
+      { url: `http://${host}/shop/7`, key: null },
+    ]);
+    expect((await fetch(`${base}/faq`)).headers.get("x-page-cache")).toBe("hit");
+  });
+
   it("renders at the door without a page cache too, and sends the request on to Express when that render fails", async () => {
     const { base, host, rendered, reached } = await start({ cache: null, renders: "yes" });
     expect(await (await fetch(`${base}/shop?q=oud`)).text()).toBe("rendered");

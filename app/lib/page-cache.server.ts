@@ -133,15 +133,27 @@ export class PageCache {
 
   /**
    * Counts an ask of a page that is not kept (`key`, the anonymous page's), and tells whether the page
-   * is worth keeping once rendered: asked `keepFromAsk` times, counted over the last one to two periods
-   * of at most `ttlMs` (docs/decisions/201).
-   * A page asked once (most product pages of a large catalogue, a crawler's every page) is rendered for
-   * its asker and not kept: keeping it cost more than the render, and pushed out pages asked again.
+   * is worth keeping once rendered (docs/decisions/201, 202):
+   * - `first`: asked fewer than `keepFromAsk` times, counted over the last one to two periods of at
+   *   most `ttlMs`. A page asked once (most product pages of a large catalogue, a crawler's every page)
+   *   is rendered for its asker and not kept: keeping it cost more than the render.
+   * - `outranked`: the cache is full, and the page it would push out (the least recently used) was asked
+   *   as often or more. As in W-TinyLFU's admission: with more pages asked now and then than the cache
+   *   holds, keeping each pushed out another before either was asked again, and every kept page was
+   *   garbage for the old space's collector a few seconds later.
+   * - `keep`: render, keep, and (for a shopper) fill in.
    * Asks are remembered by a 31-bit hash of the key, at most REMEMBERED_ASKS keys a period (under 2 MB
-   * for both): two keys of one hash count as one, and such a page is kept an ask early.
+   * for both): two keys of one hash count as one, and such a page is kept an ask early. A kept page's
+   * hits count as asks too (get). With `keepFromAsk` 1 every page is kept, nothing counted.
    */
-  isAskedEnough(key: string): boolean {
-    if (this.keepFromAsk <= 1) return true;
+  keepVerdict(key: string): "keep" | "first" | "outranked" {
+    if (this.keepFromAsk <= 1) return "keep";
+    const count = this.countAsk(hashOf(key));
+    if (count < this.keepFromAsk) return "first";
+    return this.isFull() && count <= this.asksOfOldest() ? "outranked" : "keep";
+  }
+
+  private countAsk(hash: number): number {
     const now = this.now();
     if (this.asks.size >= REMEMBERED_ASKS || now - this.asksSince > this.ttlMs) {
       // A period with no ask since at least one more is as good as forgotten.
@@ -149,10 +161,23 @@ export class PageCache {
       this.asks = new Map();
       this.asksSince = now;
     }
-    const hash = hashOf(key);
     const count = (this.asks.get(hash) ?? this.asksBefore.get(hash) ?? 0) + 1;
     this.asks.set(hash, count);
-    return count >= this.keepFromAsk;
+    return count;
+  }
+
+  /** Would keeping one more page of the usual size push one out? */
+  private isFull(): boolean {
+    const size = this.entries.size;
+    return size > 0 && (size >= this.maxEntries || this.bytes + this.bytes / size > this.maxBytes);
+  }
+
+  /** The asks of the page kept longest without one (the next pushed out); 0 if its time is up. */
+  private asksOfOldest(): number {
+    const [key, entry] = this.entries.entries().next().value as [string, CachedPage];
+    if (this.now() - entry.storedAt > this.ttlMs) return 0;
+    const hash = hashOf(key);
+    return this.asks.get(hash) ?? this.asksBefore.get(hash) ?? 0;
   }
 
   /**
@@ -204,6 +229,7 @@ export class PageCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.hits++;
+    if (this.keepFromAsk > 1) this.countAsk(hashOf(key));
     return entry;
   }
 
@@ -564,8 +590,9 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
     let key = cache ? (res.locals.pageCacheKey as string | null | undefined) : null;
     // A page's data for a client-side navigation is kept from its Nth ask, as pages are at the front
     // door (docs/decisions/201).
-    if (cache && key && !cache.isAskedEnough(key)) {
-      res.setHeader("X-Page-Cache", "first");
+    const verdict = cache && key ? cache.keepVerdict(key) : "keep";
+    if (verdict !== "keep") {
+      res.setHeader("X-Page-Cache", verdict);
       key = null;
     }
     const nonce = res.locals.cspNonce as string;

@@ -101,32 +101,61 @@ describe("the anonymous page cache", () => {
   });
 
   it("keeps a page from its first ask unless told otherwise, and from its Nth when told, counting asks over one to two TTLs", () => {
-    expect(new PageCache().isAskedEnough("en http://shop/shop/1")).toBe(true);
+    expect(new PageCache().keepVerdict("en http://shop/shop/1")).toBe("keep");
     let now = 1_000_000;
     const cache = new PageCache({ keepFromAsk: 2, ttlMs: 60_000, now: () => now });
     // The same page, whoever asks (an anonymous visitor, or a shopper whose page is made from it).
-    expect(cache.isAskedEnough("en http://shop/shop/1")).toBe(false);
-    expect(cache.isAskedEnough("es http://shop/shop/1")).toBe(false);
-    expect(cache.isAskedEnough("en http://shop/shop/1")).toBe(true);
-    expect(cache.isAskedEnough("en http://shop/shop/1")).toBe(true);
+    expect(cache.keepVerdict("en http://shop/shop/1")).toBe("first");
+    expect(cache.keepVerdict("es http://shop/shop/1")).toBe("first");
+    expect(cache.keepVerdict("en http://shop/shop/1")).toBe("keep");
+    expect(cache.keepVerdict("en http://shop/shop/1")).toBe("keep");
     // An ask of the last period still counts; one two periods back is forgotten.
     now += 61_000;
-    expect(cache.isAskedEnough("es http://shop/shop/1")).toBe(true);
-    expect(cache.isAskedEnough("en http://shop/shop/2")).toBe(false);
+    expect(cache.keepVerdict("es http://shop/shop/1")).toBe("keep");
+    expect(cache.keepVerdict("en http://shop/shop/2")).toBe("first");
     now += 61_000;
     now += 61_000;
-    expect(cache.isAskedEnough("en http://shop/shop/2")).toBe(false);
+    expect(cache.keepVerdict("en http://shop/shop/2")).toBe("first");
     const thrice = new PageCache({ keepFromAsk: 3 });
-    expect([1, 2, 3, 4].map(() => thrice.isAskedEnough("en http://shop/faq"))).toEqual([false, false, true, true]);
+    expect([1, 2, 3, 4].map(() => thrice.keepVerdict("en http://shop/faq"))).toEqual(["first", "first", "keep", "keep"]);
+  });
+
+  it("once full, keeps a page only if asked more often than the page it would push out (docs/decisions/202)", () => {
+    let now = 1_000_000;
+    const cache = new PageCache({ keepFromAsk: 2, maxEntries: 2, ttlMs: 60_000, now: () => now });
+    const keep = (key: string) => {
+      const verdict = cache.keepVerdict(key);
+      if (verdict === "keep") cache.set(key, page(key, now), cache.currentGeneration());
+      return verdict;
+    };
+    const asked = (key: string, times: number) => Array.from({ length: times }, () => cache.get(key) ?? keep(key)).at(-1);
+    // Not full: kept from the second ask, as before.
+    expect(asked("home", 2)).toBe("keep");
+    expect(asked("shop/1", 2)).toBe("keep");
+    // Full: shop/1 would go next (home asked since), asked twice as shop/2 now is: not kept.
+    expect(cache.get("home")).toBeDefined();
+    expect(asked("shop/2", 2)).toBe("outranked");
+    // Asked a third time, shop/2 outranks shop/1, which goes; home, asked three times, stays.
+    expect(keep("shop/2")).toBe("keep");
+    expect(cache.get("shop/1")).toBeUndefined();
+    expect(cache.get("home")).toBeDefined();
+    expect(cache.get("shop/2")).toBeDefined();
+    // A page whose time is up counts for nothing: the next page asked enough takes its place.
+    now += 60_001;
+    expect(asked("shop/3", 2)).toBe("keep");
+    // Every page kept from its first ask (PAGE_CACHE_MIN_ASKS=1): nothing counted, nothing outranked.
+    const always = new PageCache({ maxEntries: 1 });
+    always.set("a", page("a"), always.currentGeneration());
+    expect(always.keepVerdict("b")).toBe("keep");
   });
 
   it("remembers a bounded number of asks a period: a crawler's many pages push out the oldest", () => {
     const cache = new PageCache({ keepFromAsk: 2 });
-    cache.isAskedEnough("en http://shop/shop/1");
-    for (let id = 2; id <= 40_001; id++) cache.isAskedEnough(`en http://shop/shop/${id}`);
+    cache.keepVerdict("en http://shop/shop/1");
+    for (let id = 2; id <= 40_001; id++) cache.keepVerdict(`en http://shop/shop/${id}`);
     // Two full periods later, the first ask is forgotten; the last period's are not.
-    expect(cache.isAskedEnough("en http://shop/shop/1")).toBe(false);
-    expect(cache.isAskedEnough("en http://shop/shop/40001")).toBe(true);
+    expect(cache.keepVerdict("en http://shop/shop/1")).toBe("first");
+    expect(cache.keepVerdict("en http://shop/shop/40001")).toBe("keep");
   });
 
   it("expires entries after the TTL and keeps within its entry and byte bounds, least recently used out first", async () => {
