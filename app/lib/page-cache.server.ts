@@ -281,7 +281,7 @@ export class PageCache {
   }
 }
 
-/** Asks of pages not kept remembered per period (PageCache.isAskedEnough). */
+/** Asks of pages remembered per period (PageCache.keepVerdict). */
 const REMEMBERED_ASKS = 20_000;
 
 /** FNV-1a over the key's UTF-16 code units, as a small integer (a number V8 keeps unboxed in a Map). */
