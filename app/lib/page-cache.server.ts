@@ -588,8 +588,8 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
   return async function render(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
     if (req.method !== "GET") return next();
     let key = cache ? (res.locals.pageCacheKey as string | null | undefined) : null;
-    // A page's data for a client-side navigation is kept from its Nth ask, as pages are at the front
-    // door (docs/decisions/201).
+    // A page's data for a client-side navigation is kept as pages are at the front door: from its Nth
+    // ask, and in a full cache only if asked more than the next page out (docs/decisions/201, 202).
     const verdict = cache && key ? cache.keepVerdict(key) : "keep";
     if (verdict !== "keep") {
       res.setHeader("X-Page-Cache", verdict);
