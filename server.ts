@@ -23,6 +23,7 @@ import {
   servePersonalPage,
 } from "./app/lib/page-cache.server";
 import { frontDoor } from "./app/lib/front-door.server";
+import { PageStore } from "./app/lib/page-store.server";
 import { freshNonce, securityHeaders } from "./app/lib/security-headers.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { catalogChanged, onCatalogChange } from "./app/domain/catalog.server";
@@ -111,10 +112,12 @@ async function main() {
   app.set("trust proxy", "loopback");
 
   // Anonymous storefront pages are rendered and sent again until the catalogue changes, from their
-  // second ask (production only; docs/decisions/011, 201).
+  // second ask (production only; docs/decisions/011, 201); those memory does not keep are kept on disk
+  // (docs/decisions/203).
+  const pageStore = production && config.pageCache && config.pageStoreBytes > 0 ? new PageStore({ maxBytes: config.pageStoreBytes }) : null;
   const pageCache =
     production && config.pageCache
-      ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs, keepFromAsk: config.pageCacheMinAsks })
+      ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs, keepFromAsk: config.pageCacheMinAsks, store: pageStore })
       : null;
   if (pageCache) onCatalogChange(() => pageCache.clear());
   // On PostgreSQL other instances may share the database: their catalogue changes empty this
@@ -249,6 +252,7 @@ async function main() {
       await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
       await database.close().catch(() => {});
+      pageStore?.close();
       logger.info("closed");
       process.exit(0);
     });

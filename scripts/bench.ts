@@ -336,7 +336,7 @@ function mixedRequest(base: string, shoppers: Shoppers): CannonRequest {
 }
 
 /** How an answer of the mixed run was made, told by its X-Page-Cache header (page-cache.server.ts). */
-const ANSWER_KINDS: Record<string, string> = { hit: "kept page", personal: "filled in", miss: "rendered", bypass: "rendered", first: "rendered, first ask", outranked: "rendered, outranked" };
+const ANSWER_KINDS: Record<string, string> = { hit: "kept page", stored: "kept on disk", personal: "filled in", miss: "rendered", bypass: "rendered", first: "rendered, first ask", outranked: "rendered, outranked" };
 
 /**
  * Counts the mixed run's answers by how they were made, with their latency: a kept page, a shopper's

@@ -13,6 +13,8 @@ export const DEFAULT_PAGE_CACHE_MB = 32;
 export const DEFAULT_PAGE_CACHE_TTL_S = 600;
 /** From which ask a page not kept is kept, when PAGE_CACHE_MIN_ASKS is not set (docs/decisions/201). */
 export const DEFAULT_PAGE_CACHE_MIN_ASKS = 2;
+/** The page store's size on disk when PAGE_STORE_MB is not set (docs/decisions/203). */
+export const DEFAULT_PAGE_STORE_MB = 256;
 
 /**
  * Every setting comes from the environment and is validated here, once, at start-up.
@@ -102,6 +104,12 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 10 asks")
     .max(10, "must be between 1 and 10 asks")
     .default(DEFAULT_PAGE_CACHE_MIN_ASKS),
+  PAGE_STORE_MB: z.coerce
+    .number({ message: "must be a whole number of megabytes" })
+    .int("must be a whole number of megabytes")
+    .min(0, "must be between 0 and 65536 megabytes")
+    .max(65_536, "must be between 0 and 65536 megabytes")
+    .default(DEFAULT_PAGE_STORE_MB),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOW_STOCK_THRESHOLD: z.coerce
@@ -165,6 +173,8 @@ export interface Config {
   pageCacheTtlMs: number;
   /** a page not kept is kept from this ask (docs/decisions/201) */
   pageCacheMinAsks: number;
+  /** the most the page store holds on disk, in bytes; 0: no page store (docs/decisions/203) */
+  pageStoreBytes: number;
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
@@ -255,6 +265,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
     pageCacheTtlMs: env.PAGE_CACHE_TTL_S * 1000,
     pageCacheMinAsks: env.PAGE_CACHE_MIN_ASKS,
+    pageStoreBytes: env.PAGE_STORE_MB * 1024 * 1024,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,

@@ -32,6 +32,8 @@ describe("configuration", () => {
     expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_TTL_S: "60" }).pageCacheTtlMs).toBe(60_000);
     expect(config.pageCacheMinAsks).toBe(2);
     expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_MIN_ASKS: "1" }).pageCacheMinAsks).toBe(1);
+    expect(config.pageStoreBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ DATA_DIR: dataDir, PAGE_STORE_MB: "0" }).pageStoreBytes).toBe(0);
   });
 
   it("generates the session secret once and keeps it in the data folder", () => {
@@ -61,6 +63,8 @@ describe("configuration", () => {
     [{ PAGE_CACHE_TTL_S: "10m" }, /^Invalid configuration: PAGE_CACHE_TTL_S must be a whole number of seconds/],
     [{ PAGE_CACHE_MIN_ASKS: "0" }, /^Invalid configuration: PAGE_CACHE_MIN_ASKS must be between 1 and 10 asks/],
     [{ PAGE_CACHE_MIN_ASKS: "two" }, /^Invalid configuration: PAGE_CACHE_MIN_ASKS must be a whole number of asks/],
+    [{ PAGE_STORE_MB: "-1" }, /^Invalid configuration: PAGE_STORE_MB must be between 0 and 65536 megabytes/],
+    [{ PAGE_STORE_MB: "1.5" }, /^Invalid configuration: PAGE_STORE_MB must be a whole number of megabytes/],
     [{ PAYSTACK_SECRET_KEY: "pk_test_wrongkind1" }, /^Invalid configuration: PAYSTACK_SECRET_KEY must be a Paystack secret key/],
     [{ PAYSTACK_API_URL: "ftp://api.paystack.co" }, /^Invalid configuration: PAYSTACK_API_URL must start with http/],
     [{ NODE_ENV: "staging" }, /^Invalid configuration: NODE_ENV must be development, production or test/],

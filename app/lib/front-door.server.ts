@@ -72,12 +72,15 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
         }
         const render = options.render;
         const pageKey = found.pageCacheKey ?? found.sharedPageKey;
-        // A page asked too seldom to keep is rendered for its asker alone, a shopper's in full with
-        // their own parts (docs/decisions/201, 202).
+        // A page asked too seldom to keep in memory is rendered for its asker alone, a shopper's in full
+        // with their own parts (docs/decisions/201, 202). With a page store it is kept there instead: a
+        // shopper's is then made from the anonymous page, rendered and stored by Express (docs/decisions/203).
         const verdict = render && cache && pageKey && isRenderedAtDoor(path) ? cache.keepVerdict(pageKey) : "keep";
         if (render && verdict !== "keep") {
           res.setHeader("X-Page-Cache", verdict);
-          options.track(() => render(req, res, requestUrl(req, protocol), null)).catch(failed);
+          if (found.sharedPageKey && cache?.hasStore()) return toApp({ ...found, sharedPageKeep: "store" });
+          const storeKey = cache?.hasStore() ? (found.pageCacheKey ?? null) : null;
+          options.track(() => (storeKey ? render(req, res, requestUrl(req, protocol), storeKey, "store") : render(req, res, requestUrl(req, protocol), null))).catch(failed);
           return;
         }
         // A shopper's page whose anonymous page is not kept yet is rendered, kept and filled in by Express.

@@ -6,6 +6,7 @@ import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { frontDoor } from "./front-door.server";
 import { type CachedPage, cachedPage, type FillKeptPage, isAnsweredInOrder, PageCache, type PageLookup, type RenderAtDoor } from "./page-cache.server";
+import { PageStore } from "./page-store.server";
 import { renderSlots } from "./render-slots.server";
 import { securityHeaders } from "./security-headers.server";
 
@@ -19,10 +20,10 @@ async function start(
   options: { cache?: PageCache | null; atOnce?: number; maxWaiting?: number; trustProxy?: boolean; fills?: "fail" | "cannot"; brokenHeaders?: boolean; renders?: "yes" | "fail" | "aborted" } = {},
 ) {
   const reached: { url: string; locals?: PageLookup }[] = [];
-  const rendered: { url: string; key: string | null }[] = [];
+  const rendered: { url: string; key: string | null; keep?: string }[] = [];
   // A stand-in for the app's render at the door (production): answers "rendered", or fails.
-  const render: RenderAtDoor = async (_req, res, url, key) => {
-    rendered.push({ url: url.href, key });
+  const render: RenderAtDoor = async (_req, res, url, key, keep) => {
+    rendered.push(keep ? { url: url.href, key, keep } : { url: url.href, key });
     if (options.renders === "fail") throw new Error("render failed");
     // As the app's render does when its shopper goes away: aborted, it fails.
     if (options.renders === "aborted") await new Promise((_resolve, reject) => res.once("close", () => reject(new Error("aborted"))));
@@ -187,6 +188,33 @@ describe("the front door (before Express)", () => {
     // Pages never kept (the cart page) are not counted: rendered as before.
     await fetch(`${base}/cart`, { headers: { cookie: "ub_cart=c1" } });
     expect(rendered.at(-1)).toEqual({ url: `http://${host}/cart`, key: null });
+  });
+
+  it("with a page store, keeps there a page asked too seldom for memory: a visitor's rendered and stored, a shopper's made by Express from the anonymous page (docs/decisions/203)", async () => {
+    const store = new PageStore({ maxBytes: 1024 * 1024 });
+    try {
+      const { base, host, cache, reached, rendered } = await start({ cache: new PageCache({ keepFromAsk: 2, store }), renders: "yes" });
+      const first = await fetch(`${base}/shop/7`);
+      expect(first.headers.get("x-page-cache")).toBe("first");
+      expect(await first.text()).toBe("rendered");
+      await fetch(`${base}/shop/8`, { headers: { cookie: "ub_cart=c1" } });
+      expect(rendered).toEqual([{ url: `http://${host}/shop/7`, key: `en http://${host}/shop/7`, keep: "store" }]);
+      expect(reached).toEqual([{ url: "/shop/8", locals: { pageCacheKey: null, sharedPageKey: `en http://${host}/shop/8`, sharedPageEntry: undefined, sharedPageKeep: "store" } }]);
+
+      // A page in the store is answered from there, with the headers kept with it.
+      const html = `<!doctype html><p>${"Oud Wood ".repeat(100)}</p>`;
+      const page = cachedPage(200, new Headers({ "Content-Type": "text/html; charset=utf-8" }), Buffer.from(html), "stored-nonce", Date.now());
+      cache.keepStored(`en http://${host}/shop/9`, page, cache.currentGeneration());
+      const stored = await raw(`${base}/shop/9`, { "accept-encoding": "gzip, br" });
+      expect(stored.headers["x-page-cache"]).toBe("stored");
+      expect(stored.headers["content-encoding"]).toBe("br");
+      expect(stored.headers.etag).toBe(page.etag);
+      expect(stored.headers["content-security-policy"]).toContain("'nonce-stored-nonce'");
+      expect(zlib.brotliDecompressSync(stored.body).toString()).toBe(html);
+      expect(rendered).toHaveLength(1);
+    } finally {
+      store.close();
+    }
   });
 
   it("renders a page for its asker alone when the full cache's next page out was asked as often (docs/decisions/202)", async () => {

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { DEFAULT_PAGE_CACHE_MB, DEFAULT_PAGE_CACHE_TTL_S } from "./config.server";
 import { keptBytes } from "./kept-bytes.server";
+import type { PageStore, StoredPage } from "./page-store.server";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
 import { freshNonce } from "./security-headers.server";
@@ -73,6 +74,10 @@ export interface CachedPage {
   grew?: (bytes: number) => void;
   /** the page cut for filling in shoppers' parts (docs/decisions/141), made on first use; null: cannot be */
   personal?: unknown;
+  /** read from the page store (on disk) for this answer, not from memory */
+  stored?: boolean;
+  /** in the page store already: not written there again when memory lets it go */
+  inStore?: boolean;
 }
 
 export interface PageCacheOptions {
@@ -81,6 +86,8 @@ export interface PageCacheOptions {
   ttlMs?: number;
   /** a page is kept from its Nth ask within `ttlMs` (docs/decisions/201); 1: from its first */
   keepFromAsk?: number;
+  /** where pages not kept in memory are kept, on disk (docs/decisions/203) */
+  store?: PageStore | null;
   now?: () => number;
 }
 
@@ -116,6 +123,7 @@ export class PageCache {
   readonly maxBytes: number;
   readonly ttlMs: number;
   readonly keepFromAsk: number;
+  private readonly store: PageStore | null;
   private now: () => number;
   /** asks of pages not kept, by a hash of their key: this period's and the one before's */
   private asks = new Map<number, number>();
@@ -127,6 +135,7 @@ export class PageCache {
     this.maxBytes = options.maxBytes ?? DEFAULT_PAGE_CACHE_MB * 1024 * 1024;
     this.ttlMs = options.ttlMs ?? DEFAULT_PAGE_CACHE_TTL_S * 1000;
     this.keepFromAsk = options.keepFromAsk ?? 1;
+    this.store = options.store ?? null;
     this.now = options.now ?? Date.now;
     this.asksSince = this.now();
   }
@@ -214,16 +223,16 @@ export class PageCache {
     return this.keyFor({ ...request, cookie: withoutOurCookies(request.cookie) });
   }
 
+  /**
+   * The page kept under `key`: from memory, else from the page store. A page read from the store is
+   * kept in memory too when it would be kept there had it been rendered (keepVerdict).
+   */
   get(key: string): CachedPage | undefined {
     const entry = this.entries.get(key);
-    if (!entry) {
+    if (!entry || this.now() - entry.storedAt > this.ttlMs) {
+      if (entry) this.delete(key);
       this.misses++;
-      return undefined;
-    }
-    if (this.now() - entry.storedAt > this.ttlMs) {
-      this.delete(key);
-      this.misses++;
-      return undefined;
+      return this.fromStore(key);
     }
     // Most recently used last: Map keeps insertion order.
     this.entries.delete(key);
@@ -233,11 +242,33 @@ export class PageCache {
     return entry;
   }
 
+  private fromStore(key: string): CachedPage | undefined {
+    const page = this.store?.get(key, this.now() - this.ttlMs);
+    if (!page) return undefined;
+    if (this.keepVerdict(key) === "keep") this.set(key, storedEntry(page, false), this.generation);
+    return storedEntry(page, true);
+  }
+
+  /** Whether pages not kept in memory are kept on disk (a page store), so are worth sending there. */
+  hasStore(): boolean {
+    return this.store !== null;
+  }
+
+  /**
+   * Keeps a page rendered for its asker alone (not kept in memory: keepVerdict) in the page store, with
+   * the brotli copy made for its asker if there was one.
+   */
+  keepStored(key: string, entry: CachedPage, generation: number): void {
+    if (generation !== this.generation || !this.store) return;
+    this.store.put(key, toStored(entry));
+  }
+
   /** A token taken before rendering; a page rendered across a catalogue change is not stored. */
   currentGeneration(): number {
     return this.generation;
   }
 
+  /** Keeps a page in memory; pages pushed out to make room go to the page store. */
   set(key: string, entry: CachedPage, generation: number): boolean {
     if (generation !== this.generation || entry.bytes > this.maxBytes / 8) return false;
     this.delete(key);
@@ -256,10 +287,12 @@ export class PageCache {
     return true;
   }
 
+  /** The least recently used pages out, each to the page store unless its time is up or it is there already. */
   private keepWithinBounds(): void {
     while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const oldest = this.entries.keys().next().value as string;
+      const [oldest, entry] = this.entries.entries().next().value as [string, CachedPage];
       this.delete(oldest);
+      if (this.store && !entry.inStore && this.now() - entry.storedAt <= this.ttlMs) this.store.put(oldest, toStored(entry));
     }
   }
 
@@ -267,6 +300,7 @@ export class PageCache {
     this.generation++;
     this.entries.clear();
     this.bytes = 0;
+    this.store?.clear();
   }
 
   stats(): PageCacheStats {
@@ -318,6 +352,46 @@ export function cachedPage(status: number, headers: Headers, body: Buffer, nonce
   };
 }
 
+/** Brotli's quality for a page written to the page store without a copy made for a client: the quickest. */
+const STORED_BROTLI_QUALITY = 1;
+
+/** A page as the page store keeps it: its brotli copy, made now if no client asked for one. */
+function toStored(entry: CachedPage): StoredPage {
+  const br =
+    entry.encoded.br ??
+    zlib.brotliCompressSync(entry.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: STORED_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } });
+  return { status: entry.status, headers: entry.headers, nonce: entry.nonce, etag: entry.etag, storedAt: entry.storedAt, br };
+}
+
+/**
+ * A page read from the page store as a cache entry: sent as its brotli copy, and decompressed only when
+ * needed (a client without brotli, a shopper's parts filled in). `answer`: this one answers the request
+ * (said in its X-Page-Cache header), not the copy kept in memory.
+ */
+function storedEntry(page: StoredPage, answer: boolean): CachedPage {
+  let body: Buffer | undefined;
+  const entry: CachedPage = {
+    status: page.status,
+    headers: page.headers,
+    get body() {
+      if (!body) {
+        body = zlib.brotliDecompressSync(page.br);
+        if (entry.grew) entry.grew(body.length);
+        else entry.bytes += body.length;
+      }
+      return body;
+    },
+    encoded: { br: page.br },
+    etag: page.etag,
+    nonce: page.nonce,
+    storedAt: page.storedAt,
+    bytes: page.br.length,
+    stored: answer,
+    inStore: true,
+  };
+  return entry;
+}
+
 /**
  * A stored page compressed as the client accepts, made the first time and kept with the page.
  * Compressed at once, on this thread (about half a millisecond for a 50 KB page): zlib's asynchronous
@@ -364,7 +438,7 @@ function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | 
  * those of the page's nonce, made once with the rest of its headers and kept with the page.
  */
 export function sendKeptPage(req: IncomingMessage, res: ServerResponse, entry: CachedPage, securityHeaders: SecurityHeadersFor): void {
-  const headers = (entry.answerHeaders ??= keptPageHeaders(entry, securityHeaders, [["ETag", entry.etag], ["Vary", "Accept-Encoding"], ["X-Page-Cache", "hit"]]));
+  const headers = (entry.answerHeaders ??= keptPageHeaders(entry, securityHeaders, [["ETag", entry.etag], ["Vary", "Accept-Encoding"], ["X-Page-Cache", entry.stored ? "stored" : "hit"]]));
   if (req.headers["if-none-match"] === entry.etag) {
     res.writeHead(304, headers);
     res.end();
@@ -484,6 +558,8 @@ export interface PageLookup {
   pageCacheEntry?: CachedPage;
   sharedPageKey?: string | null;
   sharedPageEntry?: CachedPage;
+  /** where the anonymous page a shopper's is made from is kept once rendered (docs/decisions/203) */
+  sharedPageKeep?: Keep;
 }
 
 /**
@@ -543,8 +619,9 @@ export function fillKeptPage(options: { build: RenderOptions["build"]; securityH
 
 /**
  * Middleware just before the one below, for a shopper with a session or a cart on a storefront page
- * whose anonymous page is not kept yet: renders and keeps that page, then fills in this shopper's parts
- * (fillKeptPage). When the app cannot, or the anonymous page cannot be shared, the request goes on to be
+ * whose anonymous page is not kept yet: renders and keeps that page (in memory, or in the page store
+ * only when the front door found it not worth memory: `sharedPageKeep`), then fills in this shopper's
+ * parts (fillKeptPage). When the app cannot, or the anonymous page cannot be shared, the request goes on to be
  * rendered in full.
  */
 export function servePersonalPage(cache: PageCache, options: RenderOptions, fill: FillKeptPage) {
@@ -568,7 +645,8 @@ export function servePersonalPage(cache: PageCache, options: RenderOptions, fill
         const { response, body } = await (options.renders ? options.renders.run(render) : render());
         if (!isShareable(response)) return next();
         entry = cachedPage(response.status, response.headers, body, res.locals.cspNonce as string, Date.now());
-        cache.set(key, entry, generation);
+        if (res.locals.sharedPageKeep === "store") cache.keepStored(key, entry, generation);
+        else cache.set(key, entry, generation);
       }
       if (!(await fill(req, res, entry, requestUrl(req, req.protocol), options.getLoadContext(req, res)))) next();
     } catch (error) {
@@ -589,15 +667,17 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
     if (req.method !== "GET") return next();
     let key = cache ? (res.locals.pageCacheKey as string | null | undefined) : null;
     // A page's data for a client-side navigation is kept as pages are at the front door: from its Nth
-    // ask, and in a full cache only if asked more than the next page out (docs/decisions/201, 202).
+    // ask, and in a full cache only if asked more than the next page out (docs/decisions/201, 202);
+    // else in the page store, if there is one (docs/decisions/203).
     const verdict = cache && key ? cache.keepVerdict(key) : "keep";
     if (verdict !== "keep") {
       res.setHeader("X-Page-Cache", verdict);
-      key = null;
+      if (!cache?.hasStore()) key = null;
     }
     const nonce = res.locals.cspNonce as string;
     try {
-      await renderAndSend(handle, cache, key ?? null, req, res, requestUrl(req, req.protocol), renderedWhole(options.getLoadContext(req, res)), nonce);
+      const keep = verdict === "keep" ? "memory" : "store";
+      await renderAndSend(handle, cache, key ?? null, keep, req, res, requestUrl(req, req.protocol), renderedWhole(options.getLoadContext(req, res)), nonce);
     } catch (error) {
       next(error);
     }
@@ -609,8 +689,14 @@ export function isRenderedAtDoor(path: string): boolean {
   return PERSONALISABLE_PATH.test(path) || path === "/cart";
 }
 
-/** Renders a page not kept, for a request in its turn before Express, and sends it (renderAtDoor). */
-export type RenderAtDoor = (req: IncomingMessage, res: ServerResponse, url: URL, key: string | null) => Promise<void>;
+/**
+ * Renders a page not kept, for a request in its turn before Express, and sends it (renderAtDoor); keeps
+ * it under `key` if not null, in memory or in the page store only (`keep`).
+ */
+export type RenderAtDoor = (req: IncomingMessage, res: ServerResponse, url: URL, key: string | null, keep?: Keep) => Promise<void>;
+
+/** Where a page rendered is kept: in memory (and the page store once memory lets it go), or in the page store only. */
+type Keep = "memory" | "store";
 
 /**
  * A storefront page that is not kept (or the cart page), rendered in its turn before Express
@@ -632,24 +718,26 @@ export function renderAtDoor(
   const handle = createRequestHandler(options.build, options.mode);
   // In its turn as in Express (render-slots.server.ts): with SQLite a render never waits, and renders
   // started at once would run back to back while no new request is read.
-  return async (req, res, url, key) => {
+  return async (req, res, url, key, keep = "memory") => {
     await options.renders.inTurn(req, async () => {
       const nonce = freshNonce();
       for (const [name, value] of options.securityHeaders(nonce)) res.setHeader(name, value);
-      await renderAndSend(handle, cache, key, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
+      await renderAndSend(handle, cache, key, keep, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
     });
   };
 }
 
 /**
  * Has the app answer a GET and sends its answer: a page, or shareable data, read whole and compressed
- * at once (sendRenderedPage), and kept under `key` when it may be shared; anything else streamed as it
+ * at once (sendRenderedPage), and kept under `key` when it may be shared, as `keep` says (a page kept
+ * in the page store only keeps the brotli copy made for its asker); anything else streamed as it
  * comes. The security headers are already on `res`.
  */
 async function renderAndSend(
   handle: ReturnType<typeof createRequestHandler>,
   cache: PageCache | null,
   key: string | null,
+  keep: Keep,
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
@@ -663,11 +751,18 @@ async function renderAndSend(
   const request = new Request(url, { method: "GET", headers: requestHeaders(req), signal: aborted.signal });
   const response = await handle(request, context);
   const shareable = key ? isShareable(response) : false;
-  if (key) res.setHeader("X-Page-Cache", shareable ? "miss" : "bypass");
+  // A page kept in the store only was told apart at the door (first ask, outranked).
+  if (key && keep === "memory") res.setHeader("X-Page-Cache", shareable ? "miss" : "bypass");
   if (!shareable && !isPage(response)) return await sendAsItComes(res, response);
   const body = await bodyOf(response, context);
-  sendRenderedPage(req, res, response, body);
-  if (cache && key && shareable) cache.set(key, cachedPage(response.status, response.headers, body, nonce, Date.now()), generation);
+  const [encoding, sent] = sendRenderedPage(req, res, response, body);
+  if (!cache || !key || !shareable) return;
+  const entry = cachedPage(response.status, response.headers, body, nonce, Date.now());
+  if (keep === "memory") cache.set(key, entry, generation);
+  else {
+    if (encoding === "br") entry.encoded.br = sent;
+    cache.keepStored(key, entry, generation);
+  }
 }
 
 type RenderedWhole = AppLoadContext & { renderedPage: { bytes: Buffer | null } };
@@ -699,7 +794,7 @@ const COMPRESS_FROM_BYTES = 1024;
  * 16 KB back to the event loop) took longer than many a render: uncached pages of a 100,000-product
  * catalogue went from about 230 to 360 a second with their p99 from 70 to 50 ms (docs/decisions/176).
  */
-function sendRenderedPage(req: IncomingMessage, res: ServerResponse, response: Response, body: Buffer): void {
+function sendRenderedPage(req: IncomingMessage, res: ServerResponse, response: Response, body: Buffer): [string | null, Buffer] {
   res.statusMessage = response.statusText;
   res.statusCode = response.status;
   response.headers.forEach((value, name) => {
@@ -718,6 +813,7 @@ function sendRenderedPage(req: IncomingMessage, res: ServerResponse, response: R
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", sent.length);
   res.end(sent);
+  return [encoding, sent];
 }
 
 /** Any other answer (a file, a CSV export, a redirect) as the app's handler sends it: streamed as it comes. */

@@ -8,9 +8,10 @@ import { makeProducts } from "../support/catalogue";
 import { freePort } from "../support/free-port";
 
 /**
- * PAGE_CACHE_MIN_ASKS (docs/decisions/201), as a shop runs unless told otherwise: a page is kept from
- * its second ask. Its first is rendered for its asker alone, a shopper's with their own parts, and
- * never reaches anyone else.
+ * PAGE_CACHE_MIN_ASKS (docs/decisions/201), at its default: a page is kept in memory from its second
+ * ask. Its first is rendered for its asker alone, a shopper's with their own parts, and never reaches
+ * anyone else. Memory alone here (no page store, PAGE_STORE_MB=0); with the store, which keeps first
+ * asks on disk, see page-store.spec.ts.
  */
 
 let shop: RunningShop;
@@ -20,7 +21,7 @@ let dataDir: string;
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-asks-"));
-  shop = await startShop({ port: await freePort(), dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false" } });
+  shop = await startShop({ port: await freePort(), dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false", PAGE_STORE_MB: "0" } });
   database = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dataDir, "shop.db") });
 });
 

@@ -1,0 +1,86 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { type DatabaseHandle, openDatabase } from "~/db/client.server";
+import { type RunningShop, startShop } from "../../scripts/support/shop-server";
+import { makeProducts } from "../support/catalogue";
+import { freePort } from "../support/free-port";
+
+/**
+ * The page store (docs/decisions/203), as a shop runs unless told otherwise: a page rendered for its
+ * first asker is kept on disk, and its next asks are answered from there, a shopper's with their own
+ * parts filled in. No shopper's parts ever reach the store or another shopper.
+ */
+
+let shop: RunningShop;
+let database: DatabaseHandle;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-store-"));
+  shop = await startShop({ port: await freePort(), dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false" } });
+  database = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dataDir, "shop.db") });
+});
+
+test.afterAll(async () => {
+  await shop?.stop();
+  await database?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const ask = (url: string, cookie?: string) =>
+  fetch(url, { headers: cookie ? { cookie } : {} }).then(async (r) => ({
+    via: r.headers.get("x-page-cache"),
+    caching: r.headers.get("cache-control"),
+    html: (await r.text()).replace(/nonce="[^"]*"/g, ""),
+  }));
+
+/** The number in the header's cart badge. */
+const badge = (html: string) => html.match(/data-testid="cart-count"[^>]*>(\d+)</)?.[1] ?? null;
+
+test("a page rendered for its first asker is answered from the store next, a shopper's filled in, and from memory after", async () => {
+  const [stored, wanted] = await makeProducts(database.db, [
+    { name: "Stored Amber", price: 5_200_000, stock: 5 },
+    { name: "Wanted Vetiver", price: 2_800_000, stock: 5 },
+  ]);
+  const visitor = await ask(`${shop.base}/shop/${stored}`);
+  expect(visitor.via).toBe("first");
+  const second = await ask(`${shop.base}/shop/${stored}`);
+  expect(second.via).toBe("stored");
+  expect(second.html).toBe(visitor.html);
+  // Asked twice, it is kept in memory too.
+  const third = await ask(`${shop.base}/shop/${stored}`);
+  expect(third.via).toBe("hit");
+  expect(third.html).toBe(visitor.html);
+  // A page's data for a client-side navigation too.
+  expect((await ask(`${shop.base}/shop/${stored}.data`)).via).toBe("first");
+  expect((await ask(`${shop.base}/shop/${stored}.data`)).via).toBe("stored");
+  expect((await ask(`${shop.base}/shop/${stored}.data`)).via).toBe("hit");
+
+  // A shopper with a cart asks first for a page nobody asked for yet: their page is made from the
+  // anonymous page, which is rendered and stored without their parts.
+  const added = await fetch(`${shop.base}/cart`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: shop.base, "content-type": "application/x-www-form-urlencoded" },
+    body: `intent=add&productId=${stored}`,
+  });
+  expect(added.status).toBe(303);
+  const cart = added.headers.getSetCookie().find((c) => c.startsWith("ub_cart="))!.split(";")[0];
+  const own = await ask(`${shop.base}/shop/${wanted}`, cart);
+  expect(own.via).toBe("personal");
+  expect(own.caching).toBe("private, no-cache");
+  expect(badge(own.html)).toBe("1");
+  expect(own.html).toContain("Wanted Vetiver");
+  // The next visitor gets the stored page: no cart in it.
+  const next = await ask(`${shop.base}/shop/${wanted}`);
+  expect(next.via).toBe("stored");
+  expect(badge(next.html)).toBe("0");
+  expect(next.caching).not.toBe("private, no-cache");
+  // The shopper's page made again, now from the page kept in memory, is the same page.
+  const again = await ask(`${shop.base}/shop/${wanted}`, cart);
+  expect(again.via).toBe("personal");
+  expect(again.html).toBe(own.html);
+});
