@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
-/** The page cache's size when PAGE_CACHE_MB is not set (docs/decisions/180). */
-export const DEFAULT_PAGE_CACHE_MB = 32;
+/** The page cache's size when PAGE_CACHE_MB is not set (docs/decisions/180, 204). */
+export const DEFAULT_PAGE_CACHE_MB = 16;
 /**
  * How long a kept page may be sent without being rendered again, when PAGE_CACHE_TTL_S is not set
  * (docs/decisions/187). Every catalogue change made through the shop empties the cache at once (on

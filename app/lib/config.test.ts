@@ -26,7 +26,7 @@ describe("configuration", () => {
     expect(config.seedDemo).toBe(true);
     expect(config.pageCache).toBe(true);
     expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE: "false" }).pageCache).toBe(false);
-    expect(config.pageCacheBytes).toBe(32 * 1024 * 1024);
+    expect(config.pageCacheBytes).toBe(16 * 1024 * 1024);
     expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_MB: "48" }).pageCacheBytes).toBe(48 * 1024 * 1024);
     expect(config.pageCacheTtlMs).toBe(600_000);
     expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_TTL_S: "60" }).pageCacheTtlMs).toBe(60_000);
