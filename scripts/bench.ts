@@ -10,7 +10,7 @@
 //   a full "Recently viewed" row from products viewed before);
 // - a mixed run (default 100 connections for 60 s, after 10 s of the same traffic at 10 connections): browsing, search and product pages, 30 % of requests
 //   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory, and
-//   its answers counted by how they were made (kept, filled in, rendered, other);
+//   its answers counted by how they were made (kept, kept on disk, filled in, rendered, other);
 // - the time to seed the catalogue and the server's idle memory;
 // - beside each run, the server's CPU time per answer (all its threads, from Linux's /proc): the cost of
 //   a page, which moves less than req/s and p99 with whatever else the machine is doing; with a
@@ -339,9 +339,10 @@ function mixedRequest(base: string, shoppers: Shoppers): CannonRequest {
 const ANSWER_KINDS: Record<string, string> = { hit: "kept page", stored: "kept on disk", personal: "filled in", miss: "rendered", bypass: "rendered", first: "rendered, first ask", outranked: "rendered, outranked" };
 
 /**
- * Counts the mixed run's answers by how they were made, with their latency: a kept page, a shopper's
- * page filled in (its anonymous page rendered first when not kept), a page rendered, a page rendered
- * for its asker alone as its first ask (docs/decisions/201), or anything else
+ * Counts the mixed run's answers by how they were made, with their latency: a kept page, a page kept
+ * on disk (docs/decisions/203), a shopper's page filled in (its anonymous page rendered first when not
+ * kept), a page rendered, a page rendered for its asker alone as its first ask (docs/decisions/201), or
+ * anything else
  * (the cart page, cart changes and their refusals). Tells where the run's time went, and how much of
  * the catalogue the page cache held.
  */
