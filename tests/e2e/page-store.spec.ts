@@ -84,3 +84,41 @@ test("a page rendered for its first asker is answered from the store next, a sho
   expect(again.via).toBe("personal");
   expect(again.html).toBe(own.html);
 });
+
+test("two shoppers and visitors asking at once for pages not yet kept each get their own page, stored or not", async () => {
+  const ids = await makeProducts(
+    database.db,
+    Array.from({ length: 12 }, (_, i) => ({ name: `Interleaved Attar ${i}`, price: 1_000_000 + i * 10_000, stock: 5 })),
+  );
+  const cartWith = async (productIds: number[]) => {
+    let cookie = "";
+    for (const productId of productIds) {
+      const added = await fetch(`${shop.base}/cart`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: shop.base, "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
+        body: `intent=add&productId=${productId}`,
+      });
+      expect(added.status).toBe(303);
+      cookie ||= added.headers.getSetCookie().find((c) => c.startsWith("ub_cart="))!.split(";")[0];
+    }
+    return cookie;
+  };
+  const shoppers = [
+    { cookie: await cartWith([ids[0]]), badge: "1" },
+    { cookie: await cartWith([ids[1], ids[2]]), badge: "2" },
+    { cookie: undefined, badge: "0" },
+  ];
+  // Every page asked by all three at once, four times over: first asks, stored pages, kept pages.
+  for (let round = 0; round < 4; round++) {
+    const answers = await Promise.all(
+      ids.flatMap((id) => shoppers.map(async (shopper) => ({ id, shopper, answer: await ask(`${shop.base}/shop/${id}`, shopper.cookie) }))),
+    );
+    for (const { id, shopper, answer } of answers) {
+      expect(badge(answer.html), `${id} ${shopper.badge} ${answer.via}`).toBe(shopper.badge);
+      expect(answer.html).toContain(`Interleaved Attar ${ids.indexOf(id)}<`);
+      if (shopper.cookie) expect(answer.caching).toBe("private, no-cache");
+      else expect(["first", "stored", "hit", "miss"]).toContain(answer.via);
+    }
+  }
+});
