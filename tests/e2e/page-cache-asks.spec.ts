@@ -1,11 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { type DatabaseHandle, openDatabase } from "~/db/client.server";
-import { type RunningShop, startShop } from "../../scripts/support/shop-server";
 import { makeProducts } from "../support/catalogue";
-import { freePort } from "../support/free-port";
+import { askPage as ask, cartBadge as badge, cartCookie, shopForThisSpec } from "../support/own-shop";
 
 /**
  * PAGE_CACHE_MIN_ASKS (docs/decisions/201), at its default: a page is kept in memory from its second
@@ -14,34 +9,10 @@ import { freePort } from "../support/free-port";
  * asks on disk, see page-store.spec.ts.
  */
 
-let shop: RunningShop;
-let database: DatabaseHandle;
-let dataDir: string;
-
-test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-asks-"));
-  shop = await startShop({ port: await freePort(), dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false", PAGE_STORE_MB: "0" } });
-  database = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dataDir, "shop.db") });
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
-  await database?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-const ask = (url: string, cookie?: string) =>
-  fetch(url, { headers: cookie ? { cookie } : {} }).then(async (r) => ({
-    via: r.headers.get("x-page-cache"),
-    caching: r.headers.get("cache-control"),
-    html: (await r.text()).replace(/nonce="[^"]*"/g, ""),
-  }));
-
-/** The number in the header's cart badge. */
-const badge = (html: string) => html.match(/data-testid="cart-count"[^>]*>(\d+)</)?.[1] ?? null;
+const shopOf = shopForThisSpec("unboxed-asks-", { PAGE_STORE_MB: "0" });
 
 test("a page is kept from its second ask, and its first asker's page is theirs alone", async () => {
+  const { shop, database } = shopOf;
   const [kept, wanted] = await makeProducts(database.db, [
     { name: "Asked Oud", price: 4_500_000, stock: 5 },
     { name: "Wanted Musk", price: 3_000_000, stock: 5 },
@@ -60,14 +31,7 @@ test("a page is kept from its second ask, and its first asker's page is theirs a
   expect((await ask(`${shop.base}/shop/${kept}.data`)).via).toBe("hit");
 
   // A shopper with a cart asks first for a page nobody asked for yet: rendered in full for them.
-  const added = await fetch(`${shop.base}/cart`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: shop.base, "content-type": "application/x-www-form-urlencoded" },
-    body: `intent=add&productId=${kept}`,
-  });
-  expect(added.status).toBe(303);
-  const cart = added.headers.getSetCookie().find((c) => c.startsWith("ub_cart="))!.split(";")[0];
+  const cart = await cartCookie(shop.base, [kept]);
   const own = await ask(`${shop.base}/shop/${wanted}`, cart);
   expect(own.via).toBe("first");
   expect(own.caching).toBe("private, no-cache");

@@ -1,11 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { type DatabaseHandle, openDatabase } from "~/db/client.server";
-import { type RunningShop, startShop } from "../../scripts/support/shop-server";
 import { makeProducts } from "../support/catalogue";
-import { freePort } from "../support/free-port";
+import { askPage as ask, cartBadge as badge, cartCookie, shopForThisSpec } from "../support/own-shop";
 
 /**
  * The page store (docs/decisions/203), as a shop runs unless told otherwise: a page rendered for its
@@ -13,34 +8,10 @@ import { freePort } from "../support/free-port";
  * parts filled in. No shopper's parts ever reach the store or another shopper.
  */
 
-let shop: RunningShop;
-let database: DatabaseHandle;
-let dataDir: string;
-
-test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-store-"));
-  shop = await startShop({ port: await freePort(), dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false" } });
-  database = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dataDir, "shop.db") });
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
-  await database?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-const ask = (url: string, cookie?: string) =>
-  fetch(url, { headers: cookie ? { cookie } : {} }).then(async (r) => ({
-    via: r.headers.get("x-page-cache"),
-    caching: r.headers.get("cache-control"),
-    html: (await r.text()).replace(/nonce="[^"]*"/g, ""),
-  }));
-
-/** The number in the header's cart badge. */
-const badge = (html: string) => html.match(/data-testid="cart-count"[^>]*>(\d+)</)?.[1] ?? null;
+const own = shopForThisSpec("unboxed-store-");
 
 test("a page rendered for its first asker is answered from the store next, a shopper's filled in, and from memory after", async () => {
+  const { shop, database } = own;
   const [stored, wanted] = await makeProducts(database.db, [
     { name: "Stored Amber", price: 5_200_000, stock: 5 },
     { name: "Wanted Vetiver", price: 2_800_000, stock: 5 },
@@ -61,19 +32,12 @@ test("a page rendered for its first asker is answered from the store next, a sho
 
   // A shopper with a cart asks first for a page nobody asked for yet: their page is made from the
   // anonymous page, which is rendered and stored without their parts.
-  const added = await fetch(`${shop.base}/cart`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: shop.base, "content-type": "application/x-www-form-urlencoded" },
-    body: `intent=add&productId=${stored}`,
-  });
-  expect(added.status).toBe(303);
-  const cart = added.headers.getSetCookie().find((c) => c.startsWith("ub_cart="))!.split(";")[0];
-  const own = await ask(`${shop.base}/shop/${wanted}`, cart);
-  expect(own.via).toBe("personal");
-  expect(own.caching).toBe("private, no-cache");
-  expect(badge(own.html)).toBe("1");
-  expect(own.html).toContain("Wanted Vetiver");
+  const cart = await cartCookie(shop.base, [stored]);
+  const mine = await ask(`${shop.base}/shop/${wanted}`, cart);
+  expect(mine.via).toBe("personal");
+  expect(mine.caching).toBe("private, no-cache");
+  expect(badge(mine.html)).toBe("1");
+  expect(mine.html).toContain("Wanted Vetiver");
   // The next visitor gets the stored page: no cart in it.
   const next = await ask(`${shop.base}/shop/${wanted}`);
   expect(next.via).toBe("stored");
@@ -82,31 +46,18 @@ test("a page rendered for its first asker is answered from the store next, a sho
   // The shopper's page made again, now from the page kept in memory, is the same page.
   const again = await ask(`${shop.base}/shop/${wanted}`, cart);
   expect(again.via).toBe("personal");
-  expect(again.html).toBe(own.html);
+  expect(again.html).toBe(mine.html);
 });
 
 test("two shoppers and visitors asking at once for pages not yet kept each get their own page, stored or not", async () => {
+  const { shop, database } = own;
   const ids = await makeProducts(
     database.db,
     Array.from({ length: 12 }, (_, i) => ({ name: `Interleaved Attar ${i}`, price: 1_000_000 + i * 10_000, stock: 5 })),
   );
-  const cartWith = async (productIds: number[]) => {
-    let cookie = "";
-    for (const productId of productIds) {
-      const added = await fetch(`${shop.base}/cart`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { origin: shop.base, "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
-        body: `intent=add&productId=${productId}`,
-      });
-      expect(added.status).toBe(303);
-      cookie ||= added.headers.getSetCookie().find((c) => c.startsWith("ub_cart="))!.split(";")[0];
-    }
-    return cookie;
-  };
   const shoppers = [
-    { cookie: await cartWith([ids[0]]), badge: "1" },
-    { cookie: await cartWith([ids[1], ids[2]]), badge: "2" },
+    { cookie: await cartCookie(shop.base, [ids[0]]), badge: "1" },
+    { cookie: await cartCookie(shop.base, [ids[1], ids[2]]), badge: "2" },
     { cookie: undefined, badge: "0" },
   ];
   // Every page asked by all three at once, four times over: first asks, stored pages, kept pages.
