@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import zlib from "node:zlib";
+import pLimit from "p-limit";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
@@ -245,8 +246,8 @@ export class PageCache {
   private fromStore(key: string): CachedPage | undefined {
     const page = this.store?.get(key, this.now() - this.ttlMs);
     if (!page) return undefined;
-    if (this.keepVerdict(key) === "keep") this.set(key, storedEntry(page, false), this.generation);
-    return storedEntry(page, true);
+    if (this.keepVerdict(key) === "keep") this.set(key, keptFromStore(page), this.generation);
+    return storedEntry(page);
   }
 
   /** Whether pages not kept in memory are kept on disk (a page store), so are worth sending there. */
@@ -364,11 +365,10 @@ function toStored(entry: CachedPage): StoredPage {
 }
 
 /**
- * A page read from the page store as a cache entry: sent as its brotli copy, and decompressed only when
- * needed (a client without brotli, a shopper's parts filled in). `answer`: this one answers the request
- * (said in its X-Page-Cache header), not the copy kept in memory.
+ * A page read from the page store, to answer this request: sent as its brotli copy (its first asker's,
+ * quality 1 or 2), and decompressed only when needed (a client without brotli, a shopper's parts).
  */
-function storedEntry(page: StoredPage, answer: boolean): CachedPage {
+function storedEntry(page: StoredPage): CachedPage {
   let body: Buffer | undefined;
   const entry: CachedPage = {
     status: page.status,
@@ -386,11 +386,58 @@ function storedEntry(page: StoredPage, answer: boolean): CachedPage {
     nonce: page.nonce,
     storedAt: page.storedAt,
     bytes: page.br.length,
-    stored: answer,
+    stored: true,
     inStore: true,
   };
   return entry;
 }
+
+/**
+ * A page read from the page store, to keep in memory. It is sent as its first asker's brotli copy
+ * (quality 1 or 2) until a quality 6 copy, the one pages kept from their render are sent as
+ * (encodedBody), is made on the thread pool: 10–15 % fewer bytes for the pages shoppers ask most,
+ * without the half millisecond of this thread it takes. Two at a time, the rest in turn; a page moved
+ * into memory while BEST_COPIES_WAITING wait keeps its copy.
+ */
+function keptFromStore(page: StoredPage): CachedPage {
+  const body = zlib.brotliDecompressSync(page.br);
+  const entry: CachedPage = {
+    status: page.status,
+    headers: page.headers,
+    body,
+    encoded: { br: page.br },
+    etag: page.etag,
+    nonce: page.nonce,
+    storedAt: page.storedAt,
+    bytes: body.length + page.br.length,
+    inStore: true,
+  };
+  if (bestCopies.pendingCount >= BEST_COPIES_WAITING) return entry;
+  void bestCopies(
+    () =>
+      new Promise<void>((resolve) => {
+        const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length };
+        zlib.brotliCompress(body, { params }, (error, best) => {
+          resolve();
+          const quick = entry.encoded.br;
+          if (error || !quick || best.length >= quick.length) return;
+          entry.encoded.br = keptBytes(best);
+          // Outside any request: nothing thrown here may reach the event loop (the quick copy stays).
+          try {
+            if (entry.grew) entry.grew(best.length - quick.length);
+            else entry.bytes += best.length - quick.length;
+          } catch {
+            entry.encoded.br = quick;
+          }
+        });
+      }),
+  );
+  return entry;
+}
+
+/** Quality 6 copies of pages moved into memory, made on the thread pool (keptFromStore). */
+const bestCopies = pLimit(2);
+const BEST_COPIES_WAITING = 100;
 
 /**
  * A stored page compressed as the client accepts, made the first time and kept with the page.
