@@ -95,6 +95,15 @@ describe("the page cache with a page store", () => {
   const rendered = (i: number, storedAt = Date.now()) =>
     cachedPage(200, new Headers({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=0" }), Buffer.from(text(i)), `nonce${i}`, storedAt);
 
+  /** A page as rendered for an asker who took brotli: with their quick copy (quality 1). Brotli shrinks it more at quality 6, as real pages. */
+  const renderedWithQuickCopy = () => {
+    const html = Array.from({ length: 400 }, (_, k) => `<li data-k="${k}">${["Oud", "Amber", "Musk", "Vetiver", "Rose"][k % 5]} ${(k * 7919) % 1000}</li>`).join("");
+    const page = cachedPage(200, new Headers({ "Content-Type": "text/html; charset=utf-8" }), Buffer.from(html), "nonce1", Date.now());
+    const quick = zlib.brotliCompressSync(page.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
+    page.encoded.br = quick;
+    return { html, page, quick };
+  };
+
   it("writes a page memory lets go to the store, and reads it back as it was", () => {
     const store = openStore();
     const cache = new PageCache({ maxEntries: 2, store });
@@ -119,11 +128,7 @@ describe("the page cache with a page store", () => {
     const store = openStore();
     const cache = new PageCache({ keepFromAsk: 2, store });
     expect(cache.keepVerdict("p1")).toBe("first");
-    // A page brotli shrinks more at quality 6 than at 1, as real pages are.
-    const html = Array.from({ length: 400 }, (_, k) => `<li data-k="${k}">${["Oud", "Amber", "Musk", "Vetiver", "Rose"][k % 5]} ${(k * 7919) % 1000}</li>`).join("");
-    const page = cachedPage(200, new Headers({ "Content-Type": "text/html; charset=utf-8" }), Buffer.from(html), "nonce1", Date.now());
-    const quick = zlib.brotliCompressSync(page.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
-    page.encoded.br = quick;
+    const { page } = renderedWithQuickCopy();
     cache.keepStored("p1", page, cache.currentGeneration());
     expect(cache.stats().entries).toBe(0);
     const back = cache.get("p1")!;
@@ -141,11 +146,7 @@ describe("the page cache with a page store", () => {
     const store = openStore();
     const cache = new PageCache({ keepFromAsk: 2, maxEntries: 1, store });
     expect(cache.keepVerdict("p1")).toBe("first");
-    // A page brotli shrinks more at quality 6 than at 1, as real pages are.
-    const html = Array.from({ length: 400 }, (_, k) => `<li data-k="${k}">${["Oud", "Amber", "Musk", "Vetiver", "Rose"][k % 5]} ${(k * 7919) % 1000}</li>`).join("");
-    const page = cachedPage(200, new Headers({ "Content-Type": "text/html; charset=utf-8" }), Buffer.from(html), "nonce1", Date.now());
-    const quick = zlib.brotliCompressSync(page.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
-    page.encoded.br = quick;
+    const { html, page, quick } = renderedWithQuickCopy();
     cache.keepStored("p1", page, cache.currentGeneration());
     // Its second ask: read from the store, and kept in memory from now on.
     expect(cache.get("p1")!.stored).toBe(true);
