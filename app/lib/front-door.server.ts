@@ -80,7 +80,7 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
           res.setHeader("X-Page-Cache", verdict);
           if (found.sharedPageKey && cache?.hasStore()) return toApp({ ...found, sharedPageKeep: "store" });
           const storeKey = cache?.hasStore() ? (found.pageCacheKey ?? null) : null;
-          options.track(() => (storeKey ? render(req, res, requestUrl(req, protocol), storeKey, "store") : render(req, res, requestUrl(req, protocol), null))).catch(failed);
+          options.track(() => render(req, res, requestUrl(req, protocol), storeKey, "store")).catch(failed);
           return;
         }
         // A shopper's page whose anonymous page is not kept yet is rendered, kept and filled in by Express.

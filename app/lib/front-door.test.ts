@@ -23,7 +23,8 @@ async function start(
   const rendered: { url: string; key: string | null; keep?: string }[] = [];
   // A stand-in for the app's render at the door (production): answers "rendered", or fails.
   const render: RenderAtDoor = async (_req, res, url, key, keep) => {
-    rendered.push(keep ? { url: url.href, key, keep } : { url: url.href, key });
+    // Where a page is kept is told only for a page kept (with a key).
+    rendered.push(key && keep ? { url: url.href, key, keep } : { url: url.href, key });
     if (options.renders === "fail") throw new Error("render failed");
     // As the app's render does when its shopper goes away: aborted, it fails.
     if (options.renders === "aborted") await new Promise((_resolve, reject) => res.once("close", () => reject(new Error("aborted"))));

@@ -355,12 +355,17 @@ export function cachedPage(status: number, headers: Headers, body: Buffer, nonce
 
 /** Brotli's quality for a page written to the page store without a copy made for a client: the quickest. */
 const STORED_BROTLI_QUALITY = 1;
+/** Brotli's quality for a page kept in memory, compressed once and sent many times. */
+const KEPT_BROTLI_QUALITY = 6;
+
+/** Brotli's options for compressing `page` whole at `quality`, its size told so the encoder sizes itself to it. */
+function brotliAt(quality: number, page: Buffer): zlib.BrotliOptions {
+  return { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length } };
+}
 
 /** A page as the page store keeps it: its brotli copy, made now if no client asked for one. */
 function toStored(entry: CachedPage): StoredPage {
-  const br =
-    entry.encoded.br ??
-    zlib.brotliCompressSync(entry.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: STORED_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } });
+  const br = entry.encoded.br ?? zlib.brotliCompressSync(entry.body, brotliAt(STORED_BROTLI_QUALITY, entry.body));
   return { status: entry.status, headers: entry.headers, nonce: entry.nonce, etag: entry.etag, storedAt: entry.storedAt, br };
 }
 
@@ -369,17 +374,13 @@ function toStored(entry: CachedPage): StoredPage {
  * quality 1 or 2), and decompressed only when needed (a client without brotli, a shopper's parts).
  */
 function storedEntry(page: StoredPage): CachedPage {
+  // Never kept itself (keptFromStore makes the copy memory keeps), so its bytes are not counted.
   let body: Buffer | undefined;
-  const entry: CachedPage = {
+  return {
     status: page.status,
     headers: page.headers,
     get body() {
-      if (!body) {
-        body = zlib.brotliDecompressSync(page.br);
-        if (entry.grew) entry.grew(body.length);
-        else entry.bytes += body.length;
-      }
-      return body;
+      return (body ??= zlib.brotliDecompressSync(page.br));
     },
     encoded: { br: page.br },
     etag: page.etag,
@@ -389,7 +390,6 @@ function storedEntry(page: StoredPage): CachedPage {
     stored: true,
     inStore: true,
   };
-  return entry;
 }
 
 /**
@@ -416,8 +416,7 @@ function keptFromStore(page: StoredPage): CachedPage {
   void bestCopies(
     () =>
       new Promise<void>((resolve) => {
-        const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length };
-        zlib.brotliCompress(body, { params }, (error, best) => {
+        zlib.brotliCompress(body, brotliAt(KEPT_BROTLI_QUALITY, body), (error, best) => {
           resolve();
           const quick = entry.encoded.br;
           if (error || !quick || best.length >= quick.length) return;
@@ -451,7 +450,7 @@ export function encodedBody(entry: CachedPage, encoding: "br" | "gzip"): Buffer 
     const { body } = entry;
     copy = keptBytes(
       encoding === "br"
-        ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+        ? zlib.brotliCompressSync(body, brotliAt(KEPT_BROTLI_QUALITY, body))
         : zlib.gzipSync(body, { level: 6 }),
     );
     entry.encoded[encoding] = copy;
@@ -560,7 +559,7 @@ export function isCompressedWhole(shares: { own: number; compressed: number }, b
  */
 function compressedWhole(page: Buffer, accepted: Set<string>, brotliQuality = serverLoad.busy() ? BUSY_BROTLI_QUALITY : PERSONAL_BROTLI_QUALITY): [string | null, Buffer] {
   if (accepted.has("br")) {
-    return ["br", zlib.brotliCompressSync(page, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length } })];
+    return ["br", zlib.brotliCompressSync(page, brotliAt(brotliQuality, page))];
   }
   if (accepted.has("gzip")) return ["gzip", zlib.gzipSync(page, { level: PERSONAL_GZIP_LEVEL })];
   return [null, page];
