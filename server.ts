@@ -119,11 +119,12 @@ async function main() {
     production && config.pageCache
       ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs, keepFromAsk: config.pageCacheMinAsks, store: pageStore })
       : null;
-  if (pageCache) onCatalogChange(() => pageCache.clear());
+  // An order empties only the pages its stock may have changed (docs/decisions/205).
+  if (pageCache) onCatalogChange((_where, scope) => (scope === "anything" ? pageCache.clear() : pageCache.forgetPagesOf(scope.stockOf)));
   // On PostgreSQL other instances may share the database: their catalogue changes empty this
   // instance's pages and kept cards too, within a second (docs/decisions/146, 196).
   const broadcast = config.databaseUrl
-    ? startCatalogBroadcast({ databaseUrl: config.databaseUrl, onRemoteChange: () => catalogChanged("elsewhere"), logger })
+    ? startCatalogBroadcast({ databaseUrl: config.databaseUrl, onRemoteChange: (scope) => catalogChanged("elsewhere", scope), logger })
     : null;
 
   // Storefront pages and the cart page are answered in the order asked, a few at a time, cached or not

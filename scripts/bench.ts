@@ -1,6 +1,6 @@
 // npm run bench [-- --products 10000 --duration 10 --connections 10 --database-url postgres://... --no-page-cache
 //                  --scenarios anonymous,cart,signed-in --mixed-connections 100 --mixed-duration 60 --mixed-warmup 10
-//                  --no-mixed --no-pages --no-compression
+//                  --no-mixed --no-pages --no-compression --orders-every 2
 //                  --node-args="--max-old-space-size=256"]
 // Seeds a scratch database with N products, starts the production server on it and loads it with
 // autocannon, then prints every figure beside its budget (design.md, "Performance budgets") with PASS
@@ -11,6 +11,8 @@
 // - a mixed run (default 100 connections for 60 s, after 10 s of the same traffic at 10 connections): browsing, search and product pages, 30 % of requests
 //   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory, and
 //   its answers counted by how they were made (kept, kept on disk, filled in, rendered, other);
+//   With --orders-every S, a customer places an order (checkout, paid on delivery) every S seconds
+//   during it, as a shop that sells does: each order changes the catalogue's stock;
 // - the time to seed the catalogue and the server's idle memory;
 // - beside each run, the server's CPU time per answer (all its threads, from Linux's /proc): the cost of
 //   a page, which moves less than req/s and p99 with whatever else the machine is doing; with a
@@ -31,6 +33,7 @@ import { migrateToLatest } from "../app/db/migrate.server";
 import { addDemoCopies } from "../app/db/seed-copies.server";
 import { seedDemoCatalogue } from "../app/db/seed.server";
 import { addLine, userCartId } from "../app/domain/cart.server";
+import { checkoutOnce } from "./support/shopper";
 import { recordView } from "../app/domain/recently-viewed.server";
 import { createSession } from "../app/domain/sessions.server";
 import type { Config } from "../app/lib/config.server";
@@ -53,6 +56,7 @@ const { values } = parseArgs({
     "no-pages": { type: "boolean", default: false },
     "no-compression": { type: "boolean", default: false },
     "node-args": { type: "string" },
+    "orders-every": { type: "string", default: "0" },
   },
 });
 const productCount = Math.max(432, Number(values.products));
@@ -63,6 +67,8 @@ const databaseUrl = values["database-url"] ?? null;
 /** What every request asks for besides its shopper's cookie. */
 const compressed = !values["no-compression"];
 const ASKED: Record<string, string> = compressed ? { "accept-encoding": "gzip, deflate, br" } : {};
+/** Seconds between two orders during the mixed run; 0: none. */
+const ordersEvery = Number(values["orders-every"]);
 
 const BUDGET = {
   /** storefront pages at 10 connections, for every shopper: served warm (10,000 products) or uncached (100,000) */
@@ -85,6 +91,10 @@ interface Shoppers {
   carts: { cookie: string; productIds: number[] }[];
   /** session cookies of signed-in customers, each with a cart of two lines */
   accounts: { cookie: string; productIds: number[] }[];
+  /** session cookies of customers with an empty cart, each to place one order (--orders-every) */
+  buyers: string[];
+  /** products with stock to spare: an order of one bottle does not sell them out */
+  inStock: number[];
   productIds: { min: number; max: number };
   categories: number[];
   brands: number[];
@@ -136,10 +146,20 @@ async function makeShoppers(db: Db): Promise<Shoppers> {
     for (let v = 1; v <= RECENT_SHOWN; v++) await recordView(db, user.id, inStock[(i + v) % inStock.length].id);
     accounts.push({ cookie, productIds });
   }
+  const buyers: string[] = [];
+  const buyersNeeded = ordersEvery > 0 ? Math.ceil(Number(values["mixed-duration"]) / ordersEvery) + 1 : 0;
+  for (let i = 0; i < buyersNeeded; i++) {
+    const user = await db
+      .insertInto("users")
+      .values({ email: `buyer-${i}-${randomBytes(4).toString("hex")}@example.com`, password_hash: "!", first_name: "Bench", last_name: `Buyer ${i}`, role: "customer", created_at: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    buyers.push(cookieOf(await createSession(context, user.id)));
+  }
   const ids = await db.selectFrom("products").select((eb) => [eb.fn.min("id").as("min"), eb.fn.max("id").as("max")]).executeTakeFirstOrThrow();
   const categories = (await db.selectFrom("categories").select("id").execute()).map((r) => r.id);
   const brands = (await db.selectFrom("brands").select("id").execute()).map((r) => r.id);
-  return { carts, accounts, productIds: { min: Number(ids.min), max: Number(ids.max) }, categories, brands };
+  return { carts, accounts, buyers, inStock: inStock.map((row) => row.id), productIds: { min: Number(ids.min), max: Number(ids.max) }, categories, brands };
 }
 
 function memoryMb(pid: number, field: "VmRSS" | "VmHWM"): number {
@@ -373,6 +393,36 @@ function answerTally() {
   return { setupClient, rows };
 }
 
+/**
+ * With --orders-every S, one order every S seconds until stopped: a buyer of its own (each has one
+ * order) checks out one bottle of a product with stock to spare, as a shopper without JavaScript does.
+ * Resolves to the number of orders placed; an order refused fails the bench.
+ */
+function ordersDuring(base: string, shoppers: Shoppers): { stop: () => Promise<number> } {
+  if (ordersEvery <= 0) return { stop: async () => 0 };
+  let placed = 0;
+  let next = 0;
+  let refused: string | null = null;
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    const cookie = shoppers.buyers[next++];
+    if (!cookie || refused) return;
+    running = running.then(async () => {
+      const number = await checkoutOnce(base, { cookie }, pickOne(shoppers.inStock)).catch((error: Error) => error.message);
+      if (number && /^UB-\d+$/.test(number)) placed++;
+      else refused = String(number);
+    });
+  }, ordersEvery * 1000);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      if (refused) throw new Error(`an order during the mixed run was refused (${refused})`);
+      return placed;
+    },
+  };
+}
+
 async function benchMixed(base: string, pid: number, postmaster: number | null, shoppers: Shoppers) {
   const mixedConnections = Number(values["mixed-connections"]);
   const mixedDuration = Number(values["mixed-duration"]);
@@ -400,7 +450,9 @@ async function benchMixed(base: string, pid: number, postmaster: number | null, 
   const peakReset = resetPeak(pid);
   const cpuBefore = cpuMs(pid);
   const databaseBefore = databaseCpuMs(postmaster);
+  const orders = ordersDuring(base, shoppers);
   const result = await run(mixedConnections, mixedDuration, tally.setupClient);
+  const placed = await orders.stop();
   const cpu = cpuPerAnswer(cpuBefore, cpuMs(pid), result.requests.total);
   const databaseCpu = cpuPerAnswer(databaseBefore, databaseCpuMs(postmaster), result.requests.total);
   const peakMb = memoryMb(pid, "VmHWM");
@@ -421,6 +473,7 @@ async function benchMixed(base: string, pid: number, postmaster: number | null, 
       statuses,
       "errors (timeouts among them)": result.errors,
       timeouts: result.timeouts,
+      ...(ordersEvery > 0 ? { "orders placed": placed } : {}),
     },
     answers: tally.rows(),
     checks: [

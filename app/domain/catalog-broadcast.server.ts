@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { loadPg } from "~/db/client.server";
-import { onCatalogChange } from "./catalog.server";
+import { type CatalogScope, onCatalogChange } from "./catalog.server";
 
 /**
  * Several instances of the shop on one PostgreSQL database hear each other's catalogue changes
@@ -33,7 +33,7 @@ export interface CatalogBroadcast {
 
 export function startCatalogBroadcast(options: {
   databaseUrl: string;
-  onRemoteChange: () => void;
+  onRemoteChange: (scope: CatalogScope) => void;
   logger?: BroadcastLogger;
   /** defaults to a random id */
   instanceId?: string;
@@ -67,7 +67,9 @@ export function startCatalogBroadcast(options: {
       scheduleReconnect();
     });
     next.on("notification", (message) => {
-      if (message.channel === CATALOG_CHANNEL && message.payload !== instanceId) onRemoteChange();
+      if (message.channel !== CATALOG_CHANNEL) return;
+      const notice = readNotice(message.payload ?? "");
+      if (notice.from !== instanceId) onRemoteChange(notice.scope);
     });
     try {
       await next.connect();
@@ -85,10 +87,10 @@ export function startCatalogBroadcast(options: {
     client = next;
     retryMs = 250;
     // Whatever changed while this instance was not listening is unknown: start afresh.
-    if (connectedOnce) onRemoteChange();
+    if (connectedOnce) onRemoteChange("anything");
     if (unannounced) {
       unannounced = false;
-      announce();
+      announce("anything");
     }
     connectedOnce = true;
     markReady();
@@ -107,21 +109,22 @@ export function startCatalogBroadcast(options: {
   // A change that could not be announced (no connection, or the notice failed) is announced once the
   // connection is back: the other instances keep their pages up to PAGE_CACHE_TTL_S, 10 minutes by
   // default (docs/decisions/187), too long to leave them on.
+  // What was missed is not known: it is announced as a change to anything.
   let unannounced = false;
-  const announce = () => {
+  const announce = (scope: CatalogScope) => {
     if (!client) {
       unannounced = true;
       return;
     }
-    client.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, instanceId]).catch((error: Error) => {
+    client.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, noticeText(instanceId, scope)]).catch((error: Error) => {
       unannounced = true;
       logger?.warn({ event: "catalog_broadcast_error", err: error.message }, "could not announce a catalogue change; it is announced on reconnecting");
     });
   };
   // Sent after the change committed (catalogChanged() is called after the commit); only this
   // instance's own changes, so that nothing echoes.
-  const unsubscribe = onCatalogChange((where) => {
-    if (where === "here") announce();
+  const unsubscribe = onCatalogChange((where, scope) => {
+    if (where === "here") announce(scope);
   });
 
   void connect();
@@ -138,4 +141,24 @@ export function startCatalogBroadcast(options: {
       await current?.end().catch(() => {});
     },
   };
+}
+
+/** PostgreSQL's bound on a notice's text, in bytes. */
+const NOTICE_MAX_BYTES = 8000;
+
+/**
+ * A notice's text: the instance's id, then for an order's stock taken the products' ids
+ * ("a1b2c3 12,40"). Too many products for one notice: a change to anything.
+ */
+export function noticeText(instanceId: string, scope: CatalogScope): string {
+  if (scope === "anything") return instanceId;
+  const text = `${instanceId} ${scope.stockOf.join(",")}`;
+  return text.length < NOTICE_MAX_BYTES ? text : instanceId;
+}
+
+/** A notice read back; anything it does not say plainly (an older instance's, a damaged one) is a change to anything. */
+export function readNotice(text: string): { from: string; scope: CatalogScope } {
+  const [from, products, ...rest] = text.split(" ");
+  if (products === undefined || rest.length > 0 || !/^\d{1,10}(?:,\d{1,10})*$/.test(products)) return { from, scope: "anything" };
+  return { from, scope: { stockOf: products.split(",").map(Number) } };
 }

@@ -1,8 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { CATALOG_CHANNEL, type CatalogBroadcast, startCatalogBroadcast } from "./catalog-broadcast.server";
-import { catalogChanged } from "./catalog.server";
+import { CATALOG_CHANNEL, type CatalogBroadcast, noticeText, readNotice, startCatalogBroadcast } from "./catalog-broadcast.server";
+import { type CatalogScope, catalogChanged } from "./catalog.server";
 
 /** Waits until `check` is true, for at most `ms`; returns how long it took. */
 async function within(ms: number, check: () => boolean): Promise<number> {
@@ -44,7 +44,7 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     await other.query("select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1::int[])", [rows.map((r) => r.pid)]);
   }
 
-  function start(onRemoteChange: () => void) {
+  function start(onRemoteChange: (scope: CatalogScope) => void) {
     const broadcast = startCatalogBroadcast({ databaseUrl: t.url!, onRemoteChange });
     broadcasts.push(broadcast);
     return broadcast;
@@ -71,6 +71,33 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     heard.length = 0;
     catalogChanged();
     await within(1000, () => heard.includes(broadcast.instanceId));
+  });
+
+  it("tells the other instances which products an order took stock from, and they hear it as such (docs/decisions/205)", async () => {
+    const scopes: CatalogScope[] = [];
+    const broadcast = start((scope) => scopes.push(scope));
+    await broadcast.ready;
+    heard.length = 0;
+    catalogChanged("here", { stockOf: [12, 40] });
+    await within(1000, () => heard.includes(`${broadcast.instanceId} 12,40`));
+    // (The instances of the tests above, in this same process, announce that change too.)
+    await new Promise((r) => setTimeout(r, 200));
+    scopes.length = 0;
+
+    await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-e 7,8"]);
+    // An older instance's notice, or one not plainly made: a change to anything.
+    await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-e"]);
+    await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-e 7,x"]);
+    await within(1000, () => scopes.length === 3);
+    expect(scopes).toEqual([{ stockOf: [7, 8] }, "anything", "anything"]);
+  });
+
+  it("reads back what it writes, and sends a change to anything when the products would not fit a notice", () => {
+    expect(readNotice(noticeText("abc", { stockOf: [1, 22, 333] }))).toEqual({ from: "abc", scope: { stockOf: [1, 22, 333] } });
+    expect(readNotice(noticeText("abc", "anything"))).toEqual({ from: "abc", scope: "anything" });
+    const many = Array.from({ length: 2_000 }, (_, i) => 1_000_000 + i);
+    expect(noticeText("abc", { stockOf: many })).toBe("abc");
+    for (const text of ["abc ", "abc 1,,2", "abc 1 2", "abc 12345678901", "abc -1"]) expect(readNotice(text).scope).toBe("anything");
   });
 
   it("does not announce again a change heard from another instance (server.ts calls catalogChanged(\"elsewhere\"))", async () => {

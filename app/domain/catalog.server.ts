@@ -22,7 +22,13 @@ import { type ProductSize, sizesColumn, sizesFromColumn } from "./product-sizes.
 const LISTENERS = Symbol.for("unboxed.catalogListeners");
 /** where the catalogue changed: on this instance, or on another one sharing its database */
 export type CatalogChange = "here" | "elsewhere";
-type CatalogListener = (where: CatalogChange) => void;
+/**
+ * What a change may have altered (docs/decisions/205): anything, or only what an order's stock taken
+ * from these products alters (their own pages, and what sorts by sales: page-cache.server.ts,
+ * orderTiesOf). A product that sold out changes every card of it, so its order alters anything.
+ */
+export type CatalogScope = "anything" | { stockOf: readonly number[] };
+type CatalogListener = (where: CatalogChange, scope: CatalogScope) => void;
 const registry = globalThis as typeof globalThis & { [LISTENERS]?: Set<CatalogListener> };
 const catalogListeners = (registry[LISTENERS] ??= new Set<CatalogListener>());
 
@@ -31,8 +37,19 @@ export function onCatalogChange(listener: CatalogListener): () => void {
   return () => catalogListeners.delete(listener);
 }
 
-export function catalogChanged(where: CatalogChange = "here"): void {
-  for (const listener of catalogListeners) listener(where);
+export function catalogChanged(where: CatalogChange = "here", scope: CatalogScope = "anything"): void {
+  for (const listener of catalogListeners) listener(where, scope);
+}
+
+/**
+ * What taking stock from these products altered, read in the transaction that took it, after taking it
+ * (each product's summary row is then locked: a later order waits, an earlier one is counted): only
+ * their stock, unless one of them sold out.
+ */
+export async function stockTakenScope(trx: Db, productIds: readonly number[]): Promise<CatalogScope> {
+  if (productIds.length === 0) return "anything";
+  const rows = await trx.selectFrom("products").select("stock").where("id", "in", productIds).execute();
+  return rows.length === productIds.length && rows.every((row) => Number(row.stock) > 0) ? { stockOf: [...productIds] } : "anything";
 }
 
 /** What a product card needs: everything is read fresh from the catalogue. */

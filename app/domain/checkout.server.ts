@@ -24,7 +24,7 @@ import {
   saveNewAddress,
 } from "./addresses.server";
 import { type CartLine, type CartView, cartView, isBuyable } from "./cart.server";
-import { catalogChanged } from "./catalog.server";
+import { type CatalogScope, catalogChanged, stockTakenScope } from "./catalog.server";
 import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "./mail-outbox.server";
 import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, secondsUntilExpiry } from "./order-expiry.server";
@@ -221,6 +221,8 @@ export async function placeCheckoutOrder(
   const expected = /^\d{1,15}$/.test(input.expectedTotal) ? Number(input.expectedTotal) : null;
   if (expected !== seenProblem.subtotal + quoted.quote.fee) return confirm(quoted.quote, seenProblem.subtotal);
 
+  // What the order's stock taken altered, for the pages kept (docs/decisions/205).
+  let stockTaken: CatalogScope = "anything";
   try {
     const outcome = await db.transaction().execute(async (trx): Promise<CheckoutResult> => {
       // One cart, one order: the cart is locked before it is read, so a second tab waits here until
@@ -273,10 +275,11 @@ export async function placeCheckoutOrder(
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
+      stockTaken = await stockTakenScope(trx, [...new Set(placed.items.map((item) => item.productId!))]);
       return { ok: true, order: placed, reused: false, address };
     });
     if (!outcome.ok || outcome.reused) return outcome;
-    catalogChanged();
+    catalogChanged("here", stockTaken);
     return outcome;
   } catch (error) {
     // The fees or a price changed while the order was being written: nothing was; show the new total.

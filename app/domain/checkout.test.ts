@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { makeProducts, makeUser, setSize, firstSizeOf } from "../../tests/support/catalogue";
 import { addAddress, listAddresses, MAX_ADDRESSES } from "./addresses.server";
+import { type CatalogScope, onCatalogChange } from "./catalog.server";
 import { type CheckoutInput, checkoutView, placeCheckoutOrder } from "./checkout.server";
 import { testContext } from "../../tests/support/context";
 import { translatorFor } from "~/lib/i18n.server";
@@ -79,6 +80,41 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     expect(await cartLines(cartId)).toEqual([]);
     const events = await t.db.selectFrom("order_events").select("status").where("order_id", "=", result.order.id).execute();
     expect(events).toEqual([{ status: "pending" }]);
+  });
+
+  it("tells the kept pages which products' stock an order took, or anything once one of them sold out (docs/decisions/205)", async () => {
+    const [oud, bleu, pair] = await makeProducts(t.db, [
+      { name: "Scope Oud", price: 30_000_000, stock: 5 },
+      { name: "Scope Bleu", price: 16_500_050, stock: 1 },
+      { name: "Scope Pair", price: 20_000_000, stock: 2 },
+    ]);
+    const heard: CatalogScope[] = [];
+    const stop = onCatalogChange((where, scope) => where === "here" && heard.push(scope));
+    try {
+      const oudOnly = await shopperWithCart([{ productId: oud, quantity: 2 }]);
+      expect((await submit(oudOnly.userId)).ok).toBe(true);
+      expect(heard).toEqual([{ stockOf: [oud] }]);
+      // The last bottle of one of two products: every card of it changes.
+      const both = await shopperWithCart([
+        { productId: oud, quantity: 1 },
+        { productId: bleu, quantity: 1 },
+      ]);
+      expect((await submit(both.userId)).ok).toBe(true);
+      expect(heard[1]).toBe("anything");
+
+      // Two shoppers take the last two bottles at the same moment: whichever order comes second sees
+      // the product sold out, however the two interleave.
+      heard.length = 0;
+      const shoppers = [await shopperWithCart([{ productId: pair, quantity: 1 }]), await shopperWithCart([{ productId: pair, quantity: 1 }])];
+      const results = await Promise.all(shoppers.map((s) => submit(s.userId)));
+      expect(results.map((r) => r.ok)).toEqual([true, true]);
+      expect(await stockOf(pair)).toBe(0);
+      expect(heard).toHaveLength(2);
+      expect(heard).toContainEqual({ stockOf: [pair] });
+      expect(heard).toContain("anything");
+    } finally {
+      stop();
+    }
   });
 
   it("has the spec's three address outcomes: save then link, snapshot only, saved address linked", async () => {

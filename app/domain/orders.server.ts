@@ -8,7 +8,7 @@ import type { DeliveryQuote } from "~/lib/delivery";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { type CartLine, cartView, isBuyable } from "./cart.server";
-import { catalogChanged } from "./catalog.server";
+import { type CatalogScope, catalogChanged, stockTakenScope } from "./catalog.server";
 import { sizedName, takeSizeStock } from "./product-sizes.server";
 import { MAX_OPEN_WHATSAPP_ORDERS_PER_CART, openWhatsAppOrders, secondsUntilExpiry } from "./order-expiry.server";
 
@@ -149,9 +149,14 @@ function normaliseLines(lines: OrderLineInput[]): OrderLineInput[] {
  * Throws OrderError (and writes nothing) when a product is not in the shop or the stock is short.
  */
 export async function createOrderFromLines(db: Db, order: NewOrder): Promise<PlacedOrder> {
-  const placed = await db.transaction().execute((trx) => insertOrder(trx, order));
-  // Stock shows on product pages: anything caching them must hear that it changed.
-  if (order.takeFromStock) catalogChanged();
+  let stockTaken: CatalogScope = "anything";
+  const placed = await db.transaction().execute(async (trx) => {
+    const inserted = await insertOrder(trx, order);
+    if (order.takeFromStock) stockTaken = await stockTakenScope(trx, [...new Set(inserted.items.map((item) => item.productId!))]);
+    return inserted;
+  });
+  // Stock shows on product pages: anything caching them must hear that it changed (docs/decisions/205).
+  if (order.takeFromStock) catalogChanged("here", stockTaken);
   return placed;
 }
 

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { DEFAULT_PAGE_CACHE_MB, DEFAULT_PAGE_CACHE_TTL_S } from "./config.server";
 import { keptBytes } from "./kept-bytes.server";
-import type { PageStore, StoredPage } from "./page-store.server";
+import type { OrderTies, PageStore, StoredPage } from "./page-store.server";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
 import { freshNonce } from "./security-headers.server";
@@ -261,7 +261,7 @@ export class PageCache {
    */
   keepStored(key: string, entry: CachedPage, generation: number): void {
     if (generation !== this.generation || !this.store) return;
-    this.store.put(key, toStored(entry));
+    this.store.put(key, toStored(entry), orderTiesOf(key));
   }
 
   /** A token taken before rendering; a page rendered across a catalogue change is not stored. */
@@ -293,7 +293,7 @@ export class PageCache {
     while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
       const [oldest, entry] = this.entries.entries().next().value as [string, CachedPage];
       this.delete(oldest);
-      if (this.store && !entry.inStore && this.now() - entry.storedAt <= this.ttlMs) this.store.put(oldest, toStored(entry));
+      if (this.store && !entry.inStore && this.now() - entry.storedAt <= this.ttlMs) this.store.put(oldest, toStored(entry), orderTiesOf(oldest));
     }
   }
 
@@ -302,6 +302,22 @@ export class PageCache {
     this.entries.clear();
     this.bytes = 0;
     this.store?.clear();
+  }
+
+  /**
+   * The pages an order that took stock from these products, selling none out, may have changed, out of
+   * memory and the page store (docs/decisions/205): see orderTiesOf. Elsewhere these products are cards,
+   * which show only whether a product is sold out: an order that sells one out empties the whole cache
+   * instead (catalog.server.ts, stockTakenScope). A page being rendered now is not kept, as at clear().
+   */
+  forgetPagesOf(productIds: readonly number[]): void {
+    this.generation++;
+    const changed = new Set(productIds);
+    for (const key of [...this.entries.keys()]) {
+      const ties = orderTiesOf(key);
+      if (ties.everyOrder || (ties.productId !== null && changed.has(ties.productId))) this.delete(key);
+    }
+    this.store?.forgetPagesOf(productIds);
   }
 
   stats(): PageCacheStats {
@@ -314,6 +330,28 @@ export class PageCache {
     this.entries.delete(key);
     this.bytes -= entry.bytes;
   }
+}
+
+/** A kept page's key (PageCache.keyFor): language, then URL; its path and query. */
+const KEY_PARTS = /^\S+ [a-z]+:\/\/[^/]*(\/[^?]*)(?:\?(.*))?$/;
+const PRODUCT_PAGE = /^\/shop\/(\d{1,10})(?:\.data)?$/;
+const LISTING = /^\/shop(?:\.data)?$/;
+
+/**
+ * What an order that took stock and sold nothing out may have changed of the page kept under `key`
+ * (docs/decisions/205), from its path and query:
+ * - a product's page (or its data): when the order is of that product (its stock, its sizes' stock,
+ *   'often bought together', its structured data's availability);
+ * - a listing in best-selling order, and the sitemap (each product's last change): every order;
+ * - any other page: none. Listings, search and the home page show products as cards, and a card
+ *   shows only whether its product is sold out.
+ */
+export function orderTiesOf(key: string): OrderTies {
+  const [, path = "", query = ""] = KEY_PARTS.exec(key) ?? [];
+  const product = PRODUCT_PAGE.exec(path);
+  if (product) return { productId: Number(product[1]), everyOrder: false };
+  const everyOrder = path === "/sitemap.xml" || (LISTING.test(path) && new URLSearchParams(query).getAll("sort").includes("best-selling"));
+  return { productId: null, everyOrder };
 }
 
 /** Asks of pages remembered per period (PageCache.keepVerdict). */

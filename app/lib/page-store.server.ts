@@ -23,6 +23,15 @@ export interface StoredPage {
   br: Buffer;
 }
 
+/**
+ * What an order that sold nothing out may have changed of a page (docs/decisions/205): the product it
+ * is the page of, if any, and whether any order changes it (a listing in best-selling order, the sitemap).
+ */
+export interface OrderTies {
+  productId: number | null;
+  everyOrder: boolean;
+}
+
 export interface PageStoreStats {
   pages: number;
   bytes: number;
@@ -37,7 +46,8 @@ export class PageStore {
   private db!: SQLite.Database;
   private read!: SQLite.Statement<[string]>;
   private forget!: SQLite.Statement<[string]>;
-  private write!: SQLite.Statement<[string, number, number, string, Buffer]>;
+  private forgetShowing!: SQLite.Statement<[string]>;
+  private write!: SQLite.Statement<[string, number | null, number, number, number, string, Buffer]>;
   private dropOldest!: SQLite.Statement<[number]>;
   private bytes = 0;
   private pages = 0;
@@ -57,11 +67,16 @@ export class PageStore {
     // Its own page cache small (the rest is written to the file): a page is read once per ask, and the
     // operating system's cache holds the file.
     db.pragma("cache_size = -1024");
-    db.exec("CREATE TABLE pages (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, stored_at INTEGER NOT NULL, bytes INTEGER NOT NULL, head TEXT NOT NULL, br BLOB NOT NULL)");
+    // product_id and every_order: the page's OrderTies.
+    db.exec(
+      "CREATE TABLE pages (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, product_id INTEGER, every_order INTEGER NOT NULL, stored_at INTEGER NOT NULL, bytes INTEGER NOT NULL, head TEXT NOT NULL, br BLOB NOT NULL);" +
+        "CREATE INDEX pages_product ON pages (product_id); CREATE INDEX pages_every_order ON pages (every_order) WHERE every_order",
+    );
     this.db = db;
     this.read = db.prepare("SELECT stored_at, head, br FROM pages WHERE key = ?");
     this.forget = db.prepare("DELETE FROM pages WHERE key = ? RETURNING bytes");
-    this.write = db.prepare("INSERT INTO pages (key, stored_at, bytes, head, br) VALUES (?, ?, ?, ?, ?)");
+    this.forgetShowing = db.prepare("DELETE FROM pages WHERE every_order OR product_id IN (SELECT value FROM json_each(?)) RETURNING bytes");
+    this.write = db.prepare("INSERT INTO pages (key, product_id, every_order, stored_at, bytes, head, br) VALUES (?, ?, ?, ?, ?, ?, ?)");
     this.dropOldest = db.prepare("DELETE FROM pages WHERE id IN (SELECT id FROM pages ORDER BY id LIMIT ?) RETURNING bytes");
     this.bytes = 0;
     this.pages = 0;
@@ -76,7 +91,8 @@ export class PageStore {
     return { ...head, storedAt: row.stored_at, br: row.br };
   }
 
-  put(key: string, page: StoredPage): void {
+  /** Keeps `page` under `key`, with what an order may change of it. */
+  put(key: string, page: StoredPage, ties: OrderTies = { productId: null, everyOrder: true }): void {
     const head = JSON.stringify({ status: page.status, headers: page.headers, nonce: page.nonce, etag: page.etag });
     const bytes = key.length + head.length + page.br.length;
     if (bytes > this.maxBytes / 8) return;
@@ -87,7 +103,7 @@ export class PageStore {
         this.bytes -= replaced.bytes;
         this.pages--;
       }
-      this.write.run(key, page.storedAt, bytes, head, page.br);
+      this.write.run(key, ties.productId, ties.everyOrder ? 1 : 0, page.storedAt, bytes, head, page.br);
     } catch {
       // A full disk: the page is simply not stored.
       return;
@@ -104,6 +120,18 @@ export class PageStore {
       }
       for (const row of dropped) this.bytes -= row.bytes;
       this.pages -= dropped.length;
+    }
+  }
+
+  /** The pages an order that took stock from these products (none sold out) may have changed, out (docs/decisions/205). */
+  forgetPagesOf(productIds: readonly number[]): void {
+    try {
+      const dropped = this.forgetShowing.all(JSON.stringify(productIds)) as { bytes: number }[];
+      for (const row of dropped) this.bytes -= row.bytes;
+      this.pages -= dropped.length;
+    } catch {
+      // Whatever could not be read out cannot be trusted: start afresh.
+      this.clear();
     }
   }
 

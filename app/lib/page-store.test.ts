@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cachedPage, encodedBody, PageCache } from "./page-cache.server";
+import { cachedPage, encodedBody, orderTiesOf, PageCache } from "./page-cache.server";
 import { PageStore, type StoredPage } from "./page-store.server";
 
 const stores: PageStore[] = [];
@@ -72,6 +72,24 @@ describe("the page store (docs/decisions/203)", () => {
     const big = { ...storedPage(""), br: Buffer.alloc(8 * 1024, 1) };
     store.put("big", big);
     expect(store.get("big", 0)).toBeUndefined();
+  });
+
+  it("forgets the pages an order of some products changes, counting what is left", () => {
+    const store = openStore();
+    const product = (productId: number) => ({ productId, everyOrder: false });
+    store.put("en http://shop.test/shop/1", storedPage("one"), product(1));
+    store.put("en http://shop.test/shop/2", storedPage("two"), product(2));
+    store.put("en http://shop.test/shop/3", storedPage("three"), product(3));
+    store.put("en http://shop.test/shop", storedPage("listing"), { productId: null, everyOrder: false });
+    store.put("en http://shop.test/shop?sort=best-selling", storedPage("best sellers"), { productId: null, everyOrder: true });
+    const bytes = store.stats().bytes;
+    store.forgetPagesOf([1, 3]);
+    for (const key of ["en http://shop.test/shop/2", "en http://shop.test/shop"]) expect(store.get(key, 0)).toBeDefined();
+    for (const key of ["en http://shop.test/shop/1", "en http://shop.test/shop/3", "en http://shop.test/shop?sort=best-selling"]) expect(store.get(key, 0)).toBeUndefined();
+    expect(store.stats().pages).toBe(2);
+    expect(store.stats().bytes).toBeLessThan(bytes / 2);
+    store.forgetPagesOf([]);
+    expect(store.stats().pages).toBe(2);
   });
 
   it("is emptied by clear, and keeps its file in no folder", () => {
@@ -161,6 +179,41 @@ describe("the page cache with a page store", () => {
     cache.set("p2", rendered(2), cache.currentGeneration());
     expect(store.stats()).toMatchObject({ pages: 1, writes: 1 });
     expect(cache.get("p1")!.stored).toBe(true);
+  });
+
+  it("forgets, after an order, only the pages it may have changed, in memory and in the store (docs/decisions/205)", () => {
+    const store = openStore();
+    const cache = new PageCache({ maxEntries: 4, store });
+    const changed = ["en http://shop.test/shop/12", "es http://shop.test/shop/12.data?lng=es", "en http://shop.test/shop?sort=best-selling&page=2", "en http://shop.test/sitemap.xml"];
+    const unchanged = ["en http://shop.test/shop/120", "en http://shop.test/shop/13.data", "en http://shop.test/shop?brand=3", "en http://shop.test/", "es https://shop.test/shop?q=12"];
+    // Five in the store (pushed out of memory), four in memory, each kind in both.
+    [changed[0], unchanged[0], changed[2], unchanged[2], unchanged[3], changed[1], unchanged[1], changed[3], unchanged[4]].forEach((key, i) => cache.set(key, rendered(i + 1), cache.currentGeneration()));
+    expect(store.stats().pages).toBe(5);
+    const rendering = cache.currentGeneration();
+
+    cache.forgetPagesOf([12, 40]);
+    expect(store.stats().pages).toBe(3);
+    expect(cache.stats().entries).toBe(2);
+    for (const key of changed) expect(cache.get(key)).toBeUndefined();
+    for (const key of unchanged) expect(cache.get(key)).toBeDefined();
+    expect(cache.get(unchanged[0])!.body.toString()).toBe(text(2));
+    // A page rendered before the order is not kept after it.
+    expect(cache.set("en http://shop.test/shop/77", rendered(8), rendering)).toBe(false);
+    cache.keepStored("en http://shop.test/shop/78", rendered(9), rendering);
+    expect(cache.get("en http://shop.test/shop/78")).toBeUndefined();
+  });
+
+  it("tells what an order may change of a page from its key's path and query, whatever its language or address", () => {
+    const product = (productId: number) => ({ productId, everyOrder: false });
+    expect(orderTiesOf("en http://shop.test/shop/12")).toEqual(product(12));
+    expect(orderTiesOf("es https://shop.test:8443/shop/4096.data?lng=es")).toEqual(product(4096));
+    expect(orderTiesOf("en http://shop.test/shop/12?sort=best-selling")).toEqual(product(12));
+    for (const key of ["en http://shop.test/shop?sort=best-selling", "en http://shop.test/shop.data?q=oud&sort=newest&sort=best-selling", "es http://shop.test/sitemap.xml"]) {
+      expect(orderTiesOf(key)).toEqual({ productId: null, everyOrder: true });
+    }
+    for (const key of ["en http://shop.test/shop", "en http://shop.test/shop?q=12", "en http://shop.test/shop?sort=price-asc", "en http://shop.test/?sort=best-selling", "en http://shop.test/", "en http://shop.test/_root.data", "en http://shop.test/about", "en http://shop.test/shop/12x"]) {
+      expect(orderTiesOf(key)).toEqual({ productId: null, everyOrder: false });
+    }
   });
 
   it("sends no page from the store past its time, and does not write one memory lets go past its time", () => {

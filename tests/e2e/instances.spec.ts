@@ -174,3 +174,20 @@ test("a catalogue change on one instance reaches the other's page cache and kept
   await expect.poll(async () => (await rowCard()).includes('class="badge'), { timeout: 1000, intervals: [50] }).toBe(true);
   expect(Date.now() - soldAt).toBeLessThan(1000);
 });
+
+test("an order on one instance empties on the other only the pages its stock changed (docs/decisions/205)", async () => {
+  const [{ id: bought }, { id: other }] = await database.db.selectFrom("products").select("id").where("stock", ">", 5).where("archived_at", "is", null).orderBy("id", "desc").limit(2).execute();
+  const askB = async (path: string) => (await fetch(`${b.base}${path}`)).headers.get("x-page-cache");
+  const unchanged = [`/shop/${other}`, "/shop", "/", "/shop?sort=price-asc"];
+  for (const path of [`/shop/${bought}`, "/shop?sort=best-selling", ...unchanged]) await expect.poll(() => askB(path), { timeout: 5000 }).toBe("hit");
+
+  const number = await checkoutOnce(a.base, { cookie: await customerCookie(`one-bottle-${Date.now()}@example.com`) }, bought);
+  expect(number).toMatch(/^UB-\d+$/);
+  // Within a second B renders again the bought product's page and the best sellers...
+  const orderedAt = Date.now();
+  await expect.poll(() => askB(`/shop/${bought}`), { timeout: 1000, intervals: [50] }).not.toBe("hit");
+  expect(Date.now() - orderedAt).toBeLessThan(1000);
+  expect(await askB("/shop?sort=best-selling")).not.toBe("hit");
+  // ...and still answers from memory the pages the order changed nothing on.
+  for (const path of unchanged) expect(await askB(path)).toBe("hit");
+});
