@@ -187,17 +187,20 @@ const CLOCK_TICKS = (() => {
 })();
 
 /** A process's /proc stat fields after its name: state, ppid, ... (utime and stime are 11 and 12, its waited-for children's 13 and 14). */
-function statFields(pid: number): string[] {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+function statFields(pid: number, thread?: number): string[] {
+  const stat = fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8");
   return stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
 }
 
 const ticksToMs = (ticks: number) => (ticks * 1000) / CLOCK_TICKS;
 
-/** The process's CPU time so far, user and system, all its threads, in ms; null where there is no /proc. */
-function cpuMs(pid: number): number | null {
+/**
+ * The process's CPU time so far, user and system, in ms: all its threads, or its main thread alone (the
+ * one JavaScript runs on: what a busy server runs out of first); null where there is no /proc.
+ */
+function cpuMs(pid: number, mainThread = false): number | null {
   try {
-    const fields = statFields(pid);
+    const fields = statFields(pid, mainThread ? pid : undefined);
     return ticksToMs(Number(fields[11]) + Number(fields[12]));
   } catch {
     return null;
@@ -449,11 +452,13 @@ async function benchMixed(base: string, pid: number, postmaster: number | null, 
   if (mixedWarmup > 0) await run(10, mixedWarmup);
   const peakReset = resetPeak(pid);
   const cpuBefore = cpuMs(pid);
+  const mainBefore = cpuMs(pid, true);
   const databaseBefore = databaseCpuMs(postmaster);
   const orders = ordersDuring(base, shoppers);
   const result = await run(mixedConnections, mixedDuration, tally.setupClient);
   const placed = await orders.stop();
   const cpu = cpuPerAnswer(cpuBefore, cpuMs(pid), result.requests.total);
+  const mainCpu = cpuPerAnswer(mainBefore, cpuMs(pid, true), result.requests.total);
   const databaseCpu = cpuPerAnswer(databaseBefore, databaseCpuMs(postmaster), result.requests.total);
   const peakMb = memoryMb(pid, "VmHWM");
   const serverErrors = Object.entries(result.statusCodeStats ?? {})
@@ -469,6 +474,7 @@ async function benchMixed(base: string, pid: number, postmaster: number | null, 
       "req/s": Math.round(result.requests.average),
       "p50 ms": result.latency.p50,
       "CPU ms/answer": cpu,
+      "main thread ms/answer": mainCpu,
       ...(postmaster === null ? {} : { "DB CPU ms/answer": databaseCpu }),
       statuses,
       "errors (timeouts among them)": result.errors,
