@@ -152,7 +152,7 @@ const NOTICE_MAX_BYTES = 8000;
  */
 export function noticeText(instanceId: string, scope: CatalogScope): string {
   if (scope === "anything") return instanceId;
-  const text = `${instanceId} ${scope.stockOf.join(",")}`;
+  const text = `${instanceId} ${scope.ordered.join(",")}`;
   return text.length < NOTICE_MAX_BYTES ? text : instanceId;
 }
 
@@ -160,5 +160,5 @@ export function noticeText(instanceId: string, scope: CatalogScope): string {
 export function readNotice(text: string): { from: string; scope: CatalogScope } {
   const [from, products, ...rest] = text.split(" ");
   if (products === undefined || rest.length > 0 || !/^\d{1,10}(?:,\d{1,10})*$/.test(products)) return { from, scope: "anything" };
-  return { from, scope: { stockOf: products.split(",").map(Number) } };
+  return { from, scope: { ordered: products.split(",").map(Number) } };
 }

@@ -78,7 +78,7 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     const broadcast = start((scope) => scopes.push(scope));
     await broadcast.ready;
     heard.length = 0;
-    catalogChanged("here", { stockOf: [12, 40] });
+    catalogChanged("here", { ordered: [12, 40] });
     await within(1000, () => heard.includes(`${broadcast.instanceId} 12,40`));
     // (The instances of the tests above, in this same process, announce that change too.)
     await new Promise((r) => setTimeout(r, 200));
@@ -89,14 +89,14 @@ describe("catalogue changes between instances on PostgreSQL", () => {
     await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-e"]);
     await other.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, "instance-e 7,x"]);
     await within(1000, () => scopes.length === 3);
-    expect(scopes).toEqual([{ stockOf: [7, 8] }, "anything", "anything"]);
+    expect(scopes).toEqual([{ ordered: [7, 8] }, "anything", "anything"]);
   });
 
   it("reads back what it writes, and sends a change to anything when the products would not fit a notice", () => {
-    expect(readNotice(noticeText("abc", { stockOf: [1, 22, 333] }))).toEqual({ from: "abc", scope: { stockOf: [1, 22, 333] } });
+    expect(readNotice(noticeText("abc", { ordered: [1, 22, 333] }))).toEqual({ from: "abc", scope: { ordered: [1, 22, 333] } });
     expect(readNotice(noticeText("abc", "anything"))).toEqual({ from: "abc", scope: "anything" });
     const many = Array.from({ length: 2_000 }, (_, i) => 1_000_000 + i);
-    expect(noticeText("abc", { stockOf: many })).toBe("abc");
+    expect(noticeText("abc", { ordered: many })).toBe("abc");
     for (const text of ["abc ", "abc 1,,2", "abc 1 2", "abc 12345678901", "abc -1"]) expect(readNotice(text).scope).toBe("anything");
   });
 

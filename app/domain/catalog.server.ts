@@ -23,11 +23,11 @@ const LISTENERS = Symbol.for("unboxed.catalogListeners");
 /** where the catalogue changed: on this instance, or on another one sharing its database */
 export type CatalogChange = "here" | "elsewhere";
 /**
- * What a change may have altered (docs/decisions/205): anything, or only what an order's stock taken
- * from these products alters (their own pages, and what sorts by sales: page-cache.server.ts,
+ * What a change may have altered (docs/decisions/205): anything, or only what an order of these
+ * products that sold none out alters (their own pages, and what sorts by sales: page-cache.server.ts,
  * orderTiesOf). A product that sold out changes every card of it, so its order alters anything.
  */
-export type CatalogScope = "anything" | { stockOf: readonly number[] };
+export type CatalogScope = "anything" | { ordered: readonly number[] };
 type CatalogListener = (where: CatalogChange, scope: CatalogScope) => void;
 const registry = globalThis as typeof globalThis & { [LISTENERS]?: Set<CatalogListener> };
 const catalogListeners = (registry[LISTENERS] ??= new Set<CatalogListener>());
@@ -49,7 +49,7 @@ export function catalogChanged(where: CatalogChange = "here", scope: CatalogScop
 export async function stockTakenScope(trx: Db, productIds: readonly number[]): Promise<CatalogScope> {
   if (productIds.length === 0) return "anything";
   const rows = await trx.selectFrom("products").select("stock").where("id", "in", productIds).execute();
-  return rows.length === productIds.length && rows.every((row) => Number(row.stock) > 0) ? { stockOf: [...productIds] } : "anything";
+  return rows.length === productIds.length && rows.every((row) => Number(row.stock) > 0) ? { ordered: [...productIds] } : "anything";
 }
 
 /** What a product card needs: everything is read fresh from the catalogue. */

@@ -93,7 +93,7 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     try {
       const oudOnly = await shopperWithCart([{ productId: oud, quantity: 2 }]);
       expect((await submit(oudOnly.userId)).ok).toBe(true);
-      expect(heard).toEqual([{ stockOf: [oud] }]);
+      expect(heard).toEqual([{ ordered: [oud] }]);
       // The last bottle of one of two products: every card of it changes.
       const both = await shopperWithCart([
         { productId: oud, quantity: 1 },
@@ -110,7 +110,7 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
       expect(results.map((r) => r.ok)).toEqual([true, true]);
       expect(await stockOf(pair)).toBe(0);
       expect(heard).toHaveLength(2);
-      expect(heard).toContainEqual({ stockOf: [pair] });
+      expect(heard).toContainEqual({ ordered: [pair] });
       expect(heard).toContain("anything");
     } finally {
       stop();

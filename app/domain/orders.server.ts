@@ -378,6 +378,8 @@ export async function placeWhatsAppOrder(
         ownerAlert: options.ownerAlert ?? null,
       });
     });
+    // It takes no stock, but counts as sold (best-selling listings) and as bought together (docs/decisions/205).
+    catalogChanged("here", { ordered: [...new Set(placed.items.map((item) => item.productId!))] });
     return { ...placed, reused: false };
   } catch (error) {
     // Two presses at once: the unique index lets one order through; the other finds it.

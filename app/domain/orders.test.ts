@@ -3,6 +3,7 @@ import { translatorFor } from "~/lib/i18n.server";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { addLine, clearCart, ensureCart, setLineQuantity } from "./cart.server";
+import { onCatalogChange } from "./catalog.server";
 import {
   cartFingerprint,
   createOrderFromLines,
@@ -201,8 +202,12 @@ describe.each(ENGINES)("orders on %s", (engine) => {
       await setSize(t.db, b, { stock: 1 }); // b: capped to 1
       await setSize(t.db, gone, { stock: 0 }); // left out
 
-      const order = await placeWhatsAppOrder(t.db, { cartId, userId: null });
+      const heard: unknown[] = [];
+      const stop = onCatalogChange((where, scope) => heard.push([where, scope]));
+      const order = await placeWhatsAppOrder(t.db, { cartId, userId: null }).finally(stop);
       expect(order).toMatchObject({ reused: false, channel: "whatsapp", status: "pending", userId: null, total: 17_500_050 });
+      // No stock taken, but sold and bought together: its products' pages and the best sellers change (docs/decisions/205).
+      expect(heard).toEqual([["here", { ordered: [a, b] }]]);
       expect(order.items).toEqual([
         { productId: a, name: "Bleu", unitPrice: 5_000_000, quantity: 3, sizeId: expect.any(Number), sizeLabel: null },
         { productId: b, name: "Libre", unitPrice: 2_500_050, quantity: 1, sizeId: expect.any(Number), sizeLabel: null },
