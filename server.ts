@@ -119,7 +119,7 @@ async function main() {
     production && config.pageCache
       ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs, keepFromAsk: config.pageCacheMinAsks, store: pageStore })
       : null;
-  // An order empties only the pages its stock may have changed (docs/decisions/205).
+  // An order empties only the pages it may have changed (docs/decisions/205).
   if (pageCache) onCatalogChange((_where, scope) => (scope === "anything" ? pageCache.clear() : pageCache.forgetPagesOf(scope.ordered)));
   // On PostgreSQL other instances may share the database: their catalogue changes empty this
   // instance's pages and kept cards too, within a second (docs/decisions/146, 196).

@@ -147,8 +147,8 @@ export function startCatalogBroadcast(options: {
 const NOTICE_MAX_BYTES = 8000;
 
 /**
- * A notice's text: the instance's id, then for an order's stock taken the products' ids
- * ("a1b2c3 12,40"). Too many products for one notice: a change to anything.
+ * A notice's text: the instance's id, then for an order the ids of its products ("a1b2c3 12,40").
+ * Too many products for one notice: a change to anything.
  */
 export function noticeText(instanceId: string, scope: CatalogScope): string {
   if (scope === "anything") return instanceId;

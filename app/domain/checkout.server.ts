@@ -29,7 +29,7 @@ import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "./mail-outbox.server";
 import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, secondsUntilExpiry } from "./order-expiry.server";
 import { orderConfirmationEmail } from "./order-mail.server";
-import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, type PlacedOrder } from "./orders.server";
+import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, orderedProducts, type PlacedOrder } from "./orders.server";
 import type { SessionUser } from "./sessions.server";
 
 /**
@@ -275,7 +275,7 @@ export async function placeCheckoutOrder(
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
-      stockTaken = await stockTakenScope(trx, [...new Set(placed.items.map((item) => item.productId!))]);
+      stockTaken = await stockTakenScope(trx, orderedProducts(placed));
       return { ok: true, order: placed, reused: false, address };
     });
     if (!outcome.ok || outcome.reused) return outcome;

@@ -152,7 +152,7 @@ export async function createOrderFromLines(db: Db, order: NewOrder): Promise<Pla
   let stockTaken: CatalogScope = "anything";
   const placed = await db.transaction().execute(async (trx) => {
     const inserted = await insertOrder(trx, order);
-    if (order.takeFromStock) stockTaken = await stockTakenScope(trx, [...new Set(inserted.items.map((item) => item.productId!))]);
+    if (order.takeFromStock) stockTaken = await stockTakenScope(trx, orderedProducts(inserted));
     return inserted;
   });
   // Stock shows on product pages: anything caching them must hear that it changed (docs/decisions/205).
@@ -281,6 +281,11 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
   return placed;
 }
 
+/** The products an order just placed is of, each once. */
+export function orderedProducts(order: PlacedOrder): number[] {
+  return [...new Set(order.items.map((item) => item.productId!))];
+}
+
 /** An order with its items, by its number; null when there is none. */
 export async function findOrderByNumber(db: Db, number: string): Promise<(PlacedOrder & { cartId: string | null }) | null> {
   if (!isOrderNumber(number)) return null;
@@ -379,7 +384,7 @@ export async function placeWhatsAppOrder(
       });
     });
     // It takes no stock, but counts as sold (best-selling listings) and as bought together (docs/decisions/205).
-    catalogChanged("here", { ordered: [...new Set(placed.items.map((item) => item.productId!))] });
+    catalogChanged("here", { ordered: orderedProducts(placed) });
     return { ...placed, reused: false };
   } catch (error) {
     // Two presses at once: the unique index lets one order through; the other finds it.

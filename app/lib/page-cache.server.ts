@@ -305,10 +305,10 @@ export class PageCache {
   }
 
   /**
-   * The pages an order that took stock from these products, selling none out, may have changed, out of
-   * memory and the page store (docs/decisions/205): see orderTiesOf. Elsewhere these products are cards,
-   * which show only whether a product is sold out: an order that sells one out empties the whole cache
-   * instead (catalog.server.ts, stockTakenScope). A page being rendered now is not kept, as at clear().
+   * The pages an order of these products that sold none out may have changed, out of memory and the
+   * page store (docs/decisions/205): see orderTiesOf. Elsewhere these products are cards, which show
+   * only whether a product is sold out: an order that sells one out empties the whole cache instead
+   * (catalog.server.ts, stockTakenScope). A page being rendered now is not kept, as at clear().
    */
   forgetPagesOf(productIds: readonly number[]): void {
     this.generation++;
@@ -338,7 +338,7 @@ const PRODUCT_PAGE = /^\/shop\/(\d{1,10})(?:\.data)?$/;
 const LISTING = /^\/shop(?:\.data)?$/;
 
 /**
- * What an order that took stock and sold nothing out may have changed of the page kept under `key`
+ * What an order that sold nothing out may have changed of the page kept under `key`
  * (docs/decisions/205), from its path and query:
  * - a product's page (or its data): when the order is of that product (its stock, its sizes' stock,
  *   'often bought together', its structured data's availability);

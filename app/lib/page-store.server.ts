@@ -46,7 +46,7 @@ export class PageStore {
   private db!: SQLite.Database;
   private read!: SQLite.Statement<[string]>;
   private forget!: SQLite.Statement<[string]>;
-  private forgetShowing!: SQLite.Statement<[string]>;
+  private forgetOrdered!: SQLite.Statement<[string]>;
   private write!: SQLite.Statement<[string, number | null, number, number, number, string, Buffer]>;
   private dropOldest!: SQLite.Statement<[number]>;
   private bytes = 0;
@@ -75,7 +75,7 @@ export class PageStore {
     this.db = db;
     this.read = db.prepare("SELECT stored_at, head, br FROM pages WHERE key = ?");
     this.forget = db.prepare("DELETE FROM pages WHERE key = ? RETURNING bytes");
-    this.forgetShowing = db.prepare("DELETE FROM pages WHERE every_order OR product_id IN (SELECT value FROM json_each(?)) RETURNING bytes");
+    this.forgetOrdered = db.prepare("DELETE FROM pages WHERE every_order OR product_id IN (SELECT value FROM json_each(?)) RETURNING bytes");
     this.write = db.prepare("INSERT INTO pages (key, product_id, every_order, stored_at, bytes, head, br) VALUES (?, ?, ?, ?, ?, ?, ?)");
     this.dropOldest = db.prepare("DELETE FROM pages WHERE id IN (SELECT id FROM pages ORDER BY id LIMIT ?) RETURNING bytes");
     this.bytes = 0;
@@ -91,7 +91,7 @@ export class PageStore {
     return { ...head, storedAt: row.stored_at, br: row.br };
   }
 
-  /** Keeps `page` under `key`, with what an order may change of it. */
+  /** Keeps `page` under `key`, with what an order may change of it (unless told, any order). */
   put(key: string, page: StoredPage, ties: OrderTies = { productId: null, everyOrder: true }): void {
     const head = JSON.stringify({ status: page.status, headers: page.headers, nonce: page.nonce, etag: page.etag });
     const bytes = key.length + head.length + page.br.length;
@@ -123,10 +123,10 @@ export class PageStore {
     }
   }
 
-  /** The pages an order that took stock from these products (none sold out) may have changed, out (docs/decisions/205). */
+  /** The pages an order of these products that sold none out may have changed, out (docs/decisions/205). */
   forgetPagesOf(productIds: readonly number[]): void {
     try {
-      const dropped = this.forgetShowing.all(JSON.stringify(productIds)) as { bytes: number }[];
+      const dropped = this.forgetOrdered.all(JSON.stringify(productIds)) as { bytes: number }[];
       for (const row of dropped) this.bytes -= row.bytes;
       this.pages -= dropped.length;
     } catch {
