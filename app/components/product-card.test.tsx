@@ -16,13 +16,13 @@ const SAUVAGE: ProductCardData = {
   price: 9_800_000,
   discount: 8_900_000,
   priceMax: 15_000_000,
-  stock: 4,
+  soldOut: 0,
   image: "47f048fa725181d90303",
   brandName: "Dior",
   reviewCount: 3,
   ratingTotal: 13,
 };
-const SOLD_OUT: ProductCardData = { ...SAUVAGE, id: 13, stock: 0, discount: null, priceMax: SAUVAGE.price, reviewCount: 0, ratingTotal: 0, image: null };
+const SOLD_OUT: ProductCardData = { ...SAUVAGE, id: 13, soldOut: 1, discount: null, priceMax: SAUVAGE.price, reviewCount: 0, ratingTotal: 0, image: null };
 
 type CardProps = Parameters<typeof ProductCard>[0];
 

@@ -49,7 +49,7 @@ export function ProductCard({
   const kept = import.meta.env.SSR ? useKeptCardHtml({ product, eager, priority, sizes }) : null;
   if (kept !== null) return <article className="card" dangerouslySetInnerHTML={{ __html: kept }} />;
   const image = product.image ? responsiveImage(product.image) : null;
-  const soldOut = product.stock <= 0;
+  const soldOut = product.soldOut === 1;
   return (
     <article className="card">
       <div className="relative aspect-[4/5] bg-brand-50">

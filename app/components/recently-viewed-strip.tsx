@@ -6,7 +6,7 @@ import { formatNaira } from "~/lib/money";
 import { ShopLink } from "~/components/shop-link";
 
 /** The cart's "Recently viewed" (docs/decisions/126): small links to the perfumes, rendered by the server. */
-export function RecentStrip({ title, products }: { title: string; products: Pick<ProductCard, "id" | "name" | "brandName" | "price" | "priceMax" | "stock" | "image">[] }) {
+export function RecentStrip({ title, products }: { title: string; products: Pick<ProductCard, "id" | "name" | "brandName" | "price" | "priceMax" | "soldOut" | "image">[] }) {
   const { t } = useT();
   const id = useId();
   if (!products.length) return null;
@@ -26,7 +26,7 @@ export function RecentStrip({ title, products }: { title: string; products: Pick
               <ShopLink to={`/shop/${product.id}`} className="card-link text-sm font-medium">
                 {product.name}
               </ShopLink>
-              <p className="font-semibold">{product.stock <= 0
+              <p className="font-semibold">{product.soldOut === 1
                   ? t("common.product.soldOut")
                   : product.priceMax > product.price
                     ? t("common.product.fromPrice", { price: formatNaira(product.price) })

@@ -62,8 +62,11 @@ export interface ProductCard {
   discount: number | null;
   /** the dearest size's price: above `price`, the card says "from" */
   priceMax: number;
-  /** of all its sizes */
-  stock: number;
+  /**
+   * 1 when none of its sizes has stock, else 0: all a card says of its stock. Not the number of
+   * bottles, so an order that sells none out changes no card (docs/decisions/205).
+   */
+  soldOut: 0 | 1;
   image: string | null;
   brandName: string;
   /** visible reviews and the sum of their ratings: the average is ratingTotal / reviewCount */
@@ -71,7 +74,9 @@ export interface ProductCard {
   ratingTotal: number;
 }
 
-export interface ProductDetail extends ProductCard {
+export interface ProductDetail extends Omit<ProductCard, "soldOut"> {
+  /** of all its sizes */
+  stock: number;
   description: string;
   concentration: string | null;
   family: string | null;
@@ -88,11 +93,14 @@ export interface NamedRow {
   name: string;
 }
 
+/** A card's soldOut, from products `p`. */
+const SOLD_OUT = sql<0 | 1>`case when p.stock > 0 then 0 else 1 end`;
+
 function cardQuery(db: Db) {
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"])
+    .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", SOLD_OUT.as("soldOut"), "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"])
     .where("p.archived_at", "is", null);
 }
 
@@ -104,12 +112,12 @@ const CARD_FIELDS = [
   ["price", "p.price"],
   ["discount", "p.discount"],
   ["priceMax", "p.price_max"],
-  ["stock", "p.stock"],
+  ["soldOut", SOLD_OUT],
   ["image", "p.image"],
   ["brandName", "b.name"],
   ["reviewCount", "p.review_count"],
   ["ratingTotal", "p.rating_total"],
-] as const satisfies readonly (readonly [keyof ProductCard, string])[];
+] as const satisfies readonly (readonly [keyof ProductCard, string | Expression<unknown>])[];
 
 /**
  * productCards as one column of another statement (a product page's related perfumes, in
@@ -142,7 +150,7 @@ export const cardAt = (tuple: unknown[], at: number): ProductCard => ({
   price: tuple[at + 3] as number,
   discount: tuple[at + 4] as number | null,
   priceMax: tuple[at + 5] as number,
-  stock: tuple[at + 6] as number,
+  soldOut: tuple[at + 6] as 0 | 1,
   image: tuple[at + 7] as string | null,
   brandName: tuple[at + 8] as string,
   reviewCount: tuple[at + 9] as number,
@@ -150,7 +158,7 @@ export const cardAt = (tuple: unknown[], at: number): ProductCard => ({
 });
 
 /** A card's columns in a tuple read with `cardAt`, from products `p` joined with brands `b`. */
-export const CARD_COLUMNS: Expression<unknown>[] = CARD_FIELDS.map(([, column]) => sql.ref(column));
+export const CARD_COLUMNS: Expression<unknown>[] = CARD_FIELDS.map(([, column]) => (typeof column === "string" ? sql.ref(column) : column));
 
 /** The newest products in the shop, newest first. */
 export async function newestProducts(db: Db, limit: number): Promise<ProductCard[]> {
@@ -517,7 +525,7 @@ export interface ShopPage {
 /** `seen`, when given, is told the catalogue's version as the page's rows were read (unless there are none). */
 async function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number, seen?: (version: number) => void): Promise<ProductCard[]> {
   const { query, fts } = listing(db, filters, part);
-  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", "p.stock", "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"]);
+  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", SOLD_OUT.as("soldOut"), "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"]);
   const ordered = ORDERS[effectiveSort(filters)](selected, fts).limit(limit).offset(offset);
   if (!seen) return ordered.execute();
   const rows = (await ordered.select(catalogVersionColumn(db)).execute()) as (ProductCard & { catalogVersion: unknown })[];

@@ -82,7 +82,7 @@ describe.each(ENGINES)("the shop's catalogue on %s", (engine) => {
     const last = await listShopProducts(t.db, filters({ page: 3 }));
     expect(last.page).toBe(3);
     expect(last.products.map((p) => p.id)).toEqual([productIds["p-0"]]);
-    expect(first.products[0]).toMatchObject({ name: "Perfume 17", brandName: "100% Pure_Oils", price: 18_000_000, stock: 5 });
+    expect(first.products[0]).toMatchObject({ name: "Perfume 17", brandName: "100% Pure_Oils", price: 18_000_000, soldOut: 0 });
   });
 
   it("clamps the page to the last one, and to 1 when nothing matches", async () => {

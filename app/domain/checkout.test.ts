@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { makeProducts, makeUser, setSize, firstSizeOf } from "../../tests/support/catalogue";
 import { addAddress, listAddresses, MAX_ADDRESSES } from "./addresses.server";
-import { type CatalogScope, onCatalogChange } from "./catalog.server";
+import { type CatalogScope, onCatalogChange, productCards } from "./catalog.server";
 import { type CheckoutInput, checkoutView, placeCheckoutOrder } from "./checkout.server";
 import { testContext } from "../../tests/support/context";
 import { translatorFor } from "~/lib/i18n.server";
@@ -91,9 +91,13 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     const heard: CatalogScope[] = [];
     const stop = onCatalogChange((where, scope) => where === "here" && heard.push(scope));
     try {
+      // A card says only whether a product is sold out: one bottle fewer leaves every card of it as it was.
+      const cards = async () => (await productCards(t.db, [oud, bleu])).sort((a, b) => a.id - b.id);
+      const cardsBefore = await cards();
       const oudOnly = await shopperWithCart([{ productId: oud, quantity: 2 }]);
       expect((await submit(oudOnly.userId)).ok).toBe(true);
       expect(heard).toEqual([{ ordered: [oud] }]);
+      expect(await cards()).toEqual(cardsBefore);
       // The last bottle of one of two products: every card of it changes.
       const both = await shopperWithCart([
         { productId: oud, quantity: 1 },
@@ -101,6 +105,7 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
       ]);
       expect((await submit(both.userId)).ok).toBe(true);
       expect(heard[1]).toBe("anything");
+      expect((await productCards(t.db, [bleu]))[0].soldOut).toBe(1);
 
       // Two shoppers take the last two bottles at the same moment: whichever order comes second sees
       // the product sold out, however the two interleave.

@@ -87,7 +87,7 @@ describe.each(ENGINES)("recently viewed on %s", (engine) => {
     const written = await rows(ada);
     expect((await viewProduct(t.db, ada, ids[15])).map((p) => p.id)).toEqual(strip.map((p) => p.id));
     expect(await rows(ada)).toEqual(written);
-    expect(strip[0]).toMatchObject({ id: ids[14], name: "Perfume 14", brandName: expect.any(String), price: 1_000_014, discount: null, stock: 5, image: null });
+    expect(strip[0]).toMatchObject({ id: ids[14], name: "Perfume 14", brandName: expect.any(String), price: 1_000_014, discount: null, soldOut: 0, image: null });
 
     await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "in", [ids[14], ids[12]]).execute();
     // Cards are kept until the catalogue changes (docs/decisions/196): archiving says so, as the admin's does.
@@ -107,9 +107,9 @@ describe.each(ENGINES)("recently viewed on %s", (engine) => {
     catalogChanged();
 
     await recordView(t.db, bola, ids[2]);
-    expect((await recentlyViewed(t.db, bola)).map((p) => [p.id, p.stock])).toEqual([
-      [ids[2], 0],
-      [ids[5], 5],
+    expect((await recentlyViewed(t.db, bola)).map((p) => [p.id, p.soldOut])).toEqual([
+      [ids[2], 1],
+      [ids[5], 0],
     ]);
     expect(await recentlyViewed(t.db, await makeUser(t.db, "new@example.com"))).toEqual([]);
   });

@@ -14,7 +14,7 @@ const card = (id: number, more: Partial<ProductCard> = {}): ProductCard => ({
   price: 5_000_000 + id * 100,
   discount: id % 2 ? 500_000 : null,
   priceMax: 5_000_000 + id * 100 + (id % 3 ? 0 : 2_000_000),
-  stock: id === 3 ? 0 : 5,
+  soldOut: id === 3 ? 1 : 0,
   image: id % 2 ? `img${id}abcdef0123456789` : null,
   brandName: "Maison",
   reviewCount: id === 2 ? 3 : 0,
@@ -38,7 +38,7 @@ describe("the recently viewed row of a filled-in product page", () => {
       [[d, card(1, { price: 4_000_000 }), b], [2], "en"],
       // One card new among kept ones: it alone is rendered, and put in the kept frame.
       [[card(5), a, b], [2], "en"],
-      [[b, card(6, { stock: 0 }), d, a], [], "en"],
+      [[b, card(6, { soldOut: 1 }), d, a], [], "en"],
       [[a, b, c], [2], "es"],
       [[c, b], [2], "es"],
     ];

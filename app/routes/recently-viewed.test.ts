@@ -34,12 +34,12 @@ describe.each(ENGINES)("recently viewed pages on %s", (engine) => {
     const response = await ask(`?ids=${ids[1]},${ids[2]},987654,${ids[0]}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("public, max-age=60");
-    const body = (await response.json()) as { products: { id: number; name: string; stock: number }[] };
-    expect(body.products.map((p) => [p.name, p.stock])).toEqual([
-      ["Api Neroli", 0],
-      ["Api Santal", 2],
+    const body = (await response.json()) as { products: { id: number; name: string; soldOut: number }[] };
+    expect(body.products.map((p) => [p.name, p.soldOut])).toEqual([
+      ["Api Neroli", 1],
+      ["Api Santal", 0],
     ]);
-    expect(Object.keys(body.products[0]).sort()).toEqual(["brandName", "discount", "id", "image", "name", "price", "priceMax", "ratingTotal", "reviewCount", "slug", "stock"]);
+    expect(Object.keys(body.products[0]).sort()).toEqual(["brandName", "discount", "id", "image", "name", "price", "priceMax", "ratingTotal", "reviewCount", "slug", "soldOut"]);
   });
 
   it("refuses bad ids with 400 and a message in the shopper's language, never a 500", async () => {
