@@ -132,13 +132,17 @@ async function makeShoppers(db: Db): Promise<Shoppers> {
     carts.push({ cookie: `ub_cart=${id}`, productIds });
   }
   const accounts: Shoppers["accounts"] = [];
-  for (let i = 0; i < ACCOUNTS; i++) {
+  // A customer (no password: signed in by a session made here) and their session cookie.
+  const customer = async (name: string) => {
     const user = await db
       .insertInto("users")
-      .values({ email: `bench-${i}-${randomBytes(4).toString("hex")}@example.com`, password_hash: "!", first_name: "Bench", last_name: `Shopper ${i}`, role: "customer", created_at: at })
+      .values({ email: `${name.toLowerCase().replace(" ", "-")}-${randomBytes(4).toString("hex")}@example.com`, password_hash: "!", first_name: "Bench", last_name: name, role: "customer", created_at: at })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const cookie = cookieOf(await createSession(context, user.id));
+    return { user, cookie: cookieOf(await createSession(context, user.id)) };
+  };
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const { user, cookie } = await customer(`Shopper ${i}`);
     const cartId = await userCartId(db, user.id);
     const productIds = twoProducts(CART_POOL + i);
     for (const productId of productIds) await addLine(db, cartId, productId);
@@ -148,14 +152,7 @@ async function makeShoppers(db: Db): Promise<Shoppers> {
   }
   const buyers: string[] = [];
   const buyersNeeded = ordersEvery > 0 ? Math.ceil(Number(values["mixed-duration"]) / ordersEvery) + 1 : 0;
-  for (let i = 0; i < buyersNeeded; i++) {
-    const user = await db
-      .insertInto("users")
-      .values({ email: `buyer-${i}-${randomBytes(4).toString("hex")}@example.com`, password_hash: "!", first_name: "Bench", last_name: `Buyer ${i}`, role: "customer", created_at: at })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    buyers.push(cookieOf(await createSession(context, user.id)));
-  }
+  for (let i = 0; i < buyersNeeded; i++) buyers.push((await customer(`Buyer ${i}`)).cookie);
   const ids = await db.selectFrom("products").select((eb) => [eb.fn.min("id").as("min"), eb.fn.max("id").as("max")]).executeTakeFirstOrThrow();
   const categories = (await db.selectFrom("categories").select("id").execute()).map((r) => r.id);
   const brands = (await db.selectFrom("brands").select("id").execute()).map((r) => r.id);
