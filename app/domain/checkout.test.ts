@@ -82,7 +82,7 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     expect(events).toEqual([{ status: "pending" }]);
   });
 
-  it("tells the kept pages which products' stock an order took, or anything once one of them sold out (docs/decisions/205)", async () => {
+  it("tells the kept pages which products an order was of, or anything once one of them sold out (docs/decisions/205)", async () => {
     const [oud, bleu, pair] = await makeProducts(t.db, [
       { name: "Scope Oud", price: 30_000_000, stock: 5 },
       { name: "Scope Bleu", price: 16_500_050, stock: 1 },
