@@ -37,8 +37,25 @@ export function onCatalogChange(listener: CatalogListener): () => void {
   return () => catalogListeners.delete(listener);
 }
 
+/**
+ * Tells every listener of a change. Called after the change committed, so nothing a listener does may
+ * fail its caller (a shopper's order placed would show an error, and be placed again): a listener that
+ * throws on a narrow change is told of the whole one instead, which is always safe, and one that fails
+ * at that too is logged. The others are told in any case.
+ */
 export function catalogChanged(where: CatalogChange = "here", scope: CatalogScope = "anything"): void {
-  for (const listener of catalogListeners) listener(where, scope);
+  for (const listener of catalogListeners) {
+    try {
+      listener(where, scope);
+    } catch (error) {
+      try {
+        if (scope === "anything") throw error;
+        listener(where, "anything");
+      } catch (failed) {
+        console.error("a catalogue change listener failed:", failed);
+      }
+    }
+  }
 }
 
 /**

@@ -259,4 +259,35 @@ describe("catalogue change notifications", () => {
       ["elsewhere", "anything"],
     ]);
   });
+
+  it("never fails its caller: a listener that throws on a narrow change is told of the whole one, one that fails at that too is logged, and the others are told", () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const narrowFails = vi.fn((_where: string, scope: unknown) => {
+      if (scope !== "anything") throw new Error("cannot forget these pages");
+    });
+    const alwaysFails = vi.fn(() => {
+      throw new Error("broken");
+    });
+    const after = vi.fn();
+    const stops = [onCatalogChange(narrowFails), onCatalogChange(alwaysFails), onCatalogChange(after)];
+    try {
+      expect(() => catalogChanged("here", { ordered: [12] })).not.toThrow();
+      expect(narrowFails.mock.calls).toEqual([
+        ["here", { ordered: [12] }],
+        ["here", "anything"],
+      ]);
+      expect(alwaysFails).toHaveBeenCalledTimes(2);
+      expect(after.mock.calls).toEqual([["here", { ordered: [12] }]]);
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(logged.mock.calls[0][1]).toEqual(new Error("broken"));
+
+      expect(() => catalogChanged()).not.toThrow();
+      expect(alwaysFails).toHaveBeenCalledTimes(3);
+      expect(logged).toHaveBeenCalledTimes(2);
+      expect(after).toHaveBeenCalledTimes(2);
+    } finally {
+      for (const stop of stops) stop();
+      logged.mockRestore();
+    }
+  });
 });
