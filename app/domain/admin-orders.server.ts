@@ -10,7 +10,7 @@ import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES, PAYMENT_ST
 import { searchParam } from "~/lib/admin-params";
 import { formatNaira } from "~/lib/money";
 import { recordAudit } from "./audit.server";
-import { catalogChanged } from "./catalog.server";
+import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockMoves } from "./catalog.server";
 import { returnSizeStock, sizeStock, takeSizeStock } from "./product-sizes.server";
 import { queueMail } from "./mail-outbox.server";
 
@@ -340,9 +340,13 @@ export async function changeOrderStatus(
 
       const heldBefore = holdsStock(order.channel, input.from);
       const heldAfter = holdsStock(order.channel, input.to);
+      const movesStock = heldBefore !== heldAfter;
       let restocked = 0;
       let taken = 0;
-      if (heldBefore !== heldAfter) {
+      // What this alters, for the page caches (docs/decisions/205): stock moved changes its products'
+      // pages, and a cancelled order no longer counts as sold (best sellers, 'often bought together').
+      let changed: CatalogScope | null = null;
+      if (movesStock || input.to === "cancelled") {
         const items = await trx
           .selectFrom("order_items")
           .select(["product_id", "size_id", "name", "quantity"])
@@ -351,7 +355,7 @@ export async function changeOrderStatus(
           .orderBy("product_id")
           .orderBy("size_id")
           .execute();
-        for (const item of items) {
+        for (const item of movesStock ? items : []) {
           // Stock is per size (docs/decisions/121): a size removed since can neither give nor take.
           if (heldAfter) {
             // Conditional, so the stock never goes below zero, whatever else happens at the same time.
@@ -367,6 +371,10 @@ export async function changeOrderStatus(
           }
           await trx.updateTable("products").set({ updated_at: at }).where("id", "=", item.product_id!).execute();
         }
+        // A size removed since gave back nothing.
+        const moved = heldAfter ? items : items.filter((item) => item.size_id !== null);
+        if (movesStock && moved.length) changed = await stockMovedScope(trx, stockMoves(moved, heldAfter ? -1 : 1));
+        if (input.to === "cancelled") changed = bothChanges(changed, { ordered: [...new Set(items.map((item) => item.product_id!))] });
       }
       await recordAudit(trx, {
         actorId: input.actorId,
@@ -383,14 +391,14 @@ export async function changeOrderStatus(
       const mailed = order.user_id
         ? await tellCustomer(trx, context.config, order.user_id, order.number, input.to, order.total, note)
         : false;
-      return { ok: true as const, order, restocked, taken, mailed };
+      return { ok: true as const, order, restocked, taken, mailed, changed };
     });
   } catch (error) {
     if (error instanceof NotEnoughStock) return { ok: false, error: "notEnoughStock", product: error.product, available: error.available };
     throw error;
   }
   if (!result.ok) return result;
-  if (result.restocked || result.taken) catalogChanged();
+  if (result.changed) catalogChanged("here", result.changed);
   return { ok: true, restocked: result.restocked, taken: result.taken, mail: result.mailed ? "queued" : "none" };
 }
 

@@ -9,6 +9,7 @@ import type { AppLoadContext } from "react-router";
 import { canMoveOrder, changeOrderStatus, getAdminOrder, listAdminOrders } from "./admin-orders.server";
 import { drainMailOutbox } from "./mail-outbox.server";
 import { ORDER_STATUSES } from "~/lib/admin";
+import { onCatalogChange } from "./catalog.server";
 
 describe.each(ENGINES)("admin orders on %s", (engine) => {
   let t: TestDatabase;
@@ -96,6 +97,37 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
     expect(await changeOrderStatus(context, { number: order.number, from: "cancelled", to: "pending", actorId: admin.id })).toEqual({ ok: false, error: "notAllowed" });
     expect(await changeOrderStatus(context, { number: order.number, from: status, to: "cancelled", actorId: admin.id })).toEqual({ ok: false, error: "stale" });
     expect([await stock(a.id), await stock(b.id)]).toEqual([5, 1]);
+  });
+
+  it("tells the page caches only the order's products when their stock moves or it is cancelled, unless one sold out or came back into stock (docs/decisions/205)", async () => {
+    const heard: unknown[] = [];
+    const stop = onCatalogChange((_where, scope) => heard.push(scope));
+    try {
+      const plenty = await addProduct(t.db, { brandId, categoryId, stock: 5 });
+      const last = await addProduct(t.db, { brandId, categoryId, stock: 1 });
+      const chat = (items: { productId: number; quantity: number }[]) => insertOrder(t.db, { userId: customer.id, channel: "whatsapp", items });
+      const move = (number: string, from: "pending" | "confirmed", to: "confirmed" | "cancelled") => changeOrderStatus(context, { number, from, to, actorId: admin.id });
+
+      // Confirming takes stock: some left, then the last bottle.
+      const some = await chat([{ productId: plenty.id, quantity: 2 }]);
+      await move(some.number, "pending", "confirmed");
+      const lastOne = await chat([{ productId: plenty.id, quantity: 1 }, { productId: last.id, quantity: 1 }]);
+      await move(lastOne.number, "pending", "confirmed");
+      // Cancelling gives it back: to a product that still had some, then to one that had none.
+      await move(some.number, "confirmed", "cancelled");
+      await move(lastOne.number, "confirmed", "cancelled");
+      // An order cancelled before it held stock no longer counts as sold: its products' pages and the best sellers change.
+      await move((await chat([{ productId: last.id, quantity: 1 }, { productId: plenty.id, quantity: 1 }])).number, "pending", "cancelled");
+      expect(heard).toEqual([{ ordered: [plenty.id] }, "anything", { ordered: [plenty.id] }, "anything", { ordered: [plenty.id, last.id] }]);
+      // Neither stock nor sales: nothing told.
+      const shipped = await chat([{ productId: plenty.id, quantity: 1 }]);
+      await move(shipped.number, "pending", "confirmed");
+      heard.length = 0;
+      expect(await changeOrderStatus(context, { number: shipped.number, from: "confirmed", to: "shipped", actorId: admin.id })).toMatchObject({ ok: true });
+      expect(heard).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 
   it("refuses to cancel a shipped order, to skip steps, and changes seen out of date", async () => {

@@ -64,9 +64,35 @@ export function catalogChanged(where: CatalogChange = "here", scope: CatalogScop
  * their stock, unless one of them sold out.
  */
 export async function stockTakenScope(trx: Db, productIds: readonly number[]): Promise<CatalogScope> {
-  if (productIds.length === 0) return "anything";
-  const rows = await trx.selectFrom("products").select("stock").where("id", "in", productIds).execute();
-  return rows.length === productIds.length && rows.every((row) => Number(row.stock) > 0) ? { ordered: [...productIds] } : "anything";
+  // Stock taken from a product that had it: its card changes only if none is left, whatever was taken.
+  return stockMovedScope(trx, new Map(productIds.map((id) => [id, -1])));
+}
+
+/**
+ * What moving stock of these products back or again altered (an order cancelled or expired gives its
+ * stock back; an owner confirming a WhatsApp order takes it), read in the transaction that moved it,
+ * after moving it: what an order of them alters, unless one of them sold out or came back into stock,
+ * which changes every card of it. `moved`: each product's change of stock, more than 0 given back.
+ */
+export async function stockMovedScope(trx: Db, moved: ReadonlyMap<number, number>): Promise<CatalogScope> {
+  if (moved.size === 0) return "anything";
+  const rows = await trx.selectFrom("products").select(["id", "stock"]).where("id", "in", [...moved.keys()]).execute();
+  const cardChanged = (row: { id: number; stock: number }) => (Number(row.stock) > 0) !== (Number(row.stock) - (moved.get(row.id) ?? 0) > 0);
+  return rows.length === moved.size && !rows.some(cardChanged) ? { ordered: [...moved.keys()] } : "anything";
+}
+
+/** Each product's change of stock when these order items are given back (1) or taken (-1). */
+export function stockMoves(items: readonly { product_id: number | null; quantity: number }[], direction: 1 | -1): Map<number, number> {
+  const moved = new Map<number, number>();
+  for (const item of items) if (item.product_id !== null) moved.set(item.product_id, (moved.get(item.product_id) ?? 0) + direction * item.quantity);
+  return moved;
+}
+
+/** Two changes told as one (several orders expired in one run). */
+export function bothChanges(first: CatalogScope | null, second: CatalogScope): CatalogScope {
+  if (first === null) return second;
+  if (first === "anything" || second === "anything") return "anything";
+  return { ordered: [...new Set([...first.ordered, ...second.ordered])] };
 }
 
 /** What a product card needs: everything is read fresh from the catalogue. */

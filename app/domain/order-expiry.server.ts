@@ -5,7 +5,7 @@ import type { Config } from "~/lib/config.server";
 import { holdsStock } from "~/lib/admin";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
-import { catalogChanged } from "./catalog.server";
+import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockMoves } from "./catalog.server";
 import { returnSizeStock } from "./product-sizes.server";
 import { queueMail } from "./mail-outbox.server";
 
@@ -59,7 +59,8 @@ export async function expireUnpaidOrders(
 ): Promise<string[]> {
   const cutoff = holdCutoff(config.orderHoldHours, now);
   const expired: string[] = [];
-  let restocked = false;
+  // What the orders expired altered, all of this run's together (docs/decisions/205).
+  let changed: CatalogScope | null = null;
   let afterId = 0;
   for (;;) {
     const due = await db
@@ -78,11 +79,11 @@ export async function expireUnpaidOrders(
       const result = await db.transaction().execute((trx) => expireOne(trx, id, cutoff, config, t));
       if (result) {
         expired.push(result.number);
-        restocked ||= result.restocked;
+        changed = bothChanges(changed, result.changed);
       }
     }
   }
-  if (restocked) catalogChanged();
+  if (changed) catalogChanged("here", changed);
   return expired;
 }
 
@@ -92,7 +93,7 @@ async function expireOne(
   cutoff: string,
   config: Pick<Config, "orderHoldHours" | "publicUrl">,
   t: Translate,
-): Promise<{ number: string; restocked: boolean } | null> {
+): Promise<{ number: string; changed: CatalogScope } | null> {
   const order = await trx
     .selectFrom("orders")
     .select(["id", "number", "channel", "status", "user_id", "total", "created_at"])
@@ -118,21 +119,25 @@ async function expireOne(
     .values({ order_id: order.id, status: "cancelled", actor_user_id: null, note: t("account.expiry.note", { hours: config.orderHoldHours }), created_at: at })
     .execute();
 
-  const restocked = holdsStock(order.channel, "pending");
-  if (restocked) {
-    const items = await trx
-      .selectFrom("order_items")
-      .select(["product_id", "size_id", "quantity"])
-      .where("order_id", "=", order.id)
-      .where("size_id", "is not", null)
-      .orderBy("product_id")
-      .orderBy("size_id")
-      .execute();
-    for (const item of items) {
+  const items = await trx
+    .selectFrom("order_items")
+    .select(["product_id", "size_id", "quantity"])
+    .where("order_id", "=", order.id)
+    .where("product_id", "is not", null)
+    .orderBy("product_id")
+    .orderBy("size_id")
+    .execute();
+  // A cancelled order no longer counts as sold (best sellers, 'often bought together'): its products'
+  // pages change, and every card of one that comes back into stock (docs/decisions/205).
+  let changed: CatalogScope = { ordered: [...new Set(items.map((item) => item.product_id!))] };
+  if (holdsStock(order.channel, "pending")) {
+    const returned = items.filter((item) => item.size_id !== null);
+    for (const item of returned) {
       // Back to the size it was taken from (docs/decisions/121); the product's stock follows.
       await returnSizeStock(trx, item.size_id!, item.quantity, at);
       await trx.updateTable("products").set({ updated_at: at }).where("id", "=", item.product_id!).execute();
     }
+    if (returned.length) changed = bothChanges(changed, await stockMovedScope(trx, stockMoves(returned, 1)));
   }
 
   if (order.user_id !== null) {
@@ -151,7 +156,7 @@ async function expireOne(
       await queueMail(trx, { to: user.email, subject: t("account.expiry.subject", { number: order.number }), text, kind: "order-expired" });
     }
   }
-  return { number: order.number, restocked };
+  return { number: order.number, changed };
 }
 
 export interface ExpiryJob {

@@ -3,6 +3,7 @@ import { makeProducts, makeUser, firstSizeOf } from "../../tests/support/catalog
 import { testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { insertOrder } from "../../tests/support/orders";
+import { onCatalogChange } from "./catalog.server";
 import { checkoutView, placeCheckoutOrder } from "./checkout.server";
 import { expireUnpaidOrders, MAX_OPEN_CHECKOUT_ORDERS, MAX_OPEN_WHATSAPP_ORDERS_PER_CART } from "./order-expiry.server";
 import { OrderError, placeWhatsAppOrder } from "./orders.server";
@@ -76,6 +77,40 @@ describe.each(ENGINES)("unpaid orders on %s", (engine) => {
     // Nothing twice.
     expect(await expireUnpaidOrders(t.db, config, en)).toEqual([]);
     expect(await stockOf(rose)).toBe(5);
+  });
+
+  it("tells the page caches only the expired orders' products, unless one comes back into stock (docs/decisions/205)", async () => {
+    // Earlier tests' stale orders are expired first.
+    await expireUnpaidOrders(t.db, config, en);
+    const heard: unknown[] = [];
+    const stop = onCatalogChange((_where, scope) => heard.push(scope));
+    try {
+      const [oud, musk, last] = await makeProducts(t.db, [
+        { name: "Returned Oud", price: 2_000_000, stock: 10 },
+        { name: "Returned Musk", price: 2_000_000, stock: 10 },
+        { name: "Returned Last", price: 2_000_000, stock: 1 },
+      ]);
+      await insertOrder(t.db, { createdAt: hoursAgo(49), items: [{ productId: oud, quantity: 2 }] });
+      await insertOrder(t.db, { createdAt: hoursAgo(50), items: [{ productId: musk, quantity: 1 }, { productId: oud, quantity: 1 }] });
+      expect(await expireUnpaidOrders(t.db, config, en)).toHaveLength(2);
+      // Both orders of the run, told once.
+      expect(heard).toHaveLength(1);
+      expect((heard[0] as { ordered: number[] }).ordered.sort((a, b) => a - b)).toEqual([oud, musk].sort((a, b) => a - b));
+
+      await insertOrder(t.db, { createdAt: hoursAgo(49), items: [{ productId: last, quantity: 1 }] });
+      expect(await stockOf(last)).toBe(0);
+      await expireUnpaidOrders(t.db, config, en);
+      expect(heard.slice(1)).toEqual(["anything"]);
+      // A WhatsApp order held no stock, but no longer counts as sold once cancelled.
+      await insertOrder(t.db, { channel: "whatsapp", userId: null, createdAt: hoursAgo(49), items: [{ productId: musk, quantity: 1 }] });
+      await expireUnpaidOrders(t.db, config, en);
+      expect(heard.slice(2)).toEqual([{ ordered: [musk] }]);
+      // Nothing expired: nothing told.
+      await expireUnpaidOrders(t.db, config, en);
+      expect(heard).toHaveLength(3);
+    } finally {
+      stop();
+    }
   });
 
   it("expires each order once and returns its stock once when several instances run at the same time", async () => {
