@@ -3,7 +3,7 @@ import type { StockReason } from "~/db/schema";
 import { MAX_STOCK_NOTE, STOCK_REASONS } from "~/lib/admin";
 import { recordAudit } from "./audit.server";
 import { MAX_STOCK } from "./admin-products.server";
-import { catalogChanged } from "./catalog.server";
+import { type CatalogScope, catalogChanged, stockMovedScope } from "./catalog.server";
 import { resolveSize, sizedName } from "./product-sizes.server";
 
 /**
@@ -95,6 +95,7 @@ export type AdjustStockResult =
  * audit entry, or nothing at all. The product's stock (the sum of its sizes) follows by trigger.
  */
 export async function adjustStock(db: Db, productId: number, input: StockAdjustmentInput, actorId: number): Promise<AdjustStockResult> {
+  let changed: CatalogScope = "anything";
   const result = await db.transaction().execute(async (trx): Promise<AdjustStockResult> => {
     const at = new Date().toISOString();
     // The product's row first, then the size's, as every writer of sizes does (no deadlock on
@@ -122,6 +123,7 @@ export async function adjustStock(db: Db, productId: number, input: StockAdjustm
     }
     const after = Number(updated.stock);
     const before = after - input.change;
+    changed = await stockMovedScope(trx, new Map([[productId, input.change]]));
     const sizeLabel = Number(sizes.n) > 1 ? size.label : null;
     await trx
       .insertInto("stock_adjustments")
@@ -149,8 +151,9 @@ export async function adjustStock(db: Db, productId: number, input: StockAdjustm
     });
     return { ok: true, name, before, after };
   });
-  // The shop's cached pages show whether a product is in stock.
-  if (result.ok) catalogChanged();
+  // The product's own page shows its stock, and every card of it whether it is in stock: a count that
+  // leaves it in stock changes the pages an order of it would (docs/decisions/205).
+  if (result.ok) catalogChanged("here", changed);
   return result;
 }
 

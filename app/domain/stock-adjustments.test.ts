@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addBrand, addCategory, addProduct, addUser } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { translatorFor } from "~/lib/i18n.server";
+import { onCatalogChange } from "./catalog.server";
 import { createOrderFromLines, OrderError } from "./orders.server";
 import { adjustStock, parseStockAdjustment, STOCK_HISTORY_PAGE_SIZE, stockHistory, type StockAdjustmentInput } from "./stock-adjustments.server";
 
@@ -104,6 +105,23 @@ describe.each(ENGINES)("stock adjustments on %s", (engine) => {
     expect((await stockHistory(t.db, id)).total).toBe(0);
     expect(await t.db.selectFrom("audit_log").select("id").where("entity_id", "=", id).where("entity", "=", "product").execute()).toEqual([]);
     expect(await adjustStock(t.db, id, change(-2), admin.id)).toMatchObject({ ok: true, after: 0 });
+  });
+
+  it("tells the page caches only the product's pages, unless it sold out or came back into stock (docs/decisions/205)", async () => {
+    const heard: unknown[] = [];
+    const stop = onCatalogChange((_where, scope) => heard.push(scope));
+    try {
+      const { id } = await product(3);
+      await adjustStock(t.db, id, change(2), admin.id);
+      await adjustStock(t.db, id, change(-4), admin.id);
+      await adjustStock(t.db, id, change(-1), admin.id);
+      await adjustStock(t.db, id, change(6), admin.id);
+      // Refused: nothing changed, nothing told.
+      await adjustStock(t.db, id, change(-7), admin.id);
+      expect(heard).toEqual([{ ordered: [id] }, { ordered: [id] }, "anything", "anything"]);
+    } finally {
+      stop();
+    }
   });
 
   it("applies a new count only against the stock it was counted from, so a sale meanwhile is not undone", async () => {
