@@ -123,19 +123,18 @@ async function expireOne(
     .selectFrom("order_items")
     .select(["product_id", "size_id", "quantity"])
     .where("order_id", "=", order.id)
-    .where("product_id", "is not", null)
     .orderBy("product_id")
     .orderBy("size_id")
     .execute();
   // A cancelled order no longer counts as sold (best sellers, 'often bought together'): its products'
   // pages change, and every card of one that comes back into stock (docs/decisions/205).
-  let changed: CatalogScope = { ordered: [...new Set(items.map((item) => item.product_id!))] };
+  let changed: CatalogScope = { ordered: [...new Set(items.flatMap((item) => (item.product_id === null ? [] : [item.product_id])))] };
   if (holdsStock(order.channel, "pending")) {
     const returned = items.filter((item) => item.size_id !== null);
     for (const item of returned) {
       // Back to the size it was taken from (docs/decisions/121); the product's stock follows.
       await returnSizeStock(trx, item.size_id!, item.quantity, at);
-      await trx.updateTable("products").set({ updated_at: at }).where("id", "=", item.product_id!).execute();
+      if (item.product_id !== null) await trx.updateTable("products").set({ updated_at: at }).where("id", "=", item.product_id).execute();
     }
     if (returned.length) changed = bothChanges(changed, await stockMovedScope(trx, stockMoves(returned, 1)));
   }
