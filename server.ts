@@ -24,6 +24,7 @@ import {
 } from "./app/lib/page-cache.server";
 import { frontDoor } from "./app/lib/front-door.server";
 import { PageStore } from "./app/lib/page-store.server";
+import { RenderThread } from "./app/lib/render-thread.server";
 import { freshNonce, securityHeaders } from "./app/lib/security-headers.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { catalogChanged, onCatalogChange } from "./app/domain/catalog.server";
@@ -165,8 +166,11 @@ async function main() {
   const inFlight = requestsInFlight();
   const fill = fillKeptPage({ build, securityHeaders: security.forNonce });
   // In production, a storefront page that is not kept is rendered before Express too (docs/decisions/189).
-  const render = production ? renderAtDoor(pageCache, { build, mode, loadContext, securityHeaders: security.forNonce, renders }) : null;
-  if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders }, fill)));
+  // Anonymous pages that are not kept are rendered on a second thread (docs/decisions/206).
+  const renderThread = pageCache && config.renderThread ? new RenderThread(new URL("./render-thread.js", import.meta.url), logger) : null;
+  if (renderThread) onCatalogChange((_where, scope) => renderThread.catalogChanged(scope));
+  const render = production ? renderAtDoor(pageCache, { build, mode, loadContext, securityHeaders: security.forNonce, renders, renderer: renderThread }) : null;
+  if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders, renderer: renderThread }, fill)));
   // After the filled-in pages, which are compressed as they are sent.
   app.use(compression());
 
@@ -224,7 +228,7 @@ async function main() {
   });
   app.use(renders.middleware);
   // GET requests: pages compressed at once, and stored when shareable; other methods go on below.
-  app.use(inFlight.track(renderPages(pageCache, { build, mode, getLoadContext })));
+  app.use(inFlight.track(renderPages(pageCache, { build, mode, getLoadContext, renderer: renderThread })));
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
   const server: Server = createServer(
@@ -252,6 +256,7 @@ async function main() {
       await orderExpiry.stop().catch(() => {});
       await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
+      await renderThread?.close().catch(() => {});
       await database.close().catch(() => {});
       pageStore?.close();
       logger.info("closed");

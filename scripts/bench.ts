@@ -33,6 +33,7 @@ import { migrateToLatest } from "../app/db/migrate.server";
 import { addDemoCopies } from "../app/db/seed-copies.server";
 import { seedDemoCatalogue } from "../app/db/seed.server";
 import { addLine, userCartId } from "../app/domain/cart.server";
+import { serveEnvironment, serveNodeArgs } from "./support/shop-server";
 import { checkoutOnce } from "./support/shopper";
 import { recordView } from "../app/domain/recently-viewed.server";
 import { createSession } from "../app/domain/sessions.server";
@@ -250,18 +251,10 @@ function cpuPerAnswer(before: number | null, after: number | null, answers: numb
 
 const verdict = (ok: boolean) => (ok ? "PASS" : "SHORT");
 
-const serveScript = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.serve;
-
 /** Node's own flags for the server: those `npm run serve` gives it (its memory limits), unless --node-args says otherwise. */
 function serverNodeArgs(): string[] {
   if (values["node-args"] !== undefined) return values["node-args"].split(/\s+/).filter(Boolean);
-  return serveScript.match(/--[a-z-]+=\d+/g) ?? [];
-}
-
-/** The environment `npm run serve` sets before `node` (MALLOC_ARENA_MAX), so the server runs as it is served. */
-function serveEnvironment(): Record<string, string> {
-  const before = serveScript.slice(0, serveScript.search(/\bnode\b/));
-  return Object.fromEntries([...before.matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
+  return serveNodeArgs();
 }
 
 async function startServer(dataDir: string): Promise<{ server: ChildProcess; base: string }> {

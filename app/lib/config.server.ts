@@ -86,6 +86,7 @@ const envSchema = z.object({
     .default(48),
   SEED_DEMO: booleanFlag.default(true),
   PAGE_CACHE: booleanFlag.default(true),
+  RENDER_THREAD: booleanFlag.default(true),
   PAGE_CACHE_MB: z.coerce
     .number({ message: "must be a whole number of megabytes" })
     .int("must be a whole number of megabytes")
@@ -167,6 +168,8 @@ export interface Config {
   seedDemo: boolean;
   /** cache anonymous storefront pages in memory (production only) */
   pageCache: boolean;
+  /** render anonymous pages on a second thread, with the page cache (docs/decisions/206) */
+  renderThread: boolean;
   /** the most the page cache holds, in bytes (pages with their compressed copies) */
   pageCacheBytes: number;
   /** how long a kept page is sent before it is rendered again, in milliseconds (catalogue changes empty the cache sooner) */
@@ -262,6 +265,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     orderHoldHours: env.ORDER_HOLD_HOURS,
     seedDemo: env.SEED_DEMO,
     pageCache: env.PAGE_CACHE,
+    renderThread: env.RENDER_THREAD,
     pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
     pageCacheTtlMs: env.PAGE_CACHE_TTL_S * 1000,
     pageCacheMinAsks: env.PAGE_CACHE_MIN_ASKS,

@@ -12,6 +12,7 @@ import { keptBytes } from "./kept-bytes.server";
 import type { OrderTies, PageStore, StoredPage } from "./page-store.server";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
+import type { PageHandle, PageRenderer } from "./render-thread.server";
 import { freshNonce } from "./security-headers.server";
 import { serverLoad } from "./server-load.server";
 import { type PagePart, pageBytes, type SplicedGzip } from "./spliced-gzip.server";
@@ -668,6 +669,8 @@ interface RenderOptions {
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
   /** where a render waits its turn (render-slots.server.ts) */
   renders?: RenderSlots;
+  /** where anonymous pages are rendered (docs/decisions/206); none: here */
+  renderer?: PageRenderer | null;
 }
 
 /** A page may be kept and sent to others: a 200 page (or data) that sets no cookie. */
@@ -723,7 +726,8 @@ export function servePersonalPage(cache: PageCache, options: RenderOptions, fill
         else headers.delete("cookie");
         const render = async () => {
           const context = renderedWhole(options.getLoadContext(req, res));
-          const response = await handle(new Request(requestUrl(req, req.protocol), { method: "GET", headers }), context);
+          // Without the shopper's cookies the page is anonymous: the render thread makes the same page.
+          const response = await (options.renderer?.handlerFor(handle) ?? handle)(new Request(requestUrl(req, req.protocol), { method: "GET", headers }), context);
           return { response, body: await bodyOf(response, context) };
         };
         const { response, body } = await (options.renders ? options.renders.run(render) : render());
@@ -750,6 +754,8 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
   return async function render(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
     if (req.method !== "GET") return next();
     let key = cache ? (res.locals.pageCacheKey as string | null | undefined) : null;
+    // A page with a key is anonymous: the render thread makes the same page.
+    const renderer = key && options.renderer ? options.renderer.handlerFor(handle) : handle;
     // A page's data for a client-side navigation is kept as pages are at the front door: from its Nth
     // ask, and in a full cache only if asked more than the next page out (docs/decisions/201, 202);
     // else in the page store, if there is one (docs/decisions/203).
@@ -761,7 +767,7 @@ export function renderPages(cache: PageCache | null, options: RenderOptions) {
     const nonce = res.locals.cspNonce as string;
     try {
       const keep = verdict === "keep" ? "memory" : "store";
-      await renderAndSend(handle, cache, key ?? null, keep, req, res, requestUrl(req, req.protocol), renderedWhole(options.getLoadContext(req, res)), nonce);
+      await renderAndSend(renderer, cache, key ?? null, keep, req, res, requestUrl(req, req.protocol), renderedWhole(options.getLoadContext(req, res)), nonce);
     } catch (error) {
       next(error);
     }
@@ -797,16 +803,20 @@ export function renderAtDoor(
     loadContext: (req: IncomingMessage, nonce: string) => AppLoadContext;
     securityHeaders: SecurityHeadersFor;
     renders: RenderSlots;
+    /** where anonymous pages are rendered (docs/decisions/206); none: here */
+    renderer?: PageRenderer | null;
   },
 ): RenderAtDoor {
   const handle = createRequestHandler(options.build, options.mode);
+  const { renderer } = options;
   // In its turn as in Express (render-slots.server.ts): with SQLite a render never waits, and renders
   // started at once would run back to back while no new request is read.
   return async (req, res, url, key, keep = "memory") => {
     await options.renders.inTurn(req, async () => {
       const nonce = freshNonce();
       for (const [name, value] of options.securityHeaders(nonce)) res.setHeader(name, value);
-      await renderAndSend(handle, cache, key, keep, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
+      // A page with a key is anonymous: the render thread makes the same page.
+      await renderAndSend(key && renderer ? renderer.handlerFor(handle) : handle, cache, key, keep, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
     });
   };
 }
@@ -818,7 +828,7 @@ export function renderAtDoor(
  * comes. The security headers are already on `res`.
  */
 async function renderAndSend(
-  handle: ReturnType<typeof createRequestHandler>,
+  handle: PageHandle,
   cache: PageCache | null,
   key: string | null,
   keep: Keep,

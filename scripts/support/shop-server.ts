@@ -12,10 +12,10 @@ export interface RunningShop {
   stop(): Promise<void>;
 }
 
-export async function startShop(options: { port: number; dataDir: string; databaseUrl?: string | null; env?: Record<string, string> }): Promise<RunningShop> {
+export async function startShop(options: { port: number; dataDir: string; databaseUrl?: string | null; env?: Record<string, string>; nodeArgs?: string[] }): Promise<RunningShop> {
   if (!fs.existsSync(path.resolve("build/server.js"))) throw new Error('No production build: run "npm run build" first.');
   const base = `http://127.0.0.1:${options.port}`;
-  const server = spawn(process.execPath, ["build/server.js"], {
+  const server = spawn(process.execPath, [...(options.nodeArgs ?? []), "build/server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -62,4 +62,17 @@ export function residentMemory(pid: number): { rssMb: number; peakMb: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const mb = (field: string) => Math.round(Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024);
   return { rssMb: mb("VmRSS"), peakMb: mb("VmHWM") };
+}
+
+const serveScript = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.serve;
+
+/** Node's own flags `npm run serve` gives the server (its memory limits). */
+export function serveNodeArgs(): string[] {
+  return serveScript.match(/--[a-z-]+=\d+/g) ?? [];
+}
+
+/** The environment `npm run serve` sets before `node` (MALLOC_ARENA_MAX), so the server runs as it is served. */
+export function serveEnvironment(): Record<string, string> {
+  const before = serveScript.slice(0, serveScript.search(/\bnode\b/));
+  return Object.fromEntries([...before.matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
 }
