@@ -16,7 +16,7 @@ const tell = (report: RenderThreadReport) => port.postMessage(report, report.kin
 
 async function start() {
   const config = loadConfig();
-  // Renders one at a time: a couple of connections let one render's reads overlap the next one's.
+  // Renders overlap only while one waits for the database (PostgreSQL): two connections let them.
   const database = await openDatabase({ ...config, poolSize: 2 });
   const build = (await import(path.resolve("build/server/index.js"))) as ServerBuild;
   const handle = createRequestHandler(build, "production");
