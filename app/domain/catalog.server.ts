@@ -69,10 +69,10 @@ export async function stockTakenScope(trx: Db, productIds: readonly number[]): P
 }
 
 /**
- * What moving stock of these products back or again altered (an order cancelled or expired gives its
- * stock back; an owner confirming a WhatsApp order takes it), read in the transaction that moved it,
- * after moving it: what an order of them alters, unless one of them sold out or came back into stock,
- * which changes every card of it. `moved`: each product's change of stock, more than 0 given back.
+ * What moving these products' stock altered (an order placed, cancelled, expired or confirmed, an
+ * owner's count), read in the transaction that moved it, after moving it: what an order of them
+ * alters, unless one of them sold out or came back into stock, which changes every card of it.
+ * `moved`: each product's change of stock, more than 0 for stock added or given back.
  */
 export async function stockMovedScope(trx: Db, moved: ReadonlyMap<number, number>): Promise<CatalogScope> {
   if (moved.size === 0) return "anything";
