@@ -64,15 +64,17 @@ export function residentMemory(pid: number): { rssMb: number; peakMb: number } {
   return { rssMb: mb("VmRSS"), peakMb: mb("VmHWM") };
 }
 
-const serveScript = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.serve;
+/** The `npm run serve` script, from the project's package.json. */
+const serveScript = () => (JSON.parse(fs.readFileSync(path.resolve("package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.serve;
 
 /** Node's own flags `npm run serve` gives the server (its memory limits). */
 export function serveNodeArgs(): string[] {
-  return serveScript.match(/--[a-z-]+=\d+/g) ?? [];
+  return serveScript().match(/--[a-z-]+=\d+/g) ?? [];
 }
 
 /** The environment `npm run serve` sets before `node` (MALLOC_ARENA_MAX), so the server runs as it is served. */
 export function serveEnvironment(): Record<string, string> {
-  const before = serveScript.slice(0, serveScript.search(/\bnode\b/));
+  const script = serveScript();
+  const before = script.slice(0, script.search(/\bnode\b/));
   return Object.fromEntries([...before.matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
 }
