@@ -171,7 +171,7 @@ export default function CatalogueImport() {
         <div className="space-y-2 text-sm text-stone-700">
           <p>{t("admin.catalogueImport.intro")}</p>
           <p>
-            {t("admin.catalogueImport.columns")} <code className="rounded bg-stone-200 px-1 font-mono text-xs">{CATALOGUE_COLUMNS.join(",")}</code>
+            {t("admin.catalogueImport.columns")} <code className="break-all rounded bg-stone-200 px-1 font-mono text-xs">{CATALOGUE_COLUMNS.join(",")}</code>
           </p>
           <p>{t("admin.catalogueImport.rules")}</p>
         </div>

@@ -80,6 +80,9 @@ test.beforeAll(async () => {
     "/admin/products?new=1",
     `/admin/products?edit=${longest.id}`,
     `/admin/products/${longest.id}/stock`,
+    `/admin/products/${longest.id}/photos`,
+    "/admin/products/photos",
+    "/admin/products/import",
     "/admin/categories",
     "/admin/categories?new=1",
     "/admin/brands",
@@ -90,6 +93,8 @@ test.beforeAll(async () => {
     "/admin/customers?role=admin",
     `/admin/customers/${customer.userId}`,
     `/admin/customers/${customer.userId}?role=admin`,
+    "/admin/delivery",
+    "/admin/reviews",
   ];
 });
 test.afterAll(async () => {
