@@ -11,5 +11,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    maxWorkers: 3,
   },
 });
