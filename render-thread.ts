@@ -8,11 +8,13 @@ import { type AppLoadContext, createRequestHandler, type ServerBuild } from "rea
 import { openDatabase } from "./app/db/client.server";
 import { catalogChanged } from "./app/domain/catalog.server";
 import { loadConfig } from "./app/lib/config.server";
+import { compressPage, isCompressible } from "./app/lib/page-compression.server";
 import type { RenderAnswer, RenderThreadMessage, RenderThreadReport } from "./app/lib/render-thread.server";
 
 const port = parentPort;
 if (!port) throw new Error("render-thread.js runs as the server's render thread only");
-const tell = (report: RenderThreadReport) => port.postMessage(report, report.kind === "rendered" ? [report.body.buffer] : []);
+const tell = (report: RenderThreadReport) =>
+  port.postMessage(report, report.kind !== "rendered" ? [] : report.encoded ? [report.body.buffer, report.encoded.buffer] : [report.body.buffer]);
 
 async function start() {
   const config = loadConfig();
@@ -32,11 +34,13 @@ async function start() {
     } satisfies AppLoadContext;
     const response = await handle(new Request(ask.url, { method: "GET", headers: ask.headers }), context);
     const bytes = context.renderedPage.bytes ?? Buffer.from(await response.arrayBuffer());
-    // A copy of its own, handed over to the main thread whole: the page's bytes may share a buffer.
+    const page = context.renderedPage.bytes !== null;
+    // Copies of their own, handed over to the main thread whole: the bytes may share a buffer.
     const body = new Uint8Array(bytes);
+    const encoded = page && ask.compress && isCompressible(response.headers, bytes.length) ? new Uint8Array(compressPage(bytes, ask.compress)) : null;
     const headers: [string, string][] = [];
     response.headers.forEach((value, name) => headers.push([name, value]));
-    return { kind: "rendered", id: ask.id, status: response.status, statusText: response.statusText, headers, body };
+    return { kind: "rendered", id: ask.id, status: response.status, statusText: response.statusText, headers, body, encoded };
   };
 }
 

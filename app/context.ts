@@ -1,5 +1,6 @@
 import type { Db, Engine } from "~/db/client.server";
 import type { Config } from "~/lib/config.server";
+import type { RenderedPage } from "~/lib/render-thread.server";
 
 // What the Express server hands to every loader and action (see server.ts getLoadContext).
 declare module "react-router" {
@@ -20,9 +21,9 @@ declare module "react-router" {
     /**
      * Given when the server reads a rendered page whole, to compress it at once (page-cache.server.ts):
      * the page's bytes are handed over here and its Response has no body, so they are not streamed
-     * only to be read back (docs/decisions/189).
+     * only to be read back (docs/decisions/189). The render thread compresses it too (docs/decisions/207).
      */
-    renderedPage?: { bytes: Buffer | null };
+    renderedPage?: RenderedPage;
   }
 }
 

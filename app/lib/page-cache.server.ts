@@ -7,12 +7,14 @@ import pLimit from "p-limit";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
+import { SESSION_COOKIE } from "../domain/sessions.server";
 import { DEFAULT_PAGE_CACHE_MB, DEFAULT_PAGE_CACHE_TTL_S } from "./config.server";
 import { keptBytes } from "./kept-bytes.server";
+import { brotliAt, compressPage, isCompressible, type WholeCompression } from "./page-compression.server";
 import type { OrderTies, PageStore, StoredPage } from "./page-store.server";
 import { LOCALE_COOKIE, pickLocale } from "./locale-detect";
 import type { RenderSlots } from "./render-slots.server";
-import type { PageHandle, PageRenderer } from "./render-thread.server";
+import type { PageHandle, PageRenderer, RenderedPage } from "./render-thread.server";
 import { freshNonce } from "./security-headers.server";
 import { serverLoad } from "./server-load.server";
 import { type PagePart, pageBytes, type SplicedGzip } from "./spliced-gzip.server";
@@ -36,6 +38,8 @@ const CACHEABLE_PATH =
 const CACHEABLE_TYPE = /^(?:text\/html|text\/x-script|application\/xml|text\/plain)\b/;
 /** Cookies that make a page personal: session, cart, one-time toast, and any future ones of ours. */
 const PERSONAL_COOKIE = /(?:^|;\s*)ub_[^=]*=/;
+/** A request that carries a session (sessions.server.ts). */
+const SESSION_COOKIE_SENT = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=`);
 /** A storefront page or its data, the pages shoppers load most: these take turns to render (server.ts). */
 export function isStorefrontRequest(req: { method: string; path: string }): boolean {
   return req.method === "GET" && CACHEABLE_PATH.test(req.path);
@@ -394,13 +398,9 @@ export function cachedPage(status: number, headers: Headers, body: Buffer, nonce
 
 /** Brotli's quality for a page written to the page store without a copy made for a client: the quickest. */
 const STORED_BROTLI_QUALITY = 1;
-/** Brotli's quality for a page kept in memory, compressed once and sent many times. */
+/** Brotli's quality and gzip's level for a page kept in memory, compressed once and sent many times. */
 const KEPT_BROTLI_QUALITY = 6;
-
-/** Brotli's options for compressing `page` whole at `quality`, its size told so the encoder sizes itself to it. */
-function brotliAt(quality: number, page: Buffer): zlib.BrotliOptions {
-  return { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length } };
-}
+const KEPT_GZIP_LEVEL = 6;
 
 /** A page as the page store keeps it: its brotli copy, made now if no client asked for one. */
 function toStored(entry: CachedPage): StoredPage {
@@ -490,7 +490,7 @@ export function encodedBody(entry: CachedPage, encoding: "br" | "gzip"): Buffer 
     copy = keptBytes(
       encoding === "br"
         ? zlib.brotliCompressSync(body, brotliAt(KEPT_BROTLI_QUALITY, body))
-        : zlib.gzipSync(body, { level: 6 }),
+        : zlib.gzipSync(body, { level: KEPT_GZIP_LEVEL }),
     );
     entry.encoded[encoding] = copy;
     if (entry.grew) entry.grew(copy.length);
@@ -593,15 +593,33 @@ export function isCompressedWhole(shares: { own: number; compressed: number }, b
 }
 
 /**
- * A page compressed whole, as the client accepts: its encoding (null: none) and bytes. Brotli at
- * quality 2, or at 1 while the server is busy: half the time, for about 9 % more bytes (docs/decisions/195).
+ * A page compressed whole, as the client accepts: its encoding (null: none) and bytes (wholeCompression).
  */
-function compressedWhole(page: Buffer, accepted: Set<string>, brotliQuality = serverLoad.busy() ? BUSY_BROTLI_QUALITY : PERSONAL_BROTLI_QUALITY): [string | null, Buffer] {
-  if (accepted.has("br")) {
-    return ["br", zlib.brotliCompressSync(page, brotliAt(brotliQuality, page))];
-  }
-  if (accepted.has("gzip")) return ["gzip", zlib.gzipSync(page, { level: PERSONAL_GZIP_LEVEL })];
-  return [null, page];
+function compressedWhole(page: Buffer, accepted: Set<string>, brotliQuality?: number): [string | null, Buffer] {
+  const how = wholeCompression(accepted, brotliQuality);
+  return how ? [how.encoding, compressPage(page, how)] : [null, page];
+}
+
+/**
+ * How a page is compressed whole for a client that accepts these encodings (null: not at all). Brotli
+ * at quality 2, or at 1 while the server is busy: half the time, for about 9 % more bytes
+ * (docs/decisions/195). Else gzip at level 1.
+ */
+function wholeCompression(accepted: Set<string>, brotliQuality = serverLoad.busy() ? BUSY_BROTLI_QUALITY : PERSONAL_BROTLI_QUALITY): WholeCompression | null {
+  if (accepted.has("br")) return { encoding: "br", level: brotliQuality };
+  if (accepted.has("gzip")) return { encoding: "gzip", level: PERSONAL_GZIP_LEVEL };
+  return null;
+}
+
+/**
+ * How the render thread compresses a page it renders (docs/decisions/207): as a page kept in memory is
+ * sent from then on (encodedBody), so its copy is kept; else as compressedWhole would.
+ */
+function threadCompression(accepted: Set<string>, keptInMemory: boolean): WholeCompression | null {
+  if (!keptInMemory) return wholeCompression(accepted);
+  if (accepted.has("br")) return { encoding: "br", level: KEPT_BROTLI_QUALITY };
+  if (accepted.has("gzip")) return { encoding: "gzip", level: KEPT_GZIP_LEVEL };
+  return null;
 }
 
 const PERSONAL_BROTLI_QUALITY = 2;
@@ -803,7 +821,7 @@ export function renderAtDoor(
     loadContext: (req: IncomingMessage, nonce: string) => AppLoadContext;
     securityHeaders: SecurityHeadersFor;
     renders: RenderSlots;
-    /** where anonymous pages are rendered (docs/decisions/206); none: here */
+    /** where pages are rendered (docs/decisions/206, 207); none: here */
     renderer?: PageRenderer | null;
   },
 ): RenderAtDoor {
@@ -815,8 +833,11 @@ export function renderAtDoor(
     await options.renders.inTurn(req, async () => {
       const nonce = freshNonce();
       for (const [name, value] of options.securityHeaders(nonce)) res.setHeader(name, value);
-      // A page with a key is anonymous: the render thread makes the same page.
-      await renderAndSend(key && renderer ? renderer.handlerFor(handle) : handle, cache, key, keep, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
+      // The render thread makes the same page, a shopper's cart page too (docs/decisions/207). Not a
+      // signed-in shopper's: reading a session may renew it, and on SQLite this thread's connection is
+      // the only one that writes (a transaction here that read before another connection wrote fails).
+      const here = !renderer || SESSION_COOKIE_SENT.test(req.headers.cookie ?? "");
+      await renderAndSend(here ? handle : renderer.handlerFor(handle), cache, key, keep, req, res, url, renderedWhole(options.loadContext(req, nonce)), nonce);
     });
   };
 }
@@ -843,23 +864,33 @@ async function renderAndSend(
   const aborted = new AbortController();
   if (!key) res.on("close", () => res.writableFinished || aborted.abort());
   const request = new Request(url, { method: "GET", headers: requestHeaders(req), signal: aborted.signal });
+  const accepted = acceptedEncodings(req.headers["accept-encoding"]);
+  // Compressed on the render thread when it renders the page; ignored on the main thread.
+  context.renderedPage.compress = threadCompression(accepted, key !== null && keep === "memory");
   const response = await handle(request, context);
   const shareable = key ? isShareable(response) : false;
   // A page kept in the store only was told apart at the door (first ask, outranked).
   if (key && keep === "memory") res.setHeader("X-Page-Cache", shareable ? "miss" : "bypass");
   if (!shareable && !isPage(response)) return await sendAsItComes(res, response);
   const body = await bodyOf(response, context);
-  const [encoding, sent] = sendRenderedPage(req, res, response, body);
+  const compressed = context.renderedPage.encoded && context.renderedPage.compress ? { how: context.renderedPage.compress, bytes: context.renderedPage.encoded } : null;
+  const [encoding, sent] = sendRenderedPage(req, res, response, body, compressed);
   if (!cache || !key || !shareable) return;
   const entry = cachedPage(response.status, response.headers, body, nonce, Date.now());
-  if (keep === "memory") cache.set(key, entry, generation);
-  else {
+  if (keep === "memory") {
+    // The thread's copy was made at the quality a kept page is sent at: encodedBody need not make it.
+    if (encoding && compressed) {
+      entry.encoded[compressed.how.encoding] = keptBytes(sent);
+      entry.bytes += sent.length;
+    }
+    cache.set(key, entry, generation);
+  } else {
     if (encoding === "br") entry.encoded.br = sent;
     cache.keepStored(key, entry, generation);
   }
 }
 
-type RenderedWhole = AppLoadContext & { renderedPage: { bytes: Buffer | null } };
+type RenderedWhole = AppLoadContext & { renderedPage: RenderedPage };
 
 /** A load context whose rendered page is handed over as bytes (AppLoadContext.renderedPage). */
 function renderedWhole(context: AppLoadContext): RenderedWhole {
@@ -879,16 +910,19 @@ function isPage(response: Response): boolean {
   return /^text\/html\b/.test(response.headers.get("content-type") ?? "");
 }
 
-/** Too small to be worth compressing (the compression middleware's own threshold). */
-const COMPRESS_FROM_BYTES = 1024;
-
 /**
  * A page rendered for this request, compressed whole at once as the client accepts (compressedWhole)
  * and sent with its length. The compression middleware (brotli quality 4, as a stream handing each
  * 16 KB back to the event loop) took longer than many a render: uncached pages of a 100,000-product
  * catalogue went from about 230 to 360 a second with their p99 from 70 to 50 ms (docs/decisions/176).
  */
-function sendRenderedPage(req: IncomingMessage, res: ServerResponse, response: Response, body: Buffer): [string | null, Buffer] {
+function sendRenderedPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  body: Buffer,
+  compressed: { how: WholeCompression; bytes: Buffer } | null,
+): [string | null, Buffer] {
   res.statusMessage = response.statusText;
   res.statusCode = response.status;
   response.headers.forEach((value, name) => {
@@ -898,12 +932,16 @@ function sendRenderedPage(req: IncomingMessage, res: ServerResponse, response: R
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   // A shopper's page, as one filled in from a kept page says (sendPersonalBody): no shared cache keeps it.
   if (!response.headers.has("cache-control") && PERSONAL_COOKIE.test(req.headers.cookie ?? "")) res.setHeader("Cache-Control", "private, no-cache");
-  const compressible = body.length >= COMPRESS_FROM_BYTES && !response.headers.has("content-encoding") && !/\bno-transform\b/.test(response.headers.get("cache-control") ?? "");
+  const compressible = isCompressible(response.headers, body.length);
   if (compressible) {
     const vary = response.headers.get("vary");
     res.setHeader("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   }
-  const [encoding, sent] = compressible ? compressedWhole(body, acceptedEncodings(req.headers["accept-encoding"])) : [null, body];
+  const [encoding, sent]: [string | null, Buffer] = !compressible
+    ? [null, body]
+    : compressed
+      ? [compressed.how.encoding, compressed.bytes]
+      : compressedWhole(body, acceptedEncodings(req.headers["accept-encoding"]));
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", sent.length);
   res.end(sent);

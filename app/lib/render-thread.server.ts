@@ -2,6 +2,7 @@ import v8 from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { AppLoadContext } from "react-router";
 import type { CatalogScope } from "../domain/catalog.server";
+import type { WholeCompression } from "./page-compression.server";
 
 /**
  * The render thread (docs/decisions/206): anonymous pages that are not kept are rendered on a second
@@ -9,17 +10,32 @@ import type { CatalogScope } from "../domain/catalog.server";
  * shop's limit, and a product page's first render is its most costly answer (about ten kept pages'
  * worth of its time), while the machine's other core was partly idle.
  *
- * Only a GET of an anonymous page goes there (a request that carries no cookie of ours: the pages the
- * page cache keeps): its render reads the catalogue and nothing of a shopper's, so it is the same page
- * on either thread. The thread has its own connection to the database and its own copy of the app's
- * kept cards and parts. Every catalogue change is passed on to it in order with the renders
- * (`catalogChanged`): a render asked after a change is made after the thread has heard of it.
+ * Only GETs of pages go there: an anonymous page's (the pages the page cache keeps), and a page the
+ * front door renders for a shopper, the cart page among them (docs/decisions/207). Everything such a
+ * render reads is in the database or the request (the shopper's cookies are passed on with it), so it
+ * is the same page on either thread. The thread has its own connection to the database and its own
+ * copy of the app's kept cards and parts. Every catalogue change is passed on to it in order with the
+ * renders (`catalogChanged`): a render asked after a change is made after the thread has heard of it.
  *
  * The thread starts at the first render asked of it, and stops after `idleMs` without one, so an idle
  * shop holds one thread's memory. Until it is ready, pages are rendered on the main thread, as they
  * are when it fails: a render it could not make is made there, and after `MAX_FAILURES` failures the
  * main thread renders everything again.
+ *
+ * The thread also compresses the page it renders as the main thread asks (`compress`), and hands both
+ * over: compressing a page whole took about a twentieth of the main thread's time under load
+ * (docs/decisions/207).
  */
+
+/**
+ * A page rendered whole for the server to send (AppLoadContext.renderedPage): its bytes, handed over
+ * by the app; how the render thread is asked to compress it; and the copy it made that way.
+ */
+export interface RenderedPage {
+  bytes: Buffer | null;
+  compress?: WholeCompression | null;
+  encoded?: Buffer | null;
+}
 
 /** A render asked of the thread: the request as the app's handler takes it, and its load context's own values. */
 export interface RenderAsk {
@@ -29,11 +45,22 @@ export interface RenderAsk {
   headers: [string, string][];
   nonce: string;
   clientIp: string;
+  /** how to compress the page, if it is one and worth it (isCompressible) */
+  compress: WholeCompression | null;
 }
 
 /** What the thread answers: the app's answer whole, or the error it threw. */
 export type RenderAnswer =
-  | { kind: "rendered"; id: number; status: number; statusText: string; headers: [string, string][]; body: Uint8Array<ArrayBuffer> }
+  | {
+      kind: "rendered";
+      id: number;
+      status: number;
+      statusText: string;
+      headers: [string, string][];
+      body: Uint8Array<ArrayBuffer>;
+      /** the page compressed as asked, or null */
+      encoded: Uint8Array<ArrayBuffer> | null;
+    }
   | { kind: "failed"; id: number; message: string };
 
 /** What the main thread sends the thread. */
@@ -63,6 +90,9 @@ export const RENDER_THREAD_IDLE_MS = 60_000;
 /** After this many failures (the thread exited, or could not start), pages are rendered on the main thread only. */
 export const MAX_FAILURES = 3;
 
+/** Statuses whose answer has no body (a Response refuses one). */
+const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
 export class RenderThread implements PageRenderer {
   private worker: Worker | null = null;
   private ready = false;
@@ -87,8 +117,8 @@ export class RenderThread implements PageRenderer {
   }
 
   /**
-   * The handler for an anonymous page's render: the thread's once it is ready (the page is rendered
-   * with `local` if the thread fails meanwhile), else `local`. Starts the thread if it is not running.
+   * The handler for a page's render: the thread's once it is ready (the page is rendered with `local`
+   * if the thread fails meanwhile), else `local`. Starts the thread if it is not running.
    */
   handlerFor(local: PageHandle): PageHandle {
     if (this.failures >= MAX_FAILURES) return local;
@@ -140,7 +170,8 @@ export class RenderThread implements PageRenderer {
       this.asked.set(id, { resolve, reject, context });
       const headers: [string, string][] = [];
       request.headers.forEach((value, name) => headers.push([name, value]));
-      worker.postMessage({ kind: "render", id, url: request.url, headers, nonce: context.cspNonce, clientIp: context.clientIp } satisfies RenderThreadMessage);
+      const compress = context.renderedPage?.compress ?? null;
+      worker.postMessage({ kind: "render", id, url: request.url, headers, nonce: context.cspNonce, clientIp: context.clientIp, compress } satisfies RenderThreadMessage);
       this.idle.refresh();
     });
   }
@@ -159,14 +190,26 @@ export class RenderThread implements PageRenderer {
     if (!asked) return;
     this.asked.delete(report.id);
     if (report.kind === "failed") return asked.reject(new Error(report.message));
+    // An answer that makes no Response (a header Node refuses) is a failed render: the main thread makes it.
+    try {
+      asked.resolve(this.answerOf(report, asked.context));
+    } catch (error) {
+      asked.reject(error as Error);
+    }
+  }
+
+  private answerOf(report: Extract<RenderAnswer, { kind: "rendered" }>, context?: AppLoadContext): Response {
     const body = Buffer.from(report.body.buffer, report.body.byteOffset, report.body.byteLength);
     const init = { status: report.status, statusText: report.statusText, headers: report.headers };
     // A page's bytes are handed over as the load context asks (AppLoadContext.renderedPage).
-    const handedOver = asked.context?.renderedPage;
+    const handedOver = context?.renderedPage;
     if (handedOver && report.headers.some(([name, value]) => name === "content-type" && /^text\/html\b/.test(value))) {
+      const answer = new Response(null, init);
       handedOver.bytes = body;
-      asked.resolve(new Response(null, init));
-    } else asked.resolve(new Response(report.body, init));
+      handedOver.encoded = report.encoded && Buffer.from(report.encoded.buffer, report.encoded.byteOffset, report.encoded.byteLength);
+      return answer;
+    }
+    return new Response(NO_BODY.has(report.status) ? null : report.body, init);
   }
 
   /** The thread is gone: its renders are made on the main thread, and the next render starts another. */

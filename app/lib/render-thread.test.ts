@@ -1,8 +1,10 @@
 import path from "node:path";
 import v8 from "node:v8";
+import zlib from "node:zlib";
 import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_FAILURES, type PageHandle, RenderThread } from "./render-thread.server";
+import type { WholeCompression } from "./page-compression.server";
+import { MAX_FAILURES, type PageHandle, RenderThread, type RenderedPage } from "./render-thread.server";
 
 // The thread's messages, answered by a stand-in for build/render-thread.js (no build is needed).
 const STAND_IN = path.resolve("tests/support/render-thread-stand-in.mjs");
@@ -26,7 +28,8 @@ function thread(idleMs?: number): RenderThread {
 /** The main thread's own render: says so. */
 const local: PageHandle = async () => new Response("main", { headers: { "content-type": "text/plain" } });
 
-const context = (nonce = "n0nce") => ({ cspNonce: nonce, clientIp: "203.0.113.9", renderedPage: { bytes: null as Buffer | null } }) as unknown as AppLoadContext & { renderedPage: { bytes: Buffer | null } };
+const context = (nonce = "n0nce", compress: WholeCompression | null = null) =>
+  ({ cspNonce: nonce, clientIp: "203.0.113.9", renderedPage: { bytes: null, compress } }) as unknown as AppLoadContext & { renderedPage: RenderedPage };
 
 async function until(condition: () => boolean): Promise<void> {
   for (let waited = 0; !condition(); waited += 10) {
@@ -36,7 +39,8 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 /** What the stand-in read of a render asked of it. */
-const readBack = (bytes: Buffer | string) => JSON.parse(bytes.toString()) as { url: string; headers: [string, string][]; nonce: string; clientIp: string; heard: unknown[] };
+const readBack = (bytes: Buffer | string) =>
+  JSON.parse(bytes.toString()) as { url: string; headers: [string, string][]; nonce: string; clientIp: string; compress?: WholeCompression; heard: unknown[] };
 
 describe("the render thread (docs/decisions/206)", () => {
   it("starts at the first render asked, which the main thread makes meanwhile; then renders there, handing a page's bytes over", async () => {
@@ -46,7 +50,7 @@ describe("the render thread (docs/decisions/206)", () => {
     await until(() => renderer.running);
     expect(logged).toContainEqual({ details: { heapLimitMb: expect.any(Number) }, message: "render thread ready" });
 
-    const handedOver = context("abc");
+    const handedOver = context("abc", { encoding: "br", level: 6 });
     const request = new Request("http://shop.test/shop/7?x=1", { headers: { "accept-language": "es", host: "shop.test" } });
     const response = await renderer.handlerFor(local)(request, handedOver);
     expect(response.status).toBe(200);
@@ -57,10 +61,27 @@ describe("the render thread (docs/decisions/206)", () => {
     expect(asked.url).toBe("http://shop.test/shop/7?x=1");
     expect(asked.headers).toContainEqual(["accept-language", "es"]);
     expect([asked.nonce, asked.clientIp]).toEqual(["abc", "203.0.113.9"]);
+    // The page compressed there as asked, handed over beside it (docs/decisions/207).
+    expect(asked.compress).toEqual({ encoding: "br", level: 6 });
+    expect(zlib.brotliDecompressSync(handedOver.renderedPage.encoded!).equals(handedOver.renderedPage.bytes!)).toBe(true);
+    const gzipped = context("abc", { encoding: "gzip", level: 1 });
+    await renderer.handlerFor(local)(request, gzipped);
+    expect(zlib.gunzipSync(gzipped.renderedPage.encoded!).equals(gzipped.renderedPage.bytes!)).toBe(true);
+    const plain = context("abc");
+    await renderer.handlerFor(local)(request, plain);
+    expect([plain.renderedPage.bytes === null, plain.renderedPage.encoded]).toEqual([false, null]);
 
     // Anything else (a page's data) comes in the body.
     const data = await renderer.handlerFor(local)(new Request("http://shop.test/shop/7.data"), context());
     expect(readBack(await data.text()).url).toBe("http://shop.test/shop/7.data");
+  });
+
+  it("hands over an answer without a body as such", async () => {
+    const renderer = thread();
+    renderer.handlerFor(local);
+    await until(() => renderer.running);
+    const unchanged = await renderer.handlerFor(local)(new Request("http://shop.test/unchanged"), context());
+    expect([unchanged.status, unchanged.body, unchanged.headers.get("x-made")]).toEqual([304, null, "thread"]);
   });
 
   it("hears each catalogue change before any render asked after it", async () => {
@@ -87,6 +108,9 @@ describe("the render thread (docs/decisions/206)", () => {
     await until(() => renderer.running);
     // A render that fails, the thread still running.
     expect(await (await renderer.handlerFor(local)(new Request("http://shop.test/fail"), context())).text()).toBe("main");
+    expect(renderer.running).toBe(true);
+    // An answer with a header no Response takes: made on the main thread too.
+    expect(await (await renderer.handlerFor(local)(new Request("http://shop.test/bad-header"), context())).text()).toBe("main");
     expect(renderer.running).toBe(true);
     for (let failure = 1; failure <= MAX_FAILURES; failure++) {
       // The thread ends during a render: that page is made on the main thread, and the next render starts another thread.

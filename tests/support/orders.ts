@@ -31,26 +31,28 @@ export async function insertOrder(
     paymentMethod?: PaymentMethod | null;
   },
 ): Promise<{ id: number; number: string; total: number }> {
+  // Read before the transaction, which then starts with a write: on SQLite a transaction that read
+  // first fails at once ("database is locked"), without waiting, when the shop wrote meanwhile.
+  const products = await db
+    .selectFrom("products")
+    .select(["id", "name", "price"])
+    .where(
+      "id",
+      "in",
+      input.items.map((i) => i.productId),
+    )
+    .execute();
+  const lines = input.items.map((item) => {
+    const product = products.find((p) => p.id === item.productId);
+    if (!product) throw new Error(`no product ${item.productId}`);
+    return { ...item, name: product.name, unitPrice: product.price };
+  });
+  const subtotal = lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
+  const at = input.createdAt ?? new Date().toISOString();
+  const channel = input.channel ?? "checkout";
+  const status = input.status ?? "pending";
+  const address = input.address === undefined ? { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" } : input.address;
   return db.transaction().execute(async (trx) => {
-    const products = await trx
-      .selectFrom("products")
-      .select(["id", "name", "price"])
-      .where(
-        "id",
-        "in",
-        input.items.map((i) => i.productId),
-      )
-      .execute();
-    const lines = input.items.map((item) => {
-      const product = products.find((p) => p.id === item.productId);
-      if (!product) throw new Error(`no product ${item.productId}`);
-      return { ...item, name: product.name, unitPrice: product.price };
-    });
-    const subtotal = lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
-    const at = input.createdAt ?? new Date().toISOString();
-    const channel = input.channel ?? "checkout";
-    const status = input.status ?? "pending";
-    const address = input.address === undefined ? { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" } : input.address;
     const order = await trx
       .insertInto("orders")
       .values({
