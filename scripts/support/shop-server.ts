@@ -67,9 +67,9 @@ export function residentMemory(pid: number): { rssMb: number; peakMb: number } {
 /** The `npm run serve` script, from the project's package.json. */
 const serveScript = () => (JSON.parse(fs.readFileSync(path.resolve("package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.serve;
 
-/** Node's own flags `npm run serve` gives the server (its memory limits). */
+/** Node's own flags `npm run serve` gives the server (its memory limits, and V8's worker threads). */
 export function serveNodeArgs(): string[] {
-  return serveScript().match(/--[a-z-]+=\d+/g) ?? [];
+  return serveScript().match(/--[a-z][a-z0-9-]*=\d+/g) ?? [];
 }
 
 /** The environment `npm run serve` sets before `node` (MALLOC_ARENA_MAX), so the server runs as it is served. */
