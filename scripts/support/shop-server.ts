@@ -67,9 +67,14 @@ export function residentMemory(pid: number): { rssMb: number; peakMb: number } {
 /** The `npm run serve` script, from the project's package.json. */
 const serveScript = () => (JSON.parse(fs.readFileSync(path.resolve("package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.serve;
 
-/** Node's own flags `npm run serve` gives the server (its memory limits, and V8's worker threads). */
+/** Node's own flags `npm run serve` gives the server (its memory limits). */
 export function serveNodeArgs(): string[] {
-  return serveScript().match(/--[a-z][a-z0-9-]*=\d+/g) ?? [];
+  return numberFlagsIn(serveScript());
+}
+
+/** The `--name=number` flags of a command line (`--v8-pool-size=2` too). */
+export function numberFlagsIn(command: string): string[] {
+  return command.match(/--[a-z][a-z0-9-]*=\d+/g) ?? [];
 }
 
 /** The environment `npm run serve` sets before `node` (MALLOC_ARENA_MAX), so the server runs as it is served. */
