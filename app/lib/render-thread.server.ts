@@ -11,9 +11,10 @@ import type { WholeCompression } from "./page-compression.server";
  * worth of its time), while the machine's other core was partly idle.
  *
  * Only GETs of pages go there: an anonymous page's (the pages the page cache keeps), and a page the
- * front door renders for a shopper, the cart page among them (docs/decisions/207). Everything such a
- * render reads is in the database or the request (the shopper's cookies are passed on with it), so it
- * is the same page on either thread. The thread has its own connection to the database and its own
+ * front door renders for a shopper who is not signed in, the cart page among them (docs/decisions/207;
+ * a signed-in shopper's stays on the main thread, see renderAtDoor). Everything such a render reads is
+ * in the database or the request (the shopper's cookies are passed on with it), and it writes nothing,
+ * so it is the same page on either thread. The thread has its own connection to the database and its own
  * copy of the app's kept cards and parts. Every catalogue change is passed on to it in order with the
  * renders (`catalogChanged`): a render asked after a change is made after the thread has heard of it.
  *
