@@ -10,9 +10,9 @@ import { askPage, cartBadge, cartCookie, shopForThisSpec } from "../support/own-
 /**
  * The render thread (docs/decisions/206), in the built shop started with `npm run serve`'s flags: it
  * starts at the first page rendered at the door, with a heap limit of its own, renders shoppers' cart
- * pages as theirs, and a catalogue change
- * reaches what it keeps (here 'often bought together', kept a minute) before its next render. It
- * compresses the pages it renders as the client accepts (docs/decisions/207).
+ * pages as theirs, and a catalogue change reaches what it keeps (here 'often bought together', kept a
+ * minute) before its next render. It compresses the pages it renders as the client accepts
+ * (docs/decisions/207).
  */
 
 test.describe.configure({ mode: "serial" });
@@ -77,7 +77,9 @@ function rawPage(url: string, acceptEncoding: string): Promise<{ via: string | u
   });
 }
 
-test("compresses the pages it renders as the client accepts; a page kept in memory is sent as the thread's copy", async () => {
+// render-thread.test.ts checks that the thread hands its copy over. Whether the page kept holds that
+// copy or one made again at its first hit, the bytes sent are the same: here each decodes to the page.
+test("compresses the pages it renders as the client accepts; a page kept is sent as its first asker got it", async () => {
   const { db } = own.database;
   const [amber, vetiver] = await makeProducts(db, [
     { name: "Squeezed Amber", price: 3_500_000, stock: 20 },
