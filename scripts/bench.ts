@@ -1,6 +1,6 @@
 // npm run bench [-- --products 10000 --duration 10 --connections 10 --database-url postgres://... --no-page-cache
 //                  --scenarios anonymous,cart,signed-in --mixed-connections 100 --mixed-duration 60 --mixed-warmup 10
-//                  --no-mixed --no-pages --no-compression --orders-every 2
+//                  --no-mixed --no-pages --no-compression --orders-every 2 --mixed-shoppers 0.3 --mixed-signed-in 0.5
 //                  --node-args="--max-old-space-size=256"]
 // Seeds a scratch database with N products, starts the production server on it and loads it with
 // autocannon, then prints every figure beside its budget (design.md, "Performance budgets") with PASS
@@ -11,6 +11,8 @@
 // - a mixed run (default 100 connections for 60 s, after 10 s of the same traffic at 10 connections): browsing, search and product pages, 30 % of requests
 //   from shoppers with a cart, some of which change it; its p99, errors and the server's peak memory, and
 //   its answers counted by how they were made (kept, kept on disk, filled in, rendered, other);
+//   --mixed-shoppers and --mixed-signed-in change the share of requests from shoppers with a cart and
+//   the share of those signed in (0.3 and 0.5: the budget's run), to tell what each kind of shopper costs;
 //   With --orders-every S, a customer places an order (checkout, paid on delivery) every S seconds
 //   during it, as a shop that sells does: each order changes the catalogue's stock;
 // - the time to seed the catalogue and the server's idle memory;
@@ -58,6 +60,8 @@ const { values } = parseArgs({
     "no-compression": { type: "boolean", default: false },
     "node-args": { type: "string" },
     "orders-every": { type: "string", default: "0" },
+    "mixed-shoppers": { type: "string", default: "0.3" },
+    "mixed-signed-in": { type: "string", default: "0.5" },
   },
 });
 const productCount = Math.max(432, Number(values.products));
@@ -68,6 +72,10 @@ const databaseUrl = values["database-url"] ?? null;
 /** What every request asks for besides its shopper's cookie. */
 const compressed = !values["no-compression"];
 const ASKED: Record<string, string> = compressed ? { "accept-encoding": "gzip, deflate, br" } : {};
+/** The mixed run's share of requests from shoppers with a cart, and the share of those signed in. */
+const mixedShoppers = Number(values["mixed-shoppers"]);
+const mixedSignedIn = Number(values["mixed-signed-in"]);
+if (!(mixedShoppers >= 0 && mixedShoppers <= 1 && mixedSignedIn >= 0 && mixedSignedIn <= 1)) throw new Error("--mixed-shoppers and --mixed-signed-in are shares, from 0 to 1");
 /** Seconds between two orders during the mixed run; 0: none. */
 const ordersEvery = Number(values["orders-every"]);
 
@@ -321,11 +329,11 @@ async function benchPages(base: string, pid: number, postmaster: number | null, 
   return rows;
 }
 
-/** One request of the mixed run: 30 % from shoppers with a cart (a tenth of theirs change it), the rest anonymous. */
+/** One request of the mixed run: `mixedShoppers` of them from shoppers with a cart (30 %), `mixedSignedIn` of those signed in (half; a tenth of their requests change the cart), the rest anonymous. */
 function mixedRequest(base: string, shoppers: Shoppers): CannonRequest {
   const product = () => shoppers.productIds.min + Math.floor(Math.random() * (shoppers.productIds.max - shoppers.productIds.min + 1));
-  const withCart = Math.random() < 0.3;
-  const shopper = withCart ? (Math.random() < 0.5 ? pickOne(shoppers.carts) : pickOne(shoppers.accounts)) : null;
+  const withCart = Math.random() < mixedShoppers;
+  const shopper = withCart ? (Math.random() < mixedSignedIn ? pickOne(shoppers.accounts) : pickOne(shoppers.carts)) : null;
   const headers: Record<string, string> = shopper ? { ...ASKED, cookie: shopper.cookie } : { ...ASKED };
   const r = Math.random();
   if (shopper && r < 0.1) {
@@ -532,7 +540,8 @@ async function main() {
     ];
     if (!values["no-mixed"]) {
       const mixed = await benchMixed(base, pid, postmaster, shoppers);
-      console.log(`\nMixed: ${heading}, load ${os.loadavg()[0].toFixed(1)}`);
+      const shares = `${Math.round(100 * mixedShoppers)} % of requests from shoppers with a cart, ${Math.round(100 * mixedSignedIn)} % of them signed in`;
+      console.log(`\nMixed: ${heading}, ${shares}, load ${os.loadavg()[0].toFixed(1)}`);
       console.table([mixed.figures]);
       console.table(mixed.answers);
       checks.push(...mixed.checks);
