@@ -363,7 +363,9 @@ function mixedRequest(base: string, shoppers: Shoppers): CannonRequest {
  * and an answer still ends when its body does.
  */
 function dropBodies(client: CannonClient) {
-  (client as unknown as { pipelinedRequests: { addBody: (data: Buffer) => void } }).pipelinedRequests.addBody = () => {};
+  const answers = (client as unknown as { pipelinedRequests?: { addBody?: (data: Buffer) => void } }).pipelinedRequests;
+  if (!answers?.addBody) throw new Error("autocannon's client no longer keeps bodies in pipelinedRequests.addBody: see dropBodies in scripts/bench.ts");
+  answers.addBody = () => {};
 }
 
 /** How an answer of the mixed run was made, told by its X-Page-Cache header (page-cache.server.ts). */
@@ -492,7 +494,7 @@ async function benchMixed(base: string, pid: number, postmaster: number | null, 
     },
     answers: tally.rows(),
     checks: [
-      { figure: "mixed p99", value: `${result.latency.p99} ms`, budget: `<= ${BUDGET.mixed.p99} ms`, verdict: verdict(result.latency.p99 <= BUDGET.mixed.p99) },
+      { figure: `mixed p99${mixedShoppers === 0.3 && mixedSignedIn === 0.5 ? "" : " (not the budget's shares)"}`, value: `${result.latency.p99} ms`, budget: `<= ${BUDGET.mixed.p99} ms`, verdict: verdict(result.latency.p99 <= BUDGET.mixed.p99) },
       // autocannon counts a timeout among its errors too
       { figure: "mixed errors (connection, timeout, 5xx)", value: result.errors + serverErrors, budget: "0", verdict: verdict(result.errors + serverErrors === 0) },
       {

@@ -77,7 +77,7 @@ export function numberFlagsIn(command: string): string[] {
   return command.match(/--[a-z][a-z0-9-]*=\d+/g) ?? [];
 }
 
-/** The environment `npm run serve` sets before `node` (MALLOC_ARENA_MAX), so the server runs as it is served. */
+/** The environment `npm run serve` sets before `node` (the C library's memory settings), so the server runs as it is served. */
 export function serveEnvironment(): Record<string, string> {
   const script = serveScript();
   const before = script.slice(0, script.search(/\bnode\b/));
