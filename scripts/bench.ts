@@ -374,16 +374,30 @@ function dropBodies(client: CannonClient) {
 /** How an answer of the mixed run was made, told by its X-Page-Cache header (page-cache.server.ts). */
 const ANSWER_KINDS: Record<string, string> = { hit: "kept page", stored: "kept on disk", personal: "filled in", miss: "rendered", bypass: "rendered", first: "rendered, first ask", outranked: "rendered, outranked" };
 
+const STRETCH_MS = 10_000;
+
+/** The p50 and p99 of these latencies (sorted in place), in whole ms. */
+function quantiles(list: number[]): { "p50 ms": number; "p99 ms": number } {
+  list.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(list[Math.min(list.length - 1, Math.floor(q * list.length))]);
+  return { "p50 ms": at(0.5), "p99 ms": at(0.99) };
+}
+
 /**
  * Counts the mixed run's answers by how they were made, with their latency: a kept page, a page kept
  * on disk (docs/decisions/203), a shopper's page filled in (its anonymous page rendered first when not
  * kept), a page rendered, a page rendered for its asker alone as its first ask (docs/decisions/201), or
  * anything else
  * (the cart page, cart changes and their refusals). Tells where the run's time went, and how much of
- * the catalogue the page cache held.
+ * the catalogue the page cache held; and the latency of each 10 s stretch of the run, which falls as
+ * the page store fills.
  */
 function answerTally() {
   const latencies = new Map<string, number[]>();
+  // By 10 s stretch of the run too: its first seconds, with the page store still filling, are its dearest.
+  const stretches: number[][] = [];
+  let startedAt = 0;
+  let lastStretch = 0;
   const setupClient = (client: CannonClient) => {
     dropBodies(client);
     let kind = "other";
@@ -397,17 +411,21 @@ function answerTally() {
       let list = latencies.get(kind);
       if (!list) latencies.set(kind, (list = []));
       list.push(ms);
+      (stretches[Math.min(lastStretch, Math.floor((Date.now() - startedAt) / STRETCH_MS))] ??= []).push(ms);
     });
+  };
+  /** Stretches are counted from now, for a run of `seconds` (its last answers counted in its last stretch). */
+  const start = (seconds: number) => {
+    startedAt = Date.now();
+    lastStretch = Math.max(0, Math.ceil((seconds * 1000) / STRETCH_MS) - 1);
   };
   const rows = () => {
     const total = [...latencies.values()].reduce((sum, list) => sum + list.length, 0);
-    return [...latencies].map(([kind, list]) => {
-      list.sort((a, b) => a - b);
-      const at = (q: number) => Math.round(list[Math.min(list.length - 1, Math.floor(q * list.length))]);
-      return { answers: kind, share: `${((100 * list.length) / total).toFixed(1)} %`, "p50 ms": at(0.5), "p99 ms": at(0.99) };
-    });
+    return [...latencies].map(([kind, list]) => ({ answers: kind, share: `${((100 * list.length) / total).toFixed(1)} %`, ...quantiles(list) }));
   };
-  return { setupClient, rows };
+  const byStretch = () =>
+    [...stretches.entries()].filter(([, list]) => list).map(([i, list]) => ({ seconds: `${(i * STRETCH_MS) / 1000}–${((i + 1) * STRETCH_MS) / 1000}`, answers: list.length, ...quantiles(list) }));
+  return { setupClient, start, rows, byStretch };
 }
 
 /**
@@ -469,6 +487,7 @@ async function benchMixed(base: string, pid: number, postmaster: number | null, 
   const mainBefore = cpuMs(pid, true);
   const databaseBefore = databaseCpuMs(postmaster);
   const orders = ordersDuring(base, shoppers);
+  tally.start(mixedDuration);
   const result = await run(mixedConnections, mixedDuration, tally.setupClient);
   const placed = await orders.stop();
   const cpu = cpuPerAnswer(cpuBefore, cpuMs(pid), result.requests.total);
@@ -496,6 +515,7 @@ async function benchMixed(base: string, pid: number, postmaster: number | null, 
       ...(ordersEvery > 0 ? { "orders placed": placed } : {}),
     },
     answers: tally.rows(),
+    stretches: tally.byStretch(),
     checks: [
       { figure: `mixed p99${mixedShoppers === BUDGET_SHARES.shoppers && mixedSignedIn === BUDGET_SHARES.signedIn ? "" : " (not the budget's shares)"}`, value: `${result.latency.p99} ms`, budget: `<= ${BUDGET.mixed.p99} ms`, verdict: verdict(result.latency.p99 <= BUDGET.mixed.p99) },
       // autocannon counts a timeout among its errors too
@@ -549,6 +569,8 @@ async function main() {
       console.log(`\nMixed: ${heading}, ${shares}, load ${os.loadavg()[0].toFixed(1)}`);
       console.table([mixed.figures]);
       console.table(mixed.answers);
+      console.log("The mixed run's latency by 10 s stretch:");
+      console.table(mixed.stretches);
       checks.push(...mixed.checks);
     }
     console.log(`\nBudgets (demo images ${seed.imageSeconds.toFixed(1)} s, rendered once and kept in ${path.join(os.tmpdir(), "unboxed-bench-images")}):`);
