@@ -18,8 +18,9 @@ const tell = (report: RenderThreadReport) =>
 
 async function start() {
   const config = loadConfig();
-  // Renders overlap only while one waits for the database (PostgreSQL): two connections let them.
-  const database = await openDatabase({ ...config, poolSize: 2 });
+  // Renders overlap only while one waits for the database (PostgreSQL): two connections let them. The
+  // pages rendered here write nothing; on SQLite the connection is made unable to (docs/decisions/210).
+  const database = await openDatabase({ ...config, poolSize: 2, readsOnly: true });
   const build = (await import(path.resolve("build/server/index.js"))) as ServerBuild;
   const handle = createRequestHandler(build, "production");
   return async (ask: Extract<RenderThreadMessage, { kind: "render" }>): Promise<RenderAnswer> => {

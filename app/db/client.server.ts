@@ -148,7 +148,14 @@ function forgetSampledValues(sqlite: SQLite.Database): void {
   sqlite.exec("analyze sqlite_schema");
 }
 
-function openSqlite(file: string): DatabaseHandle {
+/**
+ * `readsOnly`: a second connection of the same server that must never write (the render thread's,
+ * docs/decisions/210). In WAL mode a transaction that has read and then writes fails at once
+ * (SQLITE_BUSY) if another connection wrote in between; the server's own transactions read first, so
+ * any write by a second connection could fail a shopper's cart change or sign-in. Such a connection
+ * keeps no statistics (PRAGMA optimize writes them) and refuses writes (query_only).
+ */
+function openSqlite(file: string, readsOnly = false): DatabaseHandle {
   let sqlite: SQLite.Database;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -160,6 +167,7 @@ function openSqlite(file: string): DatabaseHandle {
     sqlite.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
+    if (readsOnly) sqlite.pragma("query_only = ON");
   } catch (error) {
     throw new DatabaseOpenError(`Cannot open the SQLite database at ${file}: ${(error as Error).message}`);
   }
@@ -175,10 +183,10 @@ function openSqlite(file: string): DatabaseHandle {
       // Busy or closing: statistics can wait for the next turn; the shop works without them.
     }
   };
-  updateStatistics(" = 0x10002");
+  if (!readsOnly) updateStatistics(" = 0x10002");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  const upkeep = setInterval(updateStatistics, STATISTICS_UPKEEP_MS);
-  upkeep.unref();
+  const upkeep = readsOnly ? undefined : setInterval(updateStatistics, STATISTICS_UPKEEP_MS);
+  upkeep?.unref();
   return {
     db,
     engine: "sqlite",
@@ -270,10 +278,12 @@ export async function openDatabase(options: {
   databaseUrl: string | null;
   sqlitePath: string;
   poolSize?: number;
+  /** on SQLite, a connection that never writes (openSqlite) */
+  readsOnly?: boolean;
 }): Promise<DatabaseHandle> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : openSqlite(options.sqlitePath);
+    : openSqlite(options.sqlitePath, options.readsOnly);
 }
 
 /** The current time as stored in every *_at column. */
