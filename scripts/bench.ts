@@ -394,10 +394,9 @@ function quantiles(list: number[]): { "p50 ms": number; "p99 ms": number } {
  */
 function answerTally() {
   const latencies = new Map<string, number[]>();
-  // By 10 s stretch of the run too: its first seconds, with the page store still filling, are its dearest.
   const stretches: number[][] = [];
   let startedAt = 0;
-  let lastStretch = 0;
+  let runMs = 0;
   const setupClient = (client: CannonClient) => {
     dropBodies(client);
     let kind = "other";
@@ -411,20 +410,20 @@ function answerTally() {
       let list = latencies.get(kind);
       if (!list) latencies.set(kind, (list = []));
       list.push(ms);
-      (stretches[Math.min(lastStretch, Math.floor((Date.now() - startedAt) / STRETCH_MS))] ??= []).push(ms);
+      (stretches[Math.floor(Math.min(Date.now() - startedAt, runMs - 1) / STRETCH_MS)] ??= []).push(ms);
     });
   };
   /** Stretches are counted from now, for a run of `seconds` (its last answers counted in its last stretch). */
   const start = (seconds: number) => {
     startedAt = Date.now();
-    lastStretch = Math.max(0, Math.ceil((seconds * 1000) / STRETCH_MS) - 1);
+    runMs = seconds * 1000;
   };
   const rows = () => {
     const total = [...latencies.values()].reduce((sum, list) => sum + list.length, 0);
     return [...latencies].map(([kind, list]) => ({ answers: kind, share: `${((100 * list.length) / total).toFixed(1)} %`, ...quantiles(list) }));
   };
   const byStretch = () =>
-    [...stretches.entries()].filter(([, list]) => list).map(([i, list]) => ({ seconds: `${(i * STRETCH_MS) / 1000}–${((i + 1) * STRETCH_MS) / 1000}`, answers: list.length, ...quantiles(list) }));
+    [...stretches.entries()].filter(([, list]) => list).map(([i, list]) => ({ seconds: `${(i * STRETCH_MS) / 1000}–${Math.min((i + 1) * STRETCH_MS, runMs) / 1000}`, answers: list.length, ...quantiles(list) }));
   return { setupClient, start, rows, byStretch };
 }
 
