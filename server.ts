@@ -23,11 +23,12 @@ import {
   servePersonalPage,
 } from "./app/lib/page-cache.server";
 import { frontDoor } from "./app/lib/front-door.server";
+import { PagePreload } from "./app/lib/page-preload.server";
 import { PageStore } from "./app/lib/page-store.server";
 import { RenderThread } from "./app/lib/render-thread.server";
 import { freshNonce, securityHeaders } from "./app/lib/security-headers.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
-import { catalogChanged, onCatalogChange } from "./app/domain/catalog.server";
+import { catalogChanged, onCatalogChange, productIdsBestSellingFirst } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
 import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
@@ -169,6 +170,19 @@ async function main() {
   // Anonymous pages that are not kept are rendered on a second thread (docs/decisions/206).
   const renderThread = pageCache && config.renderThread ? new RenderThread(new URL("./render-thread.js", import.meta.url), logger) : null;
   if (renderThread) onCatalogChange((_where, scope) => renderThread.catalogChanged(scope));
+  // While shoppers come, product pages are rendered into the page store whenever the render thread is
+  // free, best-selling first (docs/decisions/211).
+  const preload =
+    pageCache?.hasStore() && renderThread && config.pagePreload
+      ? new PagePreload({
+          cache: pageCache,
+          renderer: renderThread,
+          publicUrl: config.publicUrl,
+          productIds: (offset, limit) => productIdsBestSellingFirst(database.db, offset, limit),
+          loadContext: (nonce) => ({ db: database.db, engine: database.engine, config, cspNonce: nonce, clientIp: "unknown", readsOfRequest: {} }),
+          logger,
+        })
+      : null;
   const render = production ? renderAtDoor(pageCache, { build, mode, loadContext, securityHeaders: security.forNonce, renders, renderer: renderThread }) : null;
   if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders, renderer: renderThread }, fill)));
   // After the filled-in pages, which are compressed as they are sent.
@@ -232,7 +246,18 @@ async function main() {
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
   const server: Server = createServer(
-    frontDoor({ app, turns, cache: pageCache, securityHeaders: security.forNonce, trustProxy, fill, render, loadContext, track: (work) => inFlight.during(work) }),
+    frontDoor({
+      app,
+      turns,
+      cache: pageCache,
+      securityHeaders: security.forNonce,
+      trustProxy,
+      fill,
+      render,
+      loadContext,
+      track: (work) => inFlight.during(work),
+      onStorefrontRequest: preload ? () => preload.wake() : undefined,
+    }),
   ).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
@@ -256,6 +281,7 @@ async function main() {
       await orderExpiry.stop().catch(() => {});
       await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
+      preload?.close();
       await renderThread?.close().catch(() => {});
       await database.close().catch(() => {});
       pageStore?.close();

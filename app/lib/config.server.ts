@@ -87,6 +87,7 @@ const envSchema = z.object({
   SEED_DEMO: booleanFlag.default(true),
   PAGE_CACHE: booleanFlag.default(true),
   RENDER_THREAD: booleanFlag.default(true),
+  PAGE_PRELOAD: booleanFlag.default(true),
   PAGE_CACHE_MB: z.coerce
     .number({ message: "must be a whole number of megabytes" })
     .int("must be a whole number of megabytes")
@@ -170,6 +171,8 @@ export interface Config {
   pageCache: boolean;
   /** render anonymous pages on a second thread, with the page cache (docs/decisions/206) */
   renderThread: boolean;
+  /** render product pages into the page store while the render thread is free (docs/decisions/211) */
+  pagePreload: boolean;
   /** the most the page cache holds, in bytes (pages with their compressed copies) */
   pageCacheBytes: number;
   /** how long a kept page is sent before it is rendered again, in milliseconds (catalogue changes empty the cache sooner) */
@@ -266,6 +269,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO,
     pageCache: env.PAGE_CACHE,
     renderThread: env.RENDER_THREAD,
+    pagePreload: env.PAGE_PRELOAD,
     pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
     pageCacheTtlMs: env.PAGE_CACHE_TTL_S * 1000,
     pageCacheMinAsks: env.PAGE_CACHE_MIN_ASKS,

@@ -31,6 +31,8 @@ interface FrontDoorOptions {
   track: <T>(work: () => Promise<T>) => Promise<T>;
   /** Express's "trust proxy" rule: may this address tell us the protocol (X-Forwarded-Proto)? */
   trustProxy: (address: string | undefined, hop: number) => boolean;
+  /** told of every storefront request, as it comes (the page store's preload wakes: docs/decisions/211) */
+  onStorefrontRequest?: () => void;
 }
 
 /**
@@ -50,6 +52,7 @@ export function frontDoor(options: FrontDoorOptions): (req: IncomingMessage, res
     const queryAt = url.indexOf("?");
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     if (!turns.takesTurn({ method: req.method ?? "", path })) return app(req, res);
+    options.onStorefrontRequest?.();
     turns.wait(req, res, () => {
       const toApp = (found: PageLookup) => {
         (res as ServerResponse & { locals?: PageLookup }).locals = found;

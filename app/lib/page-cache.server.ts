@@ -255,6 +255,22 @@ export class PageCache {
     return storedEntry(page);
   }
 
+  /**
+   * Whether a page is kept under `key`, in memory or in the page store, and will be for at least
+   * `forMs` more: not counted as an ask, nor moved up in memory's order.
+   */
+  holds(key: string, forMs = 0): boolean {
+    const since = this.now() - this.ttlMs + forMs;
+    const entry = this.entries.get(key);
+    if (entry && entry.storedAt >= since) return true;
+    return this.store?.has(key, since) ?? false;
+  }
+
+  /** The share of the page store's bytes in use (1 when there is no store). */
+  storeUse(): number {
+    return this.store ? this.store.stats().bytes / this.store.maxBytes : 1;
+  }
+
   /** Whether pages not kept in memory are kept on disk (a page store), so are worth sending there. */
   hasStore(): boolean {
     return this.store !== null;
@@ -888,6 +904,26 @@ async function renderAndSend(
     if (encoding === "br") entry.encoded.br = sent;
     cache.keepStored(key, entry, generation);
   }
+}
+
+/**
+ * Renders the anonymous page at `url` with `handle` and keeps it in the page store under `key`, as a
+ * page rendered for its first asker is kept there (renderAndSend), for no one waiting: the page store's
+ * preload (docs/decisions/211). False when the answer is not one to keep (a 404, a redirect), or the
+ * catalogue changed while it was rendered.
+ */
+export async function preloadPage(cache: PageCache, key: string, url: URL, handle: PageHandle, context: AppLoadContext): Promise<boolean> {
+  const generation = cache.currentGeneration();
+  const whole = renderedWhole(context);
+  // Compressed on the render thread as the store keeps a page.
+  whole.renderedPage.compress = { encoding: "br", level: STORED_BROTLI_QUALITY };
+  const response = await handle(new Request(url, { method: "GET", headers: { host: url.host, accept: "text/html", "accept-encoding": "br" } }), whole);
+  const body = await bodyOf(response, whole);
+  if (!isShareable(response) || generation !== cache.currentGeneration()) return false;
+  const entry = cachedPage(response.status, response.headers, body, context.cspNonce, Date.now());
+  if (whole.renderedPage.encoded) entry.encoded.br = whole.renderedPage.encoded;
+  cache.keepStored(key, entry, generation);
+  return true;
 }
 
 type RenderedWhole = AppLoadContext & { renderedPage: RenderedPage };

@@ -45,6 +45,7 @@ const DROPPED_AT_ONCE = 8;
 export class PageStore {
   private db!: SQLite.Database;
   private read!: SQLite.Statement<[string]>;
+  private readTime!: SQLite.Statement<[string]>;
   private forget!: SQLite.Statement<[string]>;
   private forgetOrdered!: SQLite.Statement<[string]>;
   private write!: SQLite.Statement<[string, number | null, number, number, number, string, Buffer]>;
@@ -74,6 +75,7 @@ export class PageStore {
     );
     this.db = db;
     this.read = db.prepare("SELECT stored_at, head, br FROM pages WHERE key = ?");
+    this.readTime = db.prepare("SELECT stored_at FROM pages WHERE key = ?").pluck();
     this.forget = db.prepare("DELETE FROM pages WHERE key = ? RETURNING bytes");
     this.forgetOrdered = db.prepare("DELETE FROM pages WHERE every_order OR product_id IN (SELECT value FROM json_each(?)) RETURNING bytes");
     this.write = db.prepare("INSERT INTO pages (key, product_id, every_order, stored_at, bytes, head, br) VALUES (?, ?, ?, ?, ?, ?, ?)");
@@ -89,6 +91,12 @@ export class PageStore {
     this.hits++;
     const head = JSON.parse(row.head) as Omit<StoredPage, "br" | "storedAt">;
     return { ...head, storedAt: row.stored_at, br: row.br };
+  }
+
+  /** Whether a page is kept under `key`, written after `since` (a time in ms); not counted as a hit. */
+  has(key: string, since: number): boolean {
+    const storedAt = this.readTime.get(key) as number | undefined;
+    return storedAt !== undefined && storedAt >= since;
   }
 
   /** Keeps `page` under `key`, with what an order may change of it (unless told, any order). */

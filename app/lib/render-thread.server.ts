@@ -101,6 +101,8 @@ export class RenderThread implements PageRenderer {
   private lastId = 0;
   private readonly asked = new Map<number, { resolve: (response: Response) => void; reject: (error: Error) => void; context?: AppLoadContext }>();
   private readonly idle: NodeJS.Timeout;
+  /** told once the thread runs with no render asked of it (whenFree), or that it cannot run (false) */
+  private waitingForFree: ((free: boolean) => void)[] = [];
 
   /** `file`: the thread's script (build/render-thread.js), which reads the same settings as the server. */
   constructor(
@@ -132,6 +134,27 @@ export class RenderThread implements PageRenderer {
       });
   }
 
+  /**
+   * Resolves true once the thread runs with no render asked of it, so that a render asked then delays
+   * no shopper's (the page store's preload, docs/decisions/211); false when it cannot run (closed, or
+   * failed too often). Starts the thread if it is not running.
+   */
+  whenFree(): Promise<boolean> {
+    if (this.failures >= MAX_FAILURES) return Promise.resolve(false);
+    if (!this.worker) this.start();
+    if (this.ready && this.asked.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => this.waitingForFree.push(resolve));
+  }
+
+  /** Tells those waiting in whenFree, when the thread is free or can no longer run. */
+  private tellWhetherFree(): void {
+    const free = this.ready && this.asked.size === 0;
+    if (this.waitingForFree.length === 0 || (!free && this.failures < MAX_FAILURES)) return;
+    const waiting = this.waitingForFree;
+    this.waitingForFree = [];
+    for (const resolve of waiting) resolve(free);
+  }
+
   /** Passes a catalogue change on to the thread, before any render asked after it. */
   catalogChanged(scope: CatalogScope): void {
     this.worker?.postMessage({ kind: "changed", scope } satisfies RenderThreadMessage);
@@ -141,6 +164,7 @@ export class RenderThread implements PageRenderer {
   async close(): Promise<void> {
     this.failures = MAX_FAILURES;
     clearTimeout(this.idle);
+    this.tellWhetherFree();
     await this.stop();
   }
 
@@ -163,7 +187,8 @@ export class RenderThread implements PageRenderer {
     this.idle.refresh();
   }
 
-  private render(request: Request, context?: AppLoadContext): Promise<Response> {
+  /** Renders on the thread, with no fallback: fails if the thread is not running or fails. */
+  render(request: Request, context?: AppLoadContext): Promise<Response> {
     const worker = this.worker;
     if (!worker || !context) return Promise.reject(new Error("the render thread is not running"));
     return new Promise<Response>((resolve, reject) => {
@@ -181,6 +206,7 @@ export class RenderThread implements PageRenderer {
     if (report.kind === "ready") {
       this.ready = true;
       this.logger.info({ heapLimitMb: report.heapLimitMb }, "render thread ready");
+      this.tellWhetherFree();
       return;
     }
     if (report.kind === "broken") {
@@ -190,13 +216,16 @@ export class RenderThread implements PageRenderer {
     const asked = this.asked.get(report.id);
     if (!asked) return;
     this.asked.delete(report.id);
-    if (report.kind === "failed") return asked.reject(new Error(report.message));
-    // An answer that makes no Response (a header Node refuses) is a failed render: the main thread makes it.
-    try {
-      asked.resolve(this.answerOf(report, asked.context));
-    } catch (error) {
-      asked.reject(error as Error);
+    if (report.kind === "failed") asked.reject(new Error(report.message));
+    else {
+      // An answer that makes no Response (a header Node refuses) is a failed render: the main thread makes it.
+      try {
+        asked.resolve(this.answerOf(report, asked.context));
+      } catch (error) {
+        asked.reject(error as Error);
+      }
     }
+    this.tellWhetherFree();
   }
 
   private answerOf(report: Extract<RenderAnswer, { kind: "rendered" }>, context?: AppLoadContext): Response {
@@ -223,10 +252,13 @@ export class RenderThread implements PageRenderer {
     for (const asked of this.asked.values()) asked.reject(new Error(`render thread failed: ${message}`));
     this.asked.clear();
     void worker.terminate();
+    // Those waiting for a free thread wait for the next one, unless there will be none.
+    if (this.waitingForFree.length && this.failures < MAX_FAILURES) this.start();
+    this.tellWhetherFree();
   }
 
   private stopWhenIdle(): void {
-    if (this.asked.size === 0) void this.stop();
+    if (this.asked.size === 0 && this.waitingForFree.length === 0) void this.stop();
     else this.idle.refresh();
   }
 

@@ -148,6 +148,34 @@ describe("the render thread (docs/decisions/206)", () => {
     expect(logged.filter((entry) => entry.message === "render thread failed")).toHaveLength(0);
   });
 
+  it("tells when it is free: once started, and when the renders asked of it are answered; not while one is out; never once closed", async () => {
+    const renderer = thread();
+    expect(renderer.running).toBe(false);
+    // Starts the thread, and waits for it.
+    expect(await renderer.whenFree()).toBe(true);
+    expect(renderer.running).toBe(true);
+    const rendering = renderer.handlerFor(local)(new Request("http://shop.test/shop/1"), context());
+    let told: boolean | null = null;
+    const free = renderer.whenFree().then((answer) => (told = answer));
+    await Promise.resolve();
+    expect(told).toBeNull();
+    await rendering;
+    await free;
+    expect(told).toBe(true);
+    // A thread that failed mid-render: those waiting wait for the next one.
+    const crashed = renderer.handlerFor(local)(new Request("http://shop.test/crash"), context());
+    const afterCrash = renderer.whenFree();
+    await crashed;
+    expect(await afterCrash).toBe(true);
+    expect(renderer.running).toBe(true);
+    const closing = renderer.handlerFor(local)(new Request("http://shop.test/shop/2"), context()).catch(() => null);
+    const waiting = renderer.whenFree();
+    await renderer.close();
+    expect(await waiting).toBe(false);
+    expect(await renderer.whenFree()).toBe(false);
+    await closing;
+  });
+
   it("gets its own heap limit, not the one the server's flags give the main thread", async () => {
     // As `npm run serve` starts the server (--max-old-space-size=160): V8 would give the thread that limit too.
     v8.setFlagsFromString("--max-old-space-size=160");

@@ -22,7 +22,7 @@ let dataDir: string;
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-ttl-"));
-  shop = await startShop({ port: await freePort(), dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false", PAGE_CACHE_TTL_S: String(TTL_S) } });
+  shop = await startShop({ port: await freePort(), dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false", PAGE_PRELOAD: "false", PAGE_CACHE_TTL_S: String(TTL_S) } });
   database = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dataDir, "shop.db") });
 });
 

@@ -8,14 +8,16 @@ import { freePort } from "./free-port";
 
 /**
  * A spec's own production shop (its own port, data folder and SQLite file, no demo catalogue), started
- * before its tests and stopped after them, for settings the shared e2e shop does not run with.
+ * before its tests and stopped after them, for settings the shared e2e shop does not run with. Without
+ * the page store's preload unless `env` asks for it, as the shared shop: the specs check how pages are
+ * rendered at their asks.
  */
 export function shopForThisSpec(folderPrefix: string, env: Record<string, string> = {}, nodeArgs: string[] = []) {
   const own = {} as { shop: RunningShop; database: DatabaseHandle; dataDir: string };
   test.beforeAll(async () => {
     test.setTimeout(60_000);
     own.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), folderPrefix));
-    own.shop = await startShop({ port: await freePort(), dataDir: own.dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false", ...env }, nodeArgs });
+    own.shop = await startShop({ port: await freePort(), dataDir: own.dataDir, env: { LOG_LEVEL: "error", SEED_DEMO: "false", PAGE_PRELOAD: "false", ...env }, nodeArgs });
     own.database = await openDatabase({ databaseUrl: null, sqlitePath: path.join(own.dataDir, "shop.db") });
   });
   test.afterAll(async () => {
