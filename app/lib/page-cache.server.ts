@@ -123,6 +123,7 @@ export class PageCache {
   private entries = new Map<string, CachedPage>();
   private bytes = 0;
   private generation = 0;
+  private emptied = 0;
   private hits = 0;
   private misses = 0;
   readonly maxEntries: number;
@@ -285,6 +286,14 @@ export class PageCache {
     this.store.put(key, toStored(entry), orderTiesOf(key));
   }
 
+  /**
+   * How many times every page was let go (clear): an order that forgets only its products' pages
+   * (forgetPagesOf) leaves the rest as they were, so the page store's preload goes on.
+   */
+  timesEmptied(): number {
+    return this.emptied;
+  }
+
   /** A token taken before rendering; a page rendered across a catalogue change is not stored. */
   currentGeneration(): number {
     return this.generation;
@@ -320,6 +329,7 @@ export class PageCache {
 
   clear(): void {
     this.generation++;
+    this.emptied++;
     this.entries.clear();
     this.bytes = 0;
     this.store?.clear();

@@ -66,8 +66,8 @@ export class PagePreload {
   private passes = 0;
   private rendered = 0;
   private failed = 0;
-  /** the catalogue generation the last whole pass was of, and when it started */
-  private passedGeneration = -1;
+  /** the cache's emptying (timesEmptied) the last whole pass was after, and when it started */
+  private passedAfterEmptied = -1;
   private passStartedAt = 0;
   private readonly origin: URL;
   private readonly now: () => number;
@@ -80,12 +80,12 @@ export class PagePreload {
   /** A storefront request came: starts a pass if none runs and the last one is out of date. */
   wake(): void {
     if (this.running || this.closed) return;
-    const generation = this.options.cache.currentGeneration();
+    const emptied = this.options.cache.timesEmptied();
     const again = Math.max(this.options.cache.ttlMs - KEPT_FOR_AT_LEAST_MS, AGAIN_AFTER_MS);
-    if (generation === this.passedGeneration && this.now() - this.passStartedAt < again) return;
+    if (emptied === this.passedAfterEmptied && this.now() - this.passStartedAt < again) return;
     this.running = true;
     const renderedBefore = this.rendered;
-    void this.pass(generation)
+    void this.pass(emptied)
       .then((ended) => this.options.logger.info({ ended, rendered: this.rendered - renderedBefore }, "page preload: pass ended"))
       .catch((error: Error) => this.options.logger.error({ err: error }, "page preload stopped"))
       .finally(() => {
@@ -103,21 +103,22 @@ export class PagePreload {
   }
 
   /** Why the pass ended: every product's page is kept, the store is full enough, the catalogue changed, or the thread cannot run. */
-  private async pass(generation: number): Promise<"done" | "store full" | "catalogue changed" | "no thread"> {
+  private async pass(emptied: number): Promise<"done" | "store full" | "catalogue changed" | "no thread"> {
     const { cache, renderer, productIds } = this.options;
     const startedAt = this.now();
     this.passes++;
-    const changed = () => this.closed || cache.currentGeneration() !== generation;
+    // An order's change (forgetPagesOf) does not end the pass: only a page rendered across it is not kept (preloadPage).
+    const changed = () => this.closed || cache.timesEmptied() !== emptied;
     for (let offset = 0; ; offset += IDS_AT_ONCE) {
       const ids = await productIds(offset, IDS_AT_ONCE);
       for (const id of ids) {
         if (changed()) return "catalogue changed";
-        if (cache.storeUse() >= STORE_SHARE) return this.passed(generation, startedAt, "store full");
+        if (cache.storeUse() >= STORE_SHARE) return this.passed(emptied, startedAt, "store full");
         const url = new URL(`/shop/${id}`, this.origin);
         const key = cache.keyFor({ method: "GET", url: url.pathname, host: url.host, protocol: url.protocol.slice(0, -1) });
         if (!key || cache.holds(key, KEPT_FOR_AT_LEAST_MS)) continue;
         // A thread that cannot run: no page until the next pass is due.
-        if (!(await renderer.whenFree())) return this.passed(generation, startedAt, "no thread");
+        if (!(await renderer.whenFree())) return this.passed(emptied, startedAt, "no thread");
         if (changed()) return "catalogue changed";
         try {
           if (await preloadPage(cache, key, url, (request, context) => renderer.render(request, context), this.options.loadContext(freshNonce()))) this.rendered++;
@@ -126,12 +127,12 @@ export class PagePreload {
           this.failed++;
         }
       }
-      if (ids.length < IDS_AT_ONCE) return this.passed(generation, startedAt, "done");
+      if (ids.length < IDS_AT_ONCE) return this.passed(emptied, startedAt, "done");
     }
   }
 
-  private passed<Ended>(generation: number, startedAt: number, ended: Ended): Ended {
-    this.passedGeneration = generation;
+  private passed<Ended>(emptied: number, startedAt: number, ended: Ended): Ended {
+    this.passedAfterEmptied = emptied;
     this.passStartedAt = startedAt;
     return ended;
   }

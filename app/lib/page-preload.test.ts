@@ -192,6 +192,24 @@ describe("the page store's preload (docs/decisions/211)", () => {
     expect(preload.stats().rendered).toBe(0);
   });
 
+  it("goes on past an order's change, which lets go only its products' pages; a page rendered across it is not kept", async () => {
+    const { cache, preload, rendered, renderer, free } = preloadOf({ ids: [1, 2, 3] });
+    const render = renderer.render;
+    renderer.render = async (request, context) => {
+      const answer = await render(request, context);
+      if (request.url.endsWith("/shop/2")) cache.forgetPagesOf([2]);
+      return answer;
+    };
+    free();
+    preload.wake();
+    await until(() => !preload.stats().running);
+    expect(rendered).toHaveLength(3);
+    expect([cache.holds(keyOf(1)), cache.holds(keyOf(2)), cache.holds(keyOf(3))]).toEqual([true, false, true]);
+    // A whole pass: the next request starts none.
+    preload.wake();
+    expect(preload.stats()).toMatchObject({ passes: 1, running: false });
+  });
+
   it("starts one pass at a time, and after a whole pass none until its pages are due again", async () => {
     // Pages are kept with the time they were rendered (Date.now): the cache's clock starts there.
     let now = Date.now();
