@@ -10,13 +10,14 @@ import { freshNonce } from "./security-headers.server";
  * 10,000 products most product pages were a first ask for minutes after a start or a catalogue change
  * (which empties the store), each rendered while its shopper waited: the mixed run's slowest seconds.
  *
- * - A pass starts at the first storefront request after the server starts or the catalogue changes
- *   (`wake`), so a shop nobody visits does no work and holds no thread.
+ * - A pass starts at the first storefront request after the server starts or a catalogue change
+ *   empties the page cache (`wake`), so a shop nobody visits does no work and holds no thread.
  * - It renders one page at a time, only when the thread is free (`renderer.whenFree`): a shopper's
  *   render asked meanwhile waits for at most one page.
  * - It stops once the store holds `STORE_SHARE` of its bytes (the rest is for the pages shoppers ask:
- *   listings, searches, other languages), or when the catalogue changes (the next request starts a
- *   new pass), or when the thread cannot run.
+ *   listings, searches, other languages), or when a change empties the cache (the next request starts
+ *   a new pass), or when the thread cannot run. An order that lets go only its products' pages does
+ *   not stop it.
  * - Pages already kept (in memory or the store) for a while yet are skipped. Pages live
  *   `PAGE_CACHE_TTL_S`: a pass starts again once the last one's pages are out of time, at most once
  *   every `AGAIN_AFTER_MS`.
