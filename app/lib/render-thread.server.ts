@@ -137,11 +137,12 @@ export class RenderThread implements PageRenderer {
   /**
    * Resolves true once the thread runs with no render asked of it, so that a render asked then delays
    * no shopper's (the page store's preload, docs/decisions/211); false when it cannot run (closed, or
-   * failed too often). Starts the thread if it is not running.
+   * failed too often). It does not start the thread: a shopper's page does (handlerFor). Started
+   * here, a thread that cannot start failed three times at once, and a page measured meanwhile by
+   * Lighthouse was slower.
    */
   whenFree(): Promise<boolean> {
     if (this.failures >= MAX_FAILURES) return Promise.resolve(false);
-    if (!this.worker) this.start();
     if (this.ready && this.asked.size === 0) return Promise.resolve(true);
     return new Promise((resolve) => this.waitingForFree.push(resolve));
   }
@@ -253,7 +254,6 @@ export class RenderThread implements PageRenderer {
     this.asked.clear();
     void worker.terminate();
     // Those waiting for a free thread wait for the next one, unless there will be none.
-    if (this.waitingForFree.length && this.failures < MAX_FAILURES) this.start();
     this.tellWhetherFree();
   }
 

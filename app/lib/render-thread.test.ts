@@ -148,12 +148,17 @@ describe("the render thread (docs/decisions/206)", () => {
     expect(logged.filter((entry) => entry.message === "render thread failed")).toHaveLength(0);
   });
 
-  it("tells when it is free: once started, and when the renders asked of it are answered; not while one is out; never once closed", async () => {
+  it("tells when it is free: once a page has started it, and when the renders asked of it are answered; not while one is out; never once closed", async () => {
     const renderer = thread();
     expect(renderer.running).toBe(false);
-    // Starts the thread, and waits for it.
-    expect(await renderer.whenFree()).toBe(true);
-    expect(renderer.running).toBe(true);
+    // It does not start the thread: a page does.
+    let started: boolean | null = null;
+    const once = renderer.whenFree().then((answer) => (started = answer));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([started, renderer.running]).toEqual([null, false]);
+    expect(renderer.handlerFor(local)).toBe(local);
+    await once;
+    expect([started, renderer.running]).toEqual([true, true]);
     const rendering = renderer.handlerFor(local)(new Request("http://shop.test/shop/1"), context());
     let told: boolean | null = null;
     const free = renderer.whenFree().then((answer) => (told = answer));
@@ -162,10 +167,12 @@ describe("the render thread (docs/decisions/206)", () => {
     await rendering;
     await free;
     expect(told).toBe(true);
-    // A thread that failed mid-render: those waiting wait for the next one.
+    // A thread that failed mid-render: those waiting wait for the next one, started by the next page.
     const crashed = renderer.handlerFor(local)(new Request("http://shop.test/crash"), context());
     const afterCrash = renderer.whenFree();
     await crashed;
+    expect(renderer.running).toBe(false);
+    renderer.handlerFor(local);
     expect(await afterCrash).toBe(true);
     expect(renderer.running).toBe(true);
     const closing = renderer.handlerFor(local)(new Request("http://shop.test/shop/2"), context()).catch(() => null);
