@@ -13,7 +13,8 @@ import { freshNonce } from "./security-headers.server";
  * - A pass starts at the first storefront request after the server starts or a catalogue change
  *   empties the page cache (`wake`), so a shop nobody visits does no work and holds no thread.
  * - It renders one page at a time, only when the thread is free (`renderer.whenFree`): a shopper's
- *   render asked meanwhile waits for at most one page.
+ *   render asked meanwhile waits for at most one page. It never starts the thread: a shopper's page
+ *   does.
  * - It stops once the store holds `STORE_SHARE` of its bytes (the rest is for the pages shoppers ask:
  *   listings, searches, other languages), or when a change empties the cache (the next request starts
  *   a new pass), or when the thread cannot run. An order that lets go only its products' pages does
