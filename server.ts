@@ -149,14 +149,15 @@ async function main() {
   const mode = production ? "production" : "development";
   // The shopper's address as Express's req.ip tells it, for requests answered before Express too.
   const trustProxy = app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean;
-  const loadContext = (req: IncomingMessage, cspNonce: string) => ({
+  const appContext = (cspNonce: string, clientIp: string, readsOfRequest: object | undefined) => ({
     db: database.db,
     engine: database.engine,
     config,
     cspNonce,
-    clientIp: proxyAddress(req, trustProxy) || "unknown",
-    readsOfRequest: req.method === "GET" ? {} : undefined,
+    clientIp,
+    readsOfRequest,
   });
+  const loadContext = (req: IncomingMessage, cspNonce: string) => appContext(cspNonce, proxyAddress(req, trustProxy) || "unknown", req.method === "GET" ? {} : undefined);
   const getLoadContext = (req: express.Request, res: express.Response) => loadContext(req, res.locals.cspNonce as string);
   const { forHandlers: build, current: currentBuild } = await loadBuild(production, app);
   // A shopper with a session or a cart gets the cached page with their own parts filled in
@@ -179,7 +180,7 @@ async function main() {
           renderer: renderThread,
           publicUrl: config.publicUrl,
           productIds: (offset, limit) => productIdsBestSellingFirst(database.db, offset, limit),
-          loadContext: (nonce) => ({ db: database.db, engine: database.engine, config, cspNonce: nonce, clientIp: "unknown", readsOfRequest: {} }),
+          loadContext: (nonce) => appContext(nonce, "unknown", {}),
           logger,
         })
       : null;

@@ -258,7 +258,7 @@ export class RenderThread implements PageRenderer {
   }
 
   private stopWhenIdle(): void {
-    if (this.asked.size === 0 && this.waitingForFree.length === 0) void this.stop();
+    if (this.asked.size === 0) void this.stop();
     else this.idle.refresh();
   }
 
