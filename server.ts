@@ -2,8 +2,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import fs from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import proxyAddress from "proxy-addr";
+import type { Server } from "node:http";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { openDatabase, type DatabaseHandle } from "./app/db/client.server";
@@ -12,30 +11,15 @@ import { isCatalogueEmpty, seedDemoCatalogue } from "./app/db/seed.server";
 import { type Config, loadConfig } from "./app/lib/config.server";
 import { imagesDir } from "./app/lib/images.server";
 import { createLogger, type Logger } from "./app/lib/logger.server";
-import {
-  type CachedPage,
-  fillKeptPage,
-  isAnsweredInOrder,
-  isStorefrontRequest,
-  PageCache,
-  renderAtDoor,
-  renderPages,
-  servePersonalPage,
-} from "./app/lib/page-cache.server";
-import { frontDoor } from "./app/lib/front-door.server";
-import { PagePreload } from "./app/lib/page-preload.server";
-import { PageStore } from "./app/lib/page-store.server";
-import { RenderThread } from "./app/lib/render-thread.server";
-import { freshNonce, securityHeaders } from "./app/lib/security-headers.server";
+import { securityHeaders } from "./app/lib/security-headers.server";
 import { precompressedAssets } from "./app/lib/precompressed-assets.server";
-import { catalogChanged, onCatalogChange, productIdsBestSellingFirst } from "./app/domain/catalog.server";
+import { catalogChanged, onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
 import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
 import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";
 import { refuseLargeBodies } from "./app/lib/body-limit.server";
-import { ANSWERS_AT_ONCE, MAX_WAITING, refuseWhenBusy, renderSlots } from "./app/lib/render-slots.server";
 import { requestsInFlight } from "./app/lib/requests-in-flight.server";
 import { refuseCrossSiteRequests } from "./app/lib/origin-check.server";
 
@@ -113,81 +97,31 @@ async function main() {
   // Behind a reverse proxy on the same machine, the shopper's address comes from X-Forwarded-For.
   app.set("trust proxy", "loopback");
 
-  // Anonymous storefront pages are rendered and sent again until the catalogue changes, from their
-  // second ask (production only; docs/decisions/011, 201); those memory does not keep are kept on disk
-  // (docs/decisions/203).
-  const pageStore = production && config.pageCache && config.pageStoreBytes > 0 ? new PageStore({ maxBytes: config.pageStoreBytes }) : null;
-  const pageCache =
-    production && config.pageCache
-      ? new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: config.pageCacheTtlMs, keepFromAsk: config.pageCacheMinAsks, store: pageStore })
-      : null;
-  // An order empties only the pages it may have changed (docs/decisions/205).
-  if (pageCache) onCatalogChange((_where, scope) => (scope === "anything" ? pageCache.clear() : pageCache.forgetPagesOf(scope.ordered)));
-  // On PostgreSQL other instances may share the database: their catalogue changes empty this
-  // instance's pages and kept cards too, within a second (docs/decisions/146, 196).
+  // On PostgreSQL other instances may share the database: their catalogue changes reach this
+  // instance's listeners (search counts, back-in-stock alerts) within a second (docs/decisions/146).
   const broadcast = config.databaseUrl
     ? startCatalogBroadcast({ databaseUrl: config.databaseUrl, onRemoteChange: (scope) => catalogChanged("elsewhere", scope), logger })
     : null;
 
-  // Storefront pages and the cart page are answered in the order asked, a few at a time, cached or not
-  // (docs/decisions/167). Past MAX_WAITING waiting, a shopper is told at once that the shop is busy. The
-  // turn is taken before Express, where a kept page is answered (front-door.server.ts, decision 188).
-  const turns = renderSlots(isAnsweredInOrder, ANSWERS_AT_ONCE, { maxWaiting: MAX_WAITING, refuse: refuseWhenBusy });
-  const security = securityHeaders(production);
-
-  // A fresh nonce per response lets the framework's inline scripts run under a strict policy; a
-  // shopper's page made from a kept page keeps the nonce that page was rendered with.
-  app.use((req, res, next) => {
-    const kept = res.locals.sharedPageEntry as CachedPage | undefined;
-    res.locals.cspNonce = kept?.nonce ?? freshNonce();
-    next();
-  });
-  app.use(security.middleware);
+  app.use(securityHeaders());
   // Every request that can change something must come from our own pages.
   app.use(refuseCrossSiteRequests(config.publicUrl));
   app.use(refuseLargeBodies());
+  // Pages and data at gzip's default level: a level's cost is paid on every dynamic answer.
+  app.use(compression());
   const mode = production ? "production" : "development";
-  // The shopper's address as Express's req.ip tells it, for requests answered before Express too.
-  const trustProxy = app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean;
-  const appContext = (cspNonce: string, clientIp: string, readsOfRequest: object | undefined) => ({
+  const getLoadContext = (req: express.Request) => ({
     db: database.db,
     engine: database.engine,
     config,
-    cspNonce,
-    clientIp,
-    readsOfRequest,
+    clientIp: req.ip || "unknown",
+    // One object per GET, by which its loaders share the session read (sessions.server.ts).
+    readsOfRequest: req.method === "GET" ? {} : undefined,
   });
-  const loadContext = (req: IncomingMessage, cspNonce: string) => appContext(cspNonce, proxyAddress(req, trustProxy) || "unknown", req.method === "GET" ? {} : undefined);
-  const getLoadContext = (req: express.Request, res: express.Response) => loadContext(req, res.locals.cspNonce as string);
   const { forHandlers: build, current: currentBuild } = await loadBuild(production, app);
-  // A shopper with a session or a cart gets the cached page with their own parts filled in
-  // (docs/decisions/141). Full renders take turns (render-slots.server.ts): memory stays bounded under a burst.
-  const renders = renderSlots(isStorefrontRequest);
   // The handlers that read and write the database are counted: a shutdown waits for their work, even
   // for a shopper who went away, before it closes the database.
   const inFlight = requestsInFlight();
-  const fill = fillKeptPage({ build, securityHeaders: security.forNonce });
-  // In production, a storefront page that is not kept is rendered before Express too (docs/decisions/189).
-  // Anonymous pages that are not kept are rendered on a second thread (docs/decisions/206).
-  const renderThread = pageCache && config.renderThread ? new RenderThread(new URL("./render-thread.js", import.meta.url), logger) : null;
-  if (renderThread) onCatalogChange((_where, scope) => renderThread.catalogChanged(scope));
-  // While shoppers come, product pages are rendered into the page store whenever the render thread is
-  // free, best-selling first (docs/decisions/211).
-  const preload =
-    pageCache?.hasStore() && renderThread && config.pagePreload
-      ? new PagePreload({
-          cache: pageCache,
-          renderer: renderThread,
-          publicUrl: config.publicUrl,
-          productIds: (offset, limit) => productIdsBestSellingFirst(database.db, offset, limit),
-          loadContext: (nonce) => appContext(nonce, "unknown", {}),
-          logger,
-        })
-      : null;
-  const render = production ? renderAtDoor(pageCache, { build, mode, loadContext, securityHeaders: security.forNonce, renders, renderer: renderThread }) : null;
-  if (pageCache) app.use(inFlight.track(servePersonalPage(pageCache, { build, mode, getLoadContext, renders, renderer: renderThread }, fill)));
-  // After the filled-in pages, which are compressed as they are sent.
-  app.use(compression());
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -241,25 +175,9 @@ async function main() {
     }, 1000);
     alertSoon.unref();
   });
-  app.use(renders.middleware);
-  // GET requests: pages compressed at once, and stored when shareable; other methods go on below.
-  app.use(inFlight.track(renderPages(pageCache, { build, mode, getLoadContext, renderer: renderThread })));
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
-  const server: Server = createServer(
-    frontDoor({
-      app,
-      turns,
-      cache: pageCache,
-      securityHeaders: security.forNonce,
-      trustProxy,
-      fill,
-      render,
-      loadContext,
-      track: (work) => inFlight.during(work),
-      onStorefrontRequest: preload ? () => preload.wake() : undefined,
-    }),
-  ).listen(config.port, config.host, () => {
+  const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info(`Unboxed is open at http://localhost:${port} (${database.engine}: ${database.location})`);
@@ -282,10 +200,7 @@ async function main() {
       await orderExpiry.stop().catch(() => {});
       await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
-      preload?.close();
-      await renderThread?.close().catch(() => {});
       await database.close().catch(() => {});
-      pageStore?.close();
       logger.info("closed");
       process.exit(0);
     });

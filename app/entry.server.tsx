@@ -1,15 +1,12 @@
 import { renderToString } from "react-dom/server";
-import type { AppLoadContext, EntryContext } from "react-router";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { shopperAndState, shopperStateAndProduct } from "~/domain/personal.server";
-import { detectLocale, inLanguage, translatorFor } from "~/lib/i18n.server";
-import { compilePersonalTemplate, fillPersonalTemplate, type PersonalTemplate } from "~/lib/personal-page.server";
-import type { PersonalBody } from "~/lib/page-cache.server";
-import { FragmentsContext } from "~/lib/fragments";
-import { fragmentsFor } from "~/lib/fragments.server";
-import { NonceProvider } from "~/lib/nonce";
-import { recentRow } from "~/lib/personal-strip.server";
+import { DEFAULT_LOCALE } from "~/lib/i18n";
+import { detectLocale, inLanguage as renderInLanguage } from "~/lib/i18n.server";
 import { pageBytesWithoutScriptPreloads } from "~/lib/script-preloads.server";
+import { pageSecurityPolicy } from "~/lib/security-headers.server";
+import { inLanguage } from "~/lib/seo.server";
+import { cacheControl, carriesPersonalCookie, isShared, matchesEtag, pageEtag, PRIVATE } from "~/lib/shared-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -20,32 +17,9 @@ export { recheckUnpaidOnlinePayments } from "~/domain/online-payments.server";
 // shopper's language, which needs the app's translations.
 export { sendBackInStockAlerts } from "~/domain/back-in-stock.server";
 
-/**
- * A cached anonymous page made this request's shopper's (docs/decisions/141), or null when it must be
- * rendered in full. Used by server.ts's page cache; lives here because it needs the app's texts. On a
- * product page, a signed-in shopper's review and back-in-stock forms and recently viewed row are
- * theirs too, and their view is recorded (docs/decisions/150).
- */
-export async function personalPage(
-  page: { body: Buffer; personal?: PersonalTemplate | null },
-  request: Request,
-  context: Pick<AppLoadContext, "db">,
-): Promise<PersonalBody | null> {
-  const { locale } = detectLocale(request);
-  const t = translatorFor(locale);
-  // Cut once per cached page (its language is part of its key), on the first shopper who needs it.
-  if (page.personal === undefined) page.personal = compilePersonalTemplate(page.body, t);
-  const template = page.personal;
-  if (!template) return null;
-  const productId = template.product ? Number(/^\/shop\/(\d{1,10})$/.exec(new URL(request.url).pathname)?.[1]) : null;
-  if (productId !== null && !(productId > 0)) return null;
-  if (productId === null) {
-    const { state } = await shopperAndState(request, context, locale);
-    return { parts: fillPersonalTemplate(template, state, t), spliced: template.spliced };
-  }
-  const { state, product: personal } = await shopperStateAndProduct(request, context, locale, productId, template.product?.soldOut !== undefined);
-  const recent = await recentRow(personal.recent, state, locale);
-  return { parts: fillPersonalTemplate(template, state, t, { personal, recentHtml: recent.html, recentData: recent.data }), spliced: template.spliced };
+/** What a route module may say of its page: `export const handle = { sharedCache: true }`. */
+interface PageHandle {
+  sharedCache?: boolean;
 }
 
 export default async function handleRequest(
@@ -55,31 +29,50 @@ export default async function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = loadContext.cspNonce;
   // The same detection as the root loader's, so the page and <html lang> always agree.
   const { locale } = detectLocale(request);
+  const url = new URL(request.url);
+  const leaf = routerContext.staticHandlerContext.matches.at(-1);
+  const shareable = Boolean(leaf && (routerContext.routeModules[leaf.route.id]?.handle as PageHandle | undefined)?.sharedCache);
+  const answer = {
+    shareable,
+    personal: carriesPersonalCookie(request),
+    setsCookie: responseHeaders.has("Set-Cookie"),
+    status: responseStatusCode,
+    method: request.method,
+    seconds: loadContext.config.sharedCacheSeconds,
+  };
+  // Each language has its own addresses: a shopper whose saved choice or browser asks for another
+  // language than the address's default is sent to their language's address once.
+  if (shareable && !url.searchParams.has("lng") && locale !== DEFAULT_LOCALE && request.method === "GET") {
+    return new Response(null, {
+      status: 302,
+      headers: { Location: inLanguage(url.pathname + url.search, locale), "Cache-Control": PRIVATE, Vary: "Accept-Language" },
+    });
+  }
   // The whole page is rendered before its first byte: shoppers without JavaScript and search engines
-  // get all of it, and the status code is final. Nothing in the shop suspends (no lazy parts, no
-  // deferred data), so with the router's data read first it renders in one synchronous pass, as
-  // strings: React's streaming renderer spent about a sixth of a page's CPU turning its many small
-  // chunks into bytes (docs/decisions/162).
+  // get all of it, and the status code is final. Nothing in the shop suspends, so with the router's
+  // data read first it renders in one synchronous pass (docs/decisions/162).
   await handOffDataBeforeRendering(routerContext);
-  const html = renderToString(
-    <NonceProvider value={nonce}>
-      {inLanguage(
-        locale,
-        <FragmentsContext.Provider value={fragmentsFor(locale)}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </FragmentsContext.Provider>,
-      )}
-    </NonceProvider>,
-  );
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  const html = renderToString(renderInLanguage(locale, <ServerRouter context={routerContext} url={request.url} />));
   const bytes = pageBytesWithoutScriptPreloads(DOCTYPE, html);
-  if (!loadContext.renderedPage) return new Response(bytes, { headers: responseHeaders, status: responseStatusCode });
-  loadContext.renderedPage.bytes = bytes;
-  return new Response(null, { headers: responseHeaders, status: responseStatusCode });
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set("Content-Security-Policy", pageSecurityPolicy(html));
+  responseHeaders.set("Cache-Control", cacheControl(answer));
+  if (!isShared(answer)) return new Response(bytes, { headers: responseHeaders, status: responseStatusCode });
+  // An address without `lng` is the default language's only for browsers that do not ask for another.
+  if (!url.searchParams.has("lng")) responseHeaders.set("Vary", "Accept-Language");
+  const etag = pageEtag(bytes);
+  responseHeaders.set("ETag", etag);
+  if (matchesEtag(request, etag)) return new Response(null, { headers: responseHeaders, status: 304 });
+  return new Response(bytes, { headers: responseHeaders, status: responseStatusCode });
 }
+
+/** A page's data for client-side navigation is the shopper's own unless its loader says otherwise. */
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", PRIVATE);
+  return response;
+};
 
 const DOCTYPE = "<!DOCTYPE html>";
 

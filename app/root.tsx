@@ -12,8 +12,8 @@ import {
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { DEFAULT_LOCALE, useT } from "./lib/i18n";
-import { detectLocale, localeCookie, translatorFor } from "./lib/i18n.server";
-import { useNonce } from "./lib/nonce";
+import { detectLocale, LOCALE_COOKIE, localeCookie, translatorFor } from "./lib/i18n.server";
+import { readCookie } from "./lib/cookies.server";
 import { refusalMessage } from "./lib/refusal";
 import { readToast } from "./lib/toast.server";
 import { personalState } from "./domain/personal.server";
@@ -30,8 +30,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { shop } = context.config;
   const [{ toast, clear }, personal] = await Promise.all([readToast(request, context), personalState(request, context, locale)]);
   const headers = new Headers();
-  // A language chosen with ?lng= is remembered for the next visits.
-  if (fromQuery) headers.append("Set-Cookie", localeCookie(locale));
+  // A language chosen with ?lng= is remembered for the next visits; once remembered, its pages set no
+  // cookie, so a shared cache may keep them.
+  if (fromQuery && readCookie(request, LOCALE_COOKIE) !== locale) headers.append("Set-Cookie", localeCookie(locale));
   if (clear) headers.append("Set-Cookie", clear);
   return data(
     {
@@ -51,7 +52,6 @@ export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const locale = root?.locale ?? DEFAULT_LOCALE;
-  const nonce = useNonce();
   return (
     <html lang={locale}>
       <head>
@@ -64,8 +64,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
         {children}
         <Toasts toast={root?.toast ?? null} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );

@@ -25,25 +25,25 @@ export function BackInStockForm({ state, waited, error }: { state: BackInStockSt
   const waiting = waitsForAll(email !== null, state.choose ? state.soldOut.map((s) => s.id) : null, waited);
   return (
     <>
-      <p role="status" className="rounded-xl bg-brand-50 p-4 text-sm" data-pp="alert-waiting" hidden={!waiting}>
+      <p role="status" className="rounded-xl bg-brand-50 p-4 text-sm" hidden={!waiting}>
         {t("product.backInStock.waiting", { email: email ?? "" })}
       </p>
-      <div data-pp="alert-form" hidden={waiting}>
+      <div hidden={waiting}>
         <Form method="post" preventScrollReset className="space-y-3 rounded-xl border border-stone-200 bg-white p-4" aria-labelledby="back-in-stock-title">
           <input type="hidden" name="intent" value="notify" />
           <h2 id="back-in-stock-title" className="font-semibold">
             {t("product.backInStock.title")}
           </h2>
-          <p className="text-sm text-stone-700" data-pp="alert-intro" hidden={email !== null}>
+          <p className="text-sm text-stone-700" hidden={email !== null}>
             {t("product.backInStock.intro")}
           </p>
-          <p className="text-sm text-stone-700" data-pp="alert-signed-in" hidden={email === null}>
+          <p className="text-sm text-stone-700" hidden={email === null}>
             {t("product.backInStock.signedIn", { email: email ?? "" })}
           </p>
           {state.choose && (
             <label className="block text-sm font-medium">
               {t("product.details.size")}
-              <select name="sizeId" className="alert-field" data-pp="alert-sizes">
+              <select name="sizeId" className="alert-field">
                 {state.soldOut
                   .filter((s) => !waited.includes(s.id))
                   .map((s) => (
@@ -54,7 +54,7 @@ export function BackInStockForm({ state, waited, error }: { state: BackInStockSt
               </select>
             </label>
           )}
-          <div data-pp="alert-email" hidden={email !== null}>
+          <div hidden={email !== null}>
             <label htmlFor="back-in-stock-email" className="block text-sm font-medium">
               {t("product.backInStock.email")}
             </label>
@@ -68,7 +68,7 @@ export function BackInStockForm({ state, waited, error }: { state: BackInStockSt
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? "back-in-stock-error" : undefined}
               className="alert-field"
-              data-pp="alert-email-input"
+             
               disabled={email !== null}
             />
           </div>

@@ -21,13 +21,12 @@ export function HeaderCart() {
       <span className="relative">
         <Icon name="cart" size={24} />
         <span className="sr-only">{t("store.header.cartLabel")} </span>
-        {/* data-pp: filled in for each shopper on a cached page (docs/decisions/141); keep each one text. */}
-        <span data-testid="cart-count" data-pp="cart-lines" className="cart-badge">
+        <span data-testid="cart-count" className="cart-badge">
           {cart.lines}
         </span>
-        <span data-pp="cart-items" className="sr-only">{` ${t("store.header.cartItems", { count: cart.lines })} `}</span>
+        <span className="sr-only">{` ${t("store.header.cartItems", { count: cart.lines })} `}</span>
       </span>
-      <span data-testid="cart-total" data-pp="cart-total" className="text-sm font-semibold max-sm:sr-only">
+      <span data-testid="cart-total" className="text-sm font-semibold max-sm:sr-only">
         {total}
       </span>
     </ShopLink>

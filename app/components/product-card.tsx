@@ -1,7 +1,5 @@
 import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
-import { useKeptHtml } from "~/lib/fragments";
 import { useT } from "~/lib/i18n";
-import { usePersonal } from "~/lib/personal";
 import { responsiveImage } from "~/lib/images";
 import { AddToCartButton } from "./add-to-cart-button";
 import { Price } from "./price";
@@ -18,21 +16,6 @@ interface ProductCardProps {
   sizes?: string;
 }
 
-const CARD_OPENING = '<article class="card">';
-
-/**
- * On the server, the HTML inside a card below the fold, kept from the same card rendered before
- * (docs/decisions/168): a listing or the home page is mostly cards, and the same few dozen are shown
- * on many pages. The key is everything the card shows: its data, the sizes of its picture, whether the
- * heart is pressed, and the language (added by the fragments). Cards seen first are rendered in place:
- * React hoists their picture's preload into the page's head.
- */
-function useKeptCardHtml(props: ProductCardProps): string | null {
-  const pressed = usePersonal().wishlist.includes(props.product.id);
-  const key = props.eager || props.priority ? null : JSON.stringify(["card", pressed, props.sizes ?? null, props.product]);
-  return useKeptHtml(key, CARD_OPENING, () => <ProductCard {...props} />);
-}
-
 /**
  * A product in a grid or carousel: picture, brand, name (the link to the product page), price pair,
  * Add to Cart and the wishlist heart. The whole card is clickable; the two controls sit above it.
@@ -44,10 +27,6 @@ export function ProductCard({
   sizes = "(min-width: 1024px) 240px, (min-width: 640px) 33vw, 50vw",
 }: ProductCardProps) {
   const { t } = useT();
-  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const kept = import.meta.env.SSR ? useKeptCardHtml({ product, eager, priority, sizes }) : null;
-  if (kept !== null) return <article className="card" dangerouslySetInnerHTML={{ __html: kept }} />;
   const image = product.image ? responsiveImage(product.image) : null;
   const soldOut = product.soldOut === 1;
   return (

@@ -65,18 +65,18 @@ export function ProductReviews({ page, form, errors }: { page: ShownReviewPage; 
 
       {/* Every variant is in the page, the others hidden: a cached page is made a signed-in shopper's by switching them (docs/decisions/150). */}
       <div className="mt-6">
-        <p className="text-sm" data-pp="review-sign-in" hidden={form.eligibility !== null}>
+        <p className="text-sm" hidden={form.eligibility !== null}>
           <ShopLink to={`/auth?redirectTo=${encodeURIComponent(form.path + "#reviews")}`} className="underline">
             {t("product.reviews.signInToReview")}
           </ShopLink>
         </p>
-        <p className="text-sm text-stone-700" data-pp="review-not-delivered" hidden={form.eligibility !== "notDelivered"}>
+        <p className="text-sm text-stone-700" hidden={form.eligibility !== "notDelivered"}>
           {t("product.reviews.notDelivered")}
         </p>
-        <p className="text-sm text-stone-700" data-pp="review-done" hidden={form.eligibility !== "alreadyReviewed"}>
+        <p className="text-sm text-stone-700" hidden={form.eligibility !== "alreadyReviewed"}>
           {t("product.reviews.alreadyReviewed")}
         </p>
-        <div data-pp="review-form" hidden={form.eligibility !== "eligible"}>
+        <div hidden={form.eligibility !== "eligible"}>
           <ReviewForm action={form.path} errors={errors} />
         </div>
       </div>

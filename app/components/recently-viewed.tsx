@@ -30,7 +30,7 @@ export function RecentlyViewed({ title, products, productId }: { title: string; 
         .catch(() => {});
   }, [visitor, productId]);
   return (
-    <div data-pp="recent">
+    <div>
       <ProductCarousel title={title} products={products ?? (fetched?.on === productId ? fetched.products : [])} headingId={RECENT_HEADING_ID} />
     </div>
   );

@@ -6,7 +6,6 @@ import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { PRICE_MAX, PRICE_MIN, shopHref, type ShopFilters as Filters } from "~/lib/shop-url";
 import { ShopLink } from "~/components/shop-link";
-import { useKeptHtml } from "~/lib/fragments";
 
 const percent = (naira: number) => `${((naira - PRICE_MIN) / (PRICE_MAX - PRICE_MIN)) * 100}%`;
 const naira = (value: number) => formatNaira(value * 100);
@@ -24,17 +23,6 @@ type ShopFiltersProps = {
 };
 
 const FORM_CLASS = "flex flex-col gap-6";
-
-/**
- * On the server, the HTML inside the filters' form, kept from an earlier page (docs/decisions/171): a
- * listing writes them twice (beside it and in the drawer), and every page of a listing, in any order,
- * has the same ones. The key is the props but the page, which the form does not show (its links go
- * back to page 1).
- */
-function useKeptFiltersHtml(props: ShopFiltersProps): string | null {
-  const key = JSON.stringify(["filters", { ...props, filters: { ...props.filters, page: 1 } }]);
-  return useKeptHtml(key, `<form class="${FORM_CLASS}" action="/shop" method="get">`, () => <ShopFilters {...props} />);
-}
 
 /**
  * The shop's filters: a plain GET form to /shop, so without JavaScript it is submitted with its
@@ -55,10 +43,6 @@ export function ShopFilters(props: ShopFiltersProps) {
     if (href !== applied.current) form.current?.reset();
     return () => clearTimeout(timer.current);
   }, [href]);
-  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const kept = import.meta.env.SSR ? useKeptFiltersHtml(props) : null;
-  if (kept !== null) return <form method="get" action="/shop" className={FORM_CLASS} dangerouslySetInnerHTML={{ __html: kept }} />;
 
   const field = (name: string) => form.current!.elements.namedItem(name) as HTMLInputElement;
 

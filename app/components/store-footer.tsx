@@ -1,5 +1,4 @@
 import { useRouteLoaderData } from "react-router";
-import { useKeptHtml } from "~/lib/fragments";
 import { useT } from "~/lib/i18n";
 import type { RootData } from "~/root";
 import { ShopLink } from "~/components/shop-link";
@@ -12,22 +11,9 @@ const PAGES = [
   ["/cart", "cart"],
 ] as const;
 
-/**
- * On the server, the footer's HTML kept from an earlier page (docs/decisions/168): it is the same on
- * every page. If its outer element changes, useKeptHtml sees another opening and it renders in place.
- */
-function useKeptFooterHtml(socials: unknown): string | null {
-  const key = JSON.stringify(["footer", socials ?? null, new Date().getFullYear()]);
-  return useKeptHtml(key, '<footer class="mt-16 bg-ink text-sm text-stone-300">', () => <StoreFooter />);
-}
-
 export function StoreFooter() {
   const { t } = useT();
   const socials = (useRouteLoaderData("root") as RootData | undefined)?.shop.socials;
-  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const kept = import.meta.env.SSR ? useKeptFooterHtml(socials) : null;
-  if (kept !== null) return <footer className="mt-16 bg-ink text-sm text-stone-300" dangerouslySetInnerHTML={{ __html: kept }} />;
   const heading = "mb-3 text-xs font-semibold tracking-widest text-white";
   return (
     <footer className="mt-16 bg-ink text-sm text-stone-300">

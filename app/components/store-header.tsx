@@ -1,15 +1,13 @@
-import { createContext, useContext, useEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
-import { useKeptHtml } from "~/lib/fragments";
 import { LOCALE_LABELS, LOCALES, useT } from "~/lib/i18n";
 import { usePersonal } from "~/lib/personal";
 import type { RootData } from "~/root";
-import { useCartSummary } from "./cart-summary";
 import { Drawer, DrawerButton } from "./drawer";
 import { HeaderCart } from "./header-cart";
 import { Icon } from "./icon";
-import { SearchForm, useSearchedWords } from "./search-form";
-import { isActivePath, ShopLink, ShopNavLink } from "~/components/shop-link";
+import { SearchForm } from "./search-form";
+import { ShopLink, ShopNavLink } from "~/components/shop-link";
 
 const NAV_DRAWER = "nav-drawer";
 const PAGES = [
@@ -43,17 +41,9 @@ function languageHref(pathname: string, search: string, lng: string): string {
   return `${pathname}?${params}`;
 }
 
-/**
- * On the server, while the kept header is rendered: the marks its language links carry instead of the
- * page's own addresses, in the order of LOCALES (useKeptHtml's values). The browser's scripts have none.
- */
-const LanguageMarks = /* @__PURE__ */ createContext<readonly string[] | null>(null);
-
 function LanguageMenu() {
   const { t, locale } = useT();
   const { pathname, search } = useLocation();
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const marks = import.meta.env.SSR ? useContext(LanguageMarks) : null;
   const menu = useRef<HTMLDetailsElement>(null);
   // Like any menu: a click or tap elsewhere, or Escape, closes it.
   useEffect(() => {
@@ -76,9 +66,9 @@ function LanguageMenu() {
         {LOCALE_LABELS[locale]}
       </summary>
       <ul className="menu-list">
-        {LOCALES.map((lng, i) => (
+        {LOCALES.map((lng) => (
           <li key={lng}>
-            <a href={marks ? marks[i] : languageHref(pathname, search, lng)} hrefLang={lng} lang={lng} aria-current={lng === locale ? "true" : undefined}>
+            <a href={languageHref(pathname, search, lng)} hrefLang={lng} lang={lng} aria-current={lng === locale ? "true" : undefined}>
               {LOCALE_LABELS[lng]}
             </a>
           </li>
@@ -88,36 +78,30 @@ function LanguageMenu() {
   );
 }
 
-/**
- * Sign in, or the shopper's name and Sign out. Both are always in the page and one is hidden: a cached
- * page becomes a shopper's by moving `hidden` and filling in the name (data-pp, docs/decisions/141).
- */
+/** Sign in, or the shopper's name and Sign out. */
 function UserArea() {
   const { t } = useT();
   const { user } = usePersonal();
+  if (!user)
+    return (
+      <ShopLink to="/auth" className="top-link">
+        <Icon name="user" size={16} />
+        <span className="max-sm:sr-only">{t("store.header.signIn")}</span>
+      </ShopLink>
+    );
   return (
     <>
-      <span data-pp="guest" className="contents" hidden={user ? true : undefined}>
-        <ShopLink to="/auth" className="top-link">
-          <Icon name="user" size={16} />
-          <span className="max-sm:sr-only">{t("store.header.signIn")}</span>
-        </ShopLink>
-      </span>
-      <span data-pp="member" className="contents" hidden={user ? undefined : true}>
-        <ShopLink to="/profile" className="top-link min-w-0">
-          <Icon name="user" size={16} />
-          <span className="sr-only">{t("store.header.profile")}: </span>
-          <span data-pp="first-name" className="max-w-[6.5rem] truncate sm:max-w-[12rem]">
-            {user?.firstName ?? ""}
-          </span>
-        </ShopLink>
-        <form method="post" action="/auth/logout">
-          <button type="submit" className="top-link">
-            <Icon name="logout" size={16} className="sm:hidden" />
-            <span className="max-sm:sr-only">{t("store.header.signOut")}</span>
-          </button>
-        </form>
-      </span>
+      <ShopLink to="/profile" className="top-link min-w-0">
+        <Icon name="user" size={16} />
+        <span className="sr-only">{t("store.header.profile")}: </span>
+        <span className="max-w-[6.5rem] truncate sm:max-w-[12rem]">{user.firstName}</span>
+      </ShopLink>
+      <form method="post" action="/auth/logout">
+        <button type="submit" className="top-link">
+          <Icon name="logout" size={16} className="sm:hidden" />
+          <span className="max-sm:sr-only">{t("store.header.signOut")}</span>
+        </button>
+      </form>
     </>
   );
 }
@@ -128,9 +112,8 @@ function NavLinks({ className }: { className: string }) {
   const admin = usePersonal().user?.role === "admin";
   return (
     <ul className={className}>
-      {NAV.map(({ to, key, admin: forAdmins }) => (
-        // Admin pages are listed for everyone and hidden but for admins (data-pp, docs/decisions/141).
-        <li key={to} data-pp={forAdmins ? "admin" : undefined} hidden={forAdmins && !admin ? true : undefined}>
+      {NAV.filter((link) => admin || !link.admin).map(({ to, key }) => (
+        <li key={to}>
           <ShopNavLink to={to} end={NAV_ENDS.has(to)} className="nav-link">
             {t(`store.nav.${key}`)}
           </ShopNavLink>
@@ -138,13 +121,6 @@ function NavLinks({ className }: { className: string }) {
       ))}
     </ul>
   );
-}
-
-/** Which of the navigation's links are the current page's, and whether the admin's are shown: what the lists show. */
-function useNavState(): string {
-  const { pathname } = useLocation();
-  const admin = usePersonal().user?.role === "admin";
-  return `${NAV.map(({ to }) => (isActivePath(pathname, to, { end: NAV_ENDS.has(to) }) ? 1 : 0)).join("")}${admin ? "a" : ""}`;
 }
 
 /** Menu button, logo, search and cart. */
@@ -196,45 +172,10 @@ function NavDrawer() {
   );
 }
 
-/**
- * On the server, the header's HTML kept from an earlier page (docs/decisions/171, 198): it is the same
- * on most pages but for the page's address in the language links, which are filled in. The key names
- * everything else it shows besides the language (which the fragments add): the words searched for,
- * the cart, which navigation links are the current page's and whether the admin's are shown, the
- * shopper's name, and the shop's phone.
- */
-function useKeptHeaderHtml(): string | null {
-  const { pathname, search } = useLocation();
-  const searched = useSearchedWords();
-  const cart = useCartSummary();
-  const navState = useNavState();
-  const user = usePersonal().user;
-  const phone = useRoot()?.shop.phone ?? null;
-  const key = JSON.stringify(["header", searched, cart.lines, cart.total, navState, user ? user.firstName : null, phone]);
-  const hrefs = LOCALES.map((lng) => languageHref(pathname, search, lng));
-  return useKeptHtml(
-    key,
-    HEADER_OPENING,
-    (marks) => (
-      <LanguageMarks.Provider value={marks}>
-        <StoreHeader />
-      </LanguageMarks.Provider>
-    ),
-    hrefs,
-  );
-}
-
-/** The opening tag React writes for the header (its class as written below, twice). */
-const HEADER_OPENING = '<header class="bg-white">';
-
 /** Top bar (phone, currency, language, account), main bar, navigation bar and menu drawer. */
 export function StoreHeader() {
   const { t } = useT();
   const shop = useRoot()?.shop;
-  // On the server only (a constant of the build), and last of the hooks (see useKeptHtml).
-  // eslint-disable-next-line react-hooks/rules-of-hooks
-  const kept = import.meta.env.SSR ? useKeptHeaderHtml() : null;
-  if (kept !== null) return <header className="bg-white" dangerouslySetInnerHTML={{ __html: kept }} />;
   return (
     <header className="bg-white">
       <div className="whitespace-nowrap bg-ink text-xs text-stone-200">

@@ -18,7 +18,7 @@ export function WishlistButton({ productId }: { productId: number }) {
       <input type="hidden" name="productId" value={productId} />
       <button
         type="submit"
-        data-pp="heart"
+       
         aria-label={label}
         aria-pressed={pressed}
         title={label}

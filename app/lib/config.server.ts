@@ -3,18 +3,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
-/** The page cache's size when PAGE_CACHE_MB is not set (docs/decisions/180, 204). */
-export const DEFAULT_PAGE_CACHE_MB = 16;
 /**
- * How long a kept page may be sent without being rendered again, when PAGE_CACHE_TTL_S is not set
- * (docs/decisions/187). Every catalogue change made through the shop empties the cache at once (on
- * other instances too); this only bounds changes written to the database some other way.
+ * How long nginx or a CDN may answer an anonymous storefront page without asking the shop, when
+ * SHARED_CACHE_SECONDS is not set (docs/decisions/212).
  */
-export const DEFAULT_PAGE_CACHE_TTL_S = 600;
-/** From which ask a page not kept is kept, when PAGE_CACHE_MIN_ASKS is not set (docs/decisions/201). */
-export const DEFAULT_PAGE_CACHE_MIN_ASKS = 2;
-/** The page store's size on disk when PAGE_STORE_MB is not set (docs/decisions/203). */
-export const DEFAULT_PAGE_STORE_MB = 256;
+export const DEFAULT_SHARED_CACHE_SECONDS = 60;
 
 /**
  * Every setting comes from the environment and is validated here, once, at start-up.
@@ -85,33 +78,12 @@ const envSchema = z.object({
     .max(720, "must be between 1 and 720 hours")
     .default(48),
   SEED_DEMO: booleanFlag.default(true),
-  PAGE_CACHE: booleanFlag.default(true),
-  RENDER_THREAD: booleanFlag.default(true),
-  PAGE_PRELOAD: booleanFlag.default(true),
-  PAGE_CACHE_MB: z.coerce
-    .number({ message: "must be a whole number of megabytes" })
-    .int("must be a whole number of megabytes")
-    .min(1, "must be between 1 and 1024 megabytes")
-    .max(1024, "must be between 1 and 1024 megabytes")
-    .default(DEFAULT_PAGE_CACHE_MB),
-  PAGE_CACHE_TTL_S: z.coerce
-    .number({ message: "must be a whole number of seconds" })
-    .int("must be a whole number of seconds")
-    .min(1, "must be between 1 and 86400 seconds")
-    .max(86_400, "must be between 1 and 86400 seconds")
-    .default(DEFAULT_PAGE_CACHE_TTL_S),
-  PAGE_CACHE_MIN_ASKS: z.coerce
-    .number({ message: "must be a whole number of asks" })
-    .int("must be a whole number of asks")
-    .min(1, "must be between 1 and 10 asks")
-    .max(10, "must be between 1 and 10 asks")
-    .default(DEFAULT_PAGE_CACHE_MIN_ASKS),
-  PAGE_STORE_MB: z.coerce
-    .number({ message: "must be a whole number of megabytes" })
-    .int("must be a whole number of megabytes")
-    .min(0, "must be between 0 and 65536 megabytes")
-    .max(65_536, "must be between 0 and 65536 megabytes")
-    .default(DEFAULT_PAGE_STORE_MB),
+  SHARED_CACHE_SECONDS: z.coerce
+    .number({ message: "must be a number of seconds" })
+    .int({ message: "must be a whole number of seconds" })
+    .min(0, { message: "must be between 0 and 3600" })
+    .max(3600, { message: "must be between 0 and 3600" })
+    .default(DEFAULT_SHARED_CACHE_SECONDS),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   LOW_STOCK_THRESHOLD: z.coerce
@@ -167,20 +139,8 @@ export interface Config {
   /** unpaid (pending) orders older than this are cancelled and their stock returned */
   orderHoldHours: number;
   seedDemo: boolean;
-  /** cache anonymous storefront pages in memory (production only) */
-  pageCache: boolean;
-  /** render anonymous pages on a second thread, with the page cache (docs/decisions/206) */
-  renderThread: boolean;
-  /** render product pages into the page store while the render thread is free (docs/decisions/211) */
-  pagePreload: boolean;
-  /** the most the page cache holds, in bytes (pages with their compressed copies) */
-  pageCacheBytes: number;
-  /** how long a kept page is sent before it is rendered again, in milliseconds (catalogue changes empty the cache sooner) */
-  pageCacheTtlMs: number;
-  /** a page not kept is kept from this ask (docs/decisions/201) */
-  pageCacheMinAsks: number;
-  /** the most the page store holds on disk, in bytes; 0: no page store (docs/decisions/203) */
-  pageStoreBytes: number;
+  /** how long a shared cache (nginx, a CDN) may keep an anonymous storefront page, in seconds; 0: not at all */
+  sharedCacheSeconds: number;
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: Env["LOG_LEVEL"];
@@ -267,13 +227,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     paystack: env.PAYSTACK_SECRET_KEY ? { secretKey: env.PAYSTACK_SECRET_KEY, publicKey: env.PAYSTACK_PUBLIC_KEY ?? null, apiUrl: env.PAYSTACK_API_URL } : null,
     orderHoldHours: env.ORDER_HOLD_HOURS,
     seedDemo: env.SEED_DEMO,
-    pageCache: env.PAGE_CACHE,
-    renderThread: env.RENDER_THREAD,
-    pagePreload: env.PAGE_PRELOAD,
-    pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
-    pageCacheTtlMs: env.PAGE_CACHE_TTL_S * 1000,
-    pageCacheMinAsks: env.PAGE_CACHE_MIN_ASKS,
-    pageStoreBytes: env.PAGE_STORE_MB * 1024 * 1024,
+    sharedCacheSeconds: env.SHARED_CACHE_SECONDS,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? `Unboxed <${env.SHOP_EMAIL}>`,
     logLevel: env.LOG_LEVEL,

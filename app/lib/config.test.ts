@@ -24,16 +24,8 @@ describe("configuration", () => {
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.shop.whatsapp).toMatch(/^\d{8,15}$/);
     expect(config.seedDemo).toBe(true);
-    expect(config.pageCache).toBe(true);
-    expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE: "false" }).pageCache).toBe(false);
-    expect(config.pageCacheBytes).toBe(16 * 1024 * 1024);
-    expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_MB: "48" }).pageCacheBytes).toBe(48 * 1024 * 1024);
-    expect(config.pageCacheTtlMs).toBe(600_000);
-    expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_TTL_S: "60" }).pageCacheTtlMs).toBe(60_000);
-    expect(config.pageCacheMinAsks).toBe(2);
-    expect(loadConfig({ DATA_DIR: dataDir, PAGE_CACHE_MIN_ASKS: "1" }).pageCacheMinAsks).toBe(1);
-    expect(config.pageStoreBytes).toBe(256 * 1024 * 1024);
-    expect(loadConfig({ DATA_DIR: dataDir, PAGE_STORE_MB: "0" }).pageStoreBytes).toBe(0);
+    expect(config.sharedCacheSeconds).toBe(60);
+    expect(loadConfig({ DATA_DIR: dataDir, SHARED_CACHE_SECONDS: "0" }).sharedCacheSeconds).toBe(0);
   });
 
   it("generates the session secret once and keeps it in the data folder", () => {
@@ -57,14 +49,8 @@ describe("configuration", () => {
     [{ BANK_NAME: "GTBank" }, /^Invalid configuration: BANK_ACCOUNT_NAME must be set with the other BANK_ settings/],
     [{ BANK_NAME: "GTBank", BANK_ACCOUNT_NAME: "Unboxed Ltd" }, /^Invalid configuration: BANK_ACCOUNT_NUMBER must be set with the other BANK_ settings/],
     [{ PAY_ON_DELIVERY: "sometimes" }, /^Invalid configuration: PAY_ON_DELIVERY must be true or false/],
-    [{ PAGE_CACHE_MB: "0" }, /^Invalid configuration: PAGE_CACHE_MB must be between 1 and 1024 megabytes/],
-    [{ PAGE_CACHE_MB: "2GB" }, /^Invalid configuration: PAGE_CACHE_MB must be a whole number of megabytes/],
-    [{ PAGE_CACHE_TTL_S: "0" }, /^Invalid configuration: PAGE_CACHE_TTL_S must be between 1 and 86400 seconds/],
-    [{ PAGE_CACHE_TTL_S: "10m" }, /^Invalid configuration: PAGE_CACHE_TTL_S must be a whole number of seconds/],
-    [{ PAGE_CACHE_MIN_ASKS: "0" }, /^Invalid configuration: PAGE_CACHE_MIN_ASKS must be between 1 and 10 asks/],
-    [{ PAGE_CACHE_MIN_ASKS: "two" }, /^Invalid configuration: PAGE_CACHE_MIN_ASKS must be a whole number of asks/],
-    [{ PAGE_STORE_MB: "-1" }, /^Invalid configuration: PAGE_STORE_MB must be between 0 and 65536 megabytes/],
-    [{ PAGE_STORE_MB: "1.5" }, /^Invalid configuration: PAGE_STORE_MB must be a whole number of megabytes/],
+    [{ SHARED_CACHE_SECONDS: "-1" }, /^Invalid configuration: SHARED_CACHE_SECONDS must be between 0 and 3600/],
+    [{ SHARED_CACHE_SECONDS: "1m" }, /^Invalid configuration: SHARED_CACHE_SECONDS must be a number of seconds/],
     [{ PAYSTACK_SECRET_KEY: "pk_test_wrongkind1" }, /^Invalid configuration: PAYSTACK_SECRET_KEY must be a Paystack secret key/],
     [{ PAYSTACK_API_URL: "ftp://api.paystack.co" }, /^Invalid configuration: PAYSTACK_API_URL must start with http/],
     [{ NODE_ENV: "staging" }, /^Invalid configuration: NODE_ENV must be development, production or test/],

@@ -1,5 +1,5 @@
 import type { AppLoadContext, MetaDescriptor } from "react-router";
-import type { Locale } from "./i18n";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "./i18n";
 
 export interface PageSeo {
   title: string;
@@ -28,12 +28,15 @@ export function shortDescription(text: string, max = 160): string {
  * loader (so no SEO code reaches the browser) and returned by its meta function.
  */
 export function seoMeta(context: Pick<AppLoadContext, "config">, locale: Locale, path: string, seo: PageSeo): MetaDescriptor[] {
-  const url = absoluteUrl(context, path);
+  const url = absoluteUrl(context, inLanguage(path, locale));
   const description = shortDescription(seo.description);
   const tags: MetaDescriptor[] = [
     { title: seo.title },
     { name: "description", content: description },
     { tagName: "link", rel: "canonical", href: url },
+    // Each language has its own address, so a shared cache keyed on the address never mixes them.
+    ...LOCALES.map((lng) => ({ tagName: "link", rel: "alternate", hrefLang: lng, href: absoluteUrl(context, inLanguage(path, lng)) })),
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: absoluteUrl(context, inLanguage(path, DEFAULT_LOCALE)) },
     { property: "og:site_name", content: "Unboxed" },
     { property: "og:type", content: seo.type ?? "website" },
     { property: "og:title", content: seo.title },
@@ -45,4 +48,14 @@ export function seoMeta(context: Pick<AppLoadContext, "config">, locale: Locale,
   if (seo.image) tags.push({ property: "og:image", content: absoluteUrl(context, seo.image) });
   if (seo.jsonLd) tags.push({ "script:ld+json": seo.jsonLd });
   return tags;
+}
+
+/** A site-relative path in `locale`: the default language's address has no `lng`, another's has it. */
+export function inLanguage(path: string, locale: Locale): string {
+  const [pathname, query = ""] = path.split("?", 2);
+  const params = new URLSearchParams(query);
+  params.delete("lng");
+  if (locale !== DEFAULT_LOCALE) params.set("lng", locale);
+  const search = params.toString();
+  return search ? `${pathname}?${search}` : pathname;
 }

@@ -13,6 +13,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/212).
+export const handle = { sharedCache: true };
+
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
 export default function Contact({ loaderData: { contact, shop } }: Route.ComponentProps) {

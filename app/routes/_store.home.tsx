@@ -26,6 +26,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/212).
+export const handle = { sharedCache: true };
+
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
 /** Reached by in-app navigation: the listing's texts are loaded with the page's data. */

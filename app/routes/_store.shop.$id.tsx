@@ -119,6 +119,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
+// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/212).
+export const handle = { sharedCache: true };
+
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
 
 
