@@ -67,19 +67,22 @@ export function residentMemory(pid: number): { rssMb: number; peakMb: number } {
 /** The `npm run serve` script, from the project's package.json. */
 const serveScript = () => (JSON.parse(fs.readFileSync(path.resolve("package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.serve;
 
-/** Node's own flags `npm run serve` gives the server (its memory limits). */
+/** A start command's parts: `NAME=value ... node <node flags> <script>`. */
+export function commandParts(command: string): { env: Record<string, string>; nodeArgs: string[] } {
+  const words = command.trim().split(/\s+/);
+  const node = words.indexOf("node");
+  if (node < 0) throw new Error(`No "node" in the start command: ${command}`);
+  const env = Object.fromEntries(words.slice(0, node).flatMap((word) => (/^[A-Z_]+=/.test(word) ? [[word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)]] : [])));
+  const nodeArgs = words.slice(node + 1).filter((word) => word.startsWith("-"));
+  return { env, nodeArgs };
+}
+
+/** Node's own flags `npm run serve` gives the server (its heap cap). */
 export function serveNodeArgs(): string[] {
-  return numberFlagsIn(serveScript());
+  return commandParts(serveScript()).nodeArgs;
 }
 
-/** The `--name=number` flags of a command line (`--v8-pool-size=2` too). */
-export function numberFlagsIn(command: string): string[] {
-  return command.match(/--[a-z][a-z0-9-]*=\d+/g) ?? [];
-}
-
-/** The environment `npm run serve` sets before `node` (the C library's memory settings), so the server runs as it is served. */
+/** The environment `npm run serve` sets before `node`, so the server runs as it is served. */
 export function serveEnvironment(): Record<string, string> {
-  const script = serveScript();
-  const before = script.slice(0, script.search(/\bnode\b/));
-  return Object.fromEntries([...before.matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
+  return commandParts(serveScript()).env;
 }
