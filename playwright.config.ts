@@ -57,11 +57,6 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: "warn",
-      // The journeys check pages made from kept ones from a page's first ask; the shop's default, kept
-      // from the second, has its own test (page-cache-asks.spec.ts).
-      PAGE_CACHE_MIN_ASKS: "1",
-      // Nor do they want pages rendered before they are asked: page-preload.spec.ts runs the preload.
-      PAGE_PRELOAD: "false",
       BANK_NAME: "Demo Bank",
       BANK_ACCOUNT_NAME: "Unboxed Perfumes Ltd",
       BANK_ACCOUNT_NUMBER: "0123456789",

@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       locale,
       // Translated here, so a toast reads right on any page, whichever texts that page loaded.
       toast: toast && { id: toast.id, type: toast.type, text: translatorFor(locale)(toast.key, toast.values) },
-      // One string, so a cached page can be given another shopper's (docs/decisions/141); read with usePersonal().
+      // Read with usePersonal().
       personal: JSON.stringify(personal),
       shop: { phone: shop.phone, whatsapp: shop.whatsapp, email: shop.email, socials: shop.socials },
     },

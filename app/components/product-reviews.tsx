@@ -63,22 +63,17 @@ export function ProductReviews({ page, form, errors }: { page: ShownReviewPage; 
         </nav>
       )}
 
-      {/* Every variant is in the page, the others hidden: a cached page is made a signed-in shopper's by switching them (docs/decisions/150). */}
       <div className="mt-6">
-        <p className="text-sm" hidden={form.eligibility !== null}>
-          <ShopLink to={`/auth?redirectTo=${encodeURIComponent(form.path + "#reviews")}`} className="underline">
-            {t("product.reviews.signInToReview")}
-          </ShopLink>
-        </p>
-        <p className="text-sm text-stone-700" hidden={form.eligibility !== "notDelivered"}>
-          {t("product.reviews.notDelivered")}
-        </p>
-        <p className="text-sm text-stone-700" hidden={form.eligibility !== "alreadyReviewed"}>
-          {t("product.reviews.alreadyReviewed")}
-        </p>
-        <div hidden={form.eligibility !== "eligible"}>
-          <ReviewForm action={form.path} errors={errors} />
-        </div>
+        {form.eligibility === null && (
+          <p className="text-sm">
+            <ShopLink to={`/auth?redirectTo=${encodeURIComponent(form.path + "#reviews")}`} className="underline">
+              {t("product.reviews.signInToReview")}
+            </ShopLink>
+          </p>
+        )}
+        {form.eligibility === "notDelivered" && <p className="text-sm text-stone-700">{t("product.reviews.notDelivered")}</p>}
+        {form.eligibility === "alreadyReviewed" && <p className="text-sm text-stone-700">{t("product.reviews.alreadyReviewed")}</p>}
+        {form.eligibility === "eligible" && <ReviewForm action={form.path} errors={errors} />}
       </div>
     </section>
   );

@@ -9,12 +9,9 @@ export const RECENT_HEADING_ID = "recently-viewed-title";
 /**
  * "Recently viewed" on the product page (docs/decisions/126), a row of cards like "Related Items". A
  * signed-in shopper's perfumes come with the page (`products`), rendered by the server, without
- * JavaScript too. For a visitor `products` is null: the page may be a shared cached page, so their
- * browser records the view in its own cookie and fetches the row from /api/products/cards. Without
- * JavaScript a visitor sees no row.
- *
- * The row sits in a `data-pp="recent"` box, empty on a visitor's page: a cached product page is made a
- * signed-in shopper's by writing their row into it, rendered on its own (docs/decisions/150).
+ * JavaScript too. For a visitor `products` is null: the page may come from a shared cache (nginx, a
+ * CDN), so their browser records the view in its own cookie and fetches the row from
+ * /api/products/cards. Without JavaScript a visitor sees no row.
  */
 export function RecentlyViewed({ title, products, productId }: { title: string; products: ProductCard[] | null; productId: number }) {
   const [fetched, setFetched] = useState<{ on: number; products: ProductCard[] }>();

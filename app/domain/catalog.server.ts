@@ -751,25 +751,6 @@ export async function relatedProducts(db: Db, product: Pick<ProductDetail, "id" 
     .execute();
 }
 
-/**
- * Products on sale in the order their pages are likeliest to be opened: best-selling first, then the
- * most recently added, as the shop's best-selling listing orders them. A page of `limit` ids from
- * `offset`, for the page store's preload (docs/decisions/211).
- */
-export async function productIdsBestSellingFirst(db: Db, offset: number, limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom("products")
-    .select("id")
-    .where("archived_at", "is", null)
-    .orderBy("sold", "desc")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 /** Every product on sale, for the sitemap. */
 export async function sitemapProducts(db: Db): Promise<{ id: number; updatedAt: string }[]> {
   return db

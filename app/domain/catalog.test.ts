@@ -19,7 +19,6 @@ import {
   productCards,
   productCardsInOrder,
   productDetail,
-  productIdsBestSellingFirst,
   relatedProducts,
   sitemapProducts,
 } from "./catalog.server";
@@ -177,21 +176,6 @@ describe.each(ENGINES)("the shop's catalogue on %s", (engine) => {
     const sitemap = await sitemapProducts(t.db);
     expect(sitemap).toHaveLength(17);
     expect(sitemap[0]).toEqual({ id: productIds["p-0"], updatedAt: "2026-01-01T12:00:00.000Z" });
-  });
-
-  it("gives the ids of products on sale best-selling first, then newest, a page at a time (the page store's preload)", async () => {
-    const sold = { "p-2": 7, "p-9": 3, "p-16": 50 };
-    for (const [slug, units] of Object.entries(sold)) await t.db.updateTable("products").set({ sold: units }).where("id", "=", productIds[slug]).execute();
-    try {
-      const all = await productIdsBestSellingFirst(t.db, 0, 100);
-      // p-16 sold the most, but is archived; the rest, none sold, newest first.
-      const newestFirst = [17, 15, 14, 13, 12, 11, 10, 8, 7, 6, 5, 4, 3, 1, 0].map((i) => productIds[`p-${i}`]);
-      expect(all).toEqual([productIds["p-2"], productIds["p-9"], ...newestFirst]);
-      expect(await productIdsBestSellingFirst(t.db, 2, 3)).toEqual(newestFirst.slice(0, 3));
-      expect(await productIdsBestSellingFirst(t.db, 17, 5)).toEqual([]);
-    } finally {
-      await t.db.updateTable("products").set({ sold: 0 }).execute();
-    }
   });
 
   it("names categories in the shopper's language, and offers only categories and brands with a product on sale", async () => {

@@ -12,8 +12,7 @@ import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlis
 
 /**
  * What makes a storefront page this shopper's own: who is signed in, the cart, and the hearts. The
- * root loader sends it with every page, and a cached page is made this shopper's from it
- * (docs/decisions/141), so both ways of answering show the same.
+ * root loader sends it with every page.
  */
 export async function personalState(request: Request, context: Pick<AppLoadContext, "db" | "readsOfRequest">, locale: string): Promise<PersonalState> {
   return (await shopperAndState(request, context, locale)).state;
@@ -86,10 +85,9 @@ function stateOf(user: SessionUser, cart: PersonalState["cart"], wishlist: numbe
 }
 
 /**
- * A signed-in shopper's parts of a product page (docs/decisions/150): whether they may review it, the
+ * A signed-in shopper's parts of a product page: whether they may review it, the
  * sizes they already wait for (asked only when the product has a sold-out size), and their recently
- * viewed row. Opening the page records the view. The product loader and the filled-in cached page
- * (app/entry.server.tsx) both read them here, so both show the same.
+ * viewed row. Opening the page records the view.
  */
 export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | "email"> | null, productId: number, soldOut: boolean): Promise<ProductPersonal> {
   if (!shopper) return NOBODY_ON_PRODUCT;

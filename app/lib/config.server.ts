@@ -5,7 +5,7 @@ import { z } from "zod";
 
 /**
  * How long nginx or a CDN may answer an anonymous storefront page without asking the shop, when
- * SHARED_CACHE_SECONDS is not set (docs/decisions/212).
+ * SHARED_CACHE_SECONDS is not set (docs/decisions/216).
  */
 export const DEFAULT_SHARED_CACHE_SECONDS = 60;
 

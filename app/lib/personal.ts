@@ -4,7 +4,7 @@ import type { ProductCard } from "~/domain/catalog.server";
 import type { ReviewEligibility } from "~/domain/reviews.server";
 import type { RootData } from "~/root";
 
-/** The shopper's own parts of every storefront page (docs/decisions/141). */
+/** The shopper's own parts of every storefront page: who is signed in, the cart and the hearts. */
 export interface PersonalState {
   user: { firstName: string; lastName: string; email: string; role: "customer" | "admin" } | null;
   cart: CartSummary;
@@ -28,7 +28,7 @@ export function usePersonal(): PersonalState {
 }
 
 /**
- * The signed-in shopper's own parts of a product page (docs/decisions/150), sent by the product loader
+ * The signed-in shopper's own parts of a product page, sent by the product loader
  * as one JSON string like `personal`, so a cached product page can carry them too.
  */
 export interface ProductPersonal {

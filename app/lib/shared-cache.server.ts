@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /**
- * What a page tells browsers, nginx and CDNs about keeping it (docs/decisions/212). Only an anonymous
+ * What a page tells browsers, nginx and CDNs about keeping it (docs/decisions/216). Only an anonymous
  * storefront page may be kept by a shared cache: asked without a session or a cart, answered 200
  * without setting a cookie (a toast, a language choice). Everything else is the shopper's own.
  */

@@ -9,7 +9,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return { about: content.about, meta: seoMeta(context, locale, "/about", content.meta.about) };
 }
 
-// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/212).
+// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/216).
 export const handle = { sharedCache: true };
 
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];

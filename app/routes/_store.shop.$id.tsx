@@ -41,7 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const path = `/shop/${product.id}`;
   const image = photos.length ? imageVariantUrl(photos[0].key, 1024) : null;
   // Per size (docs/decisions/121): offered for the sold-out sizes, of which a signed-in shopper may
-  // already wait for some (their parts of the page: docs/decisions/150).
+  // already wait for some (their parts of the page).
   const soldOut = product.sizes.filter((s) => s.stock <= 0);
   const backInStock = soldOut.length === 0 ? null : { soldOut: soldOut.map((s) => ({ id: s.id, label: s.label })), choose: product.sizes.length > 1 };
   const shopper = await getSessionUser(request, context.db, context.readsOfRequest);
@@ -58,7 +58,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     backInStock,
     reviews,
     reviewPath: path,
-    // One string, so a cached product page can be given a signed-in shopper's (docs/decisions/150).
     personal: JSON.stringify(personal),
     meta: seoMeta(context, locale, path, {
       title: fill(content.meta.product.title, { name: product.name }),
@@ -119,7 +118,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/212).
+// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/216).
 export const handle = { sharedCache: true };
 
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];

@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/212).
+// An anonymous visitor's page may be kept by nginx or a CDN (docs/decisions/216).
 export const handle = { sharedCache: true };
 
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];

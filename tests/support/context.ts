@@ -9,7 +9,7 @@ import type { TestDatabase } from "./databases";
 export function testContext(database: TestDatabase, env: Record<string, string> = {}): AppLoadContext {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-ctx-"));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: "http://shop.test", NODE_ENV: "test", ...env });
-  return { db: database.db, engine: database.engine, config, cspNonce: "test-nonce", clientIp: "127.0.0.1" };
+  return { db: database.db, engine: database.engine, config, clientIp: "127.0.0.1" };
 }
 
 /** A request as the browser would send it, with cookies taken from Set-Cookie values. */
