@@ -13,7 +13,17 @@ import { queueMail } from "./mail-outbox.server";
 import { passwordWeakness } from "./password-strength.server";
 import { mergeCartOnSignIn } from "./cart.server";
 import { mergeVisitorViewsOnSignIn } from "./recently-viewed.server";
-import { clearAttempts, consumeAttempt, countAttempt, refundAttempt, signInDelayMs, withinLimit } from "./rate-limits.server";
+import {
+  attemptsMade,
+  clearAttempts,
+  consumeAttempt,
+  countAttempt,
+  refundAttempt,
+  SIGN_IN_FREE_ATTEMPTS,
+  takeTurn,
+  TooManyAttempts,
+  withinLimit,
+} from "./rate-limits.server";
 import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
 
 /**
@@ -257,26 +267,45 @@ export type AuthenticateResult = { ok: true; userId: number; firstName: string }
 /** The counter key of one account at one IP address. */
 const accountAtIp = (address: string, ip: string) => `${address}\n${ip}`;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A sign-in refused because its account is being tried too often from anywhere: it was not checked, and
+ * may be tried again in a few seconds (or the owner signs in by a password-reset link).
+ */
+export class SignInPaced extends TooManyAttempts {
+  constructor(retryAfterSeconds: number) {
+    super(retryAfterSeconds);
+    this.name = "SignInPaced";
+  }
+}
 
 /**
- * Checks an e-mail and password (docs/decisions/080). Every attempt counts against the IP address (20
- * failures per 15 minutes) and the account at that IP address (5 per 15 minutes) before the password
+ * Checks an e-mail and password (docs/decisions/080, 214). Every attempt counts against the IP address
+ * (20 failures per 15 minutes) and the account at that IP address (5 per 15 minutes) before the password
  * is checked, so parallel guesses cannot slip past the limits; over either it throws TooManyAttempts.
- * The account's attempts from everywhere are never refused, only slowed down: past 5 in 15 minutes
- * each attempt waits a little longer (at most 5 s) before its password is checked, so guesses spread
- * over many addresses cannot lock the owner out. A successful sign-in clears the account's count at
- * its IP address and gives its attempts back.
+ *
+ * The account's attempts from everywhere are paced, not counted down to a lock-out: past
+ * SIGN_IN_FREE_ATTEMPTS in 15 minutes, a password is checked only when the attempt takes the account's
+ * turn (one every 5 seconds, reserved atomically in the store); an attempt without one throws SignInPaced
+ * at once, unchecked, with the seconds until the next turn, and its per-IP counts are given back. However
+ * many addresses and however parallel, one account is tried at most 5 + 1 every 5 seconds. Its owner
+ * is never locked out: a password reset lets the address that made it sign in without waiting for a
+ * turn, and every window ends on its own. A successful sign-in clears the account's count at its IP
+ * address and gives its attempts back.
  */
 export async function authenticate(context: AccountContext, input: { email: string; password: string }): Promise<AuthenticateResult> {
   const address = normaliseEmail(input.email);
   const here = accountAtIp(address, context.clientIp);
   await consumeAttempt(context, "signInIp", context.clientIp);
   await consumeAttempt(context, "signInAccountIp", here);
-  const delay = signInDelayMs(await countAttempt(context, "signInAccount", address));
-  if (delay > 0) {
-    logSecurityEvent("sign_in_slowed", { email: address, ip: context.clientIp, delayMs: delay });
-    await sleep(delay);
+  const attempts = await countAttempt(context, "signInAccount", address);
+  if (attempts > SIGN_IN_FREE_ATTEMPTS && !(await attemptsMade(context, "signInAfterReset", here))) {
+    const wait = await takeTurn(context, "signInAccountPace", address);
+    if (wait > 0) {
+      // Not a guess: nothing was checked, so the address keeps its own attempts.
+      await Promise.all([refundAttempt(context, "signInIp", context.clientIp), refundAttempt(context, "signInAccountIp", here)]);
+      logSecurityEvent("sign_in_paced", { email: address, ip: context.clientIp, retryAfterSeconds: wait });
+      throw new SignInPaced(wait);
+    }
   }
   const user = await context.db
     .selectFrom("users")
@@ -451,9 +480,12 @@ export async function resetPassword(context: AccountContext, input: { token: str
     const now = await resetTokenState(context.db, input.token);
     return { ok: false, reason: now === "valid" ? "used" : now };
   }
+  // The owner proved who they are: their count is cleared, and the address they reset from signs in
+  // without waiting for the account's turn while others keep guessing (docs/decisions/214).
   await Promise.all([
     clearAttempts(context, "signInAccount", account.email),
     clearAttempts(context, "signInAccountIp", accountAtIp(account.email, context.clientIp)),
+    countAttempt(context, "signInAfterReset", accountAtIp(account.email, context.clientIp)),
   ]);
   logSecurityEvent("password_reset_done", { userId: account.id, ip: context.clientIp });
   return { ok: true };

@@ -11,8 +11,10 @@ import { MAX_PHOTOS, removeUnusedImages, replacePhotoAt } from "./product-photos
  * Product photos in bulk (docs/decisions/120): a zip of pictures, each named by its product's slug
  * (`sauvage-edt.jpg`). Every picture is checked and re-encoded exactly like a photo uploaded on the
  * product form (app/lib/uploads.server.ts); the zip itself is read with yauzl, which refuses paths that
- * climb out (`../x`) or start at the root, and every entry's size is checked before and while it is
- * unpacked, so a zip bomb stops at the first oversized entry.
+ * climb out (`../x`) or start at the root. Every entry's name and declared size are checked from the
+ * zip's directory before anything is unpacked; then the pictures are unpacked one at a time, each
+ * stopped as soon as it gives more bytes than a photo may have, checked and re-encoded, and let go
+ * before the next (docs/decisions/215): memory holds one picture, whatever the zip.
  *
  * All or nothing: when any picture is refused (unknown slug, two pictures for one product, not an
  * image), no product changes and the owner sees every problem at once. Otherwise every matched product
@@ -51,29 +53,41 @@ class ZipRefused extends Error {
   }
 }
 
+/** A picture in the zip, known from the zip's central directory: nothing of it is unpacked yet. */
 interface Picture {
   file: string;
   slug: string;
-  bytes: Buffer;
+  entry: yauzl.Entry;
 }
 
-/** Reads the pictures out of a zip, checking every entry; throws ZipRefused for a zip that cannot be trusted. */
-async function readPictures(zip: Buffer, problems: PhotoImportResult["problems"]): Promise<Picture[]> {
-  const archive = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, file) =>
+/** A stream error of yauzl's that means a path the zip may not hold. */
+const asZipRefused = (error: unknown) =>
+  error instanceof ZipRefused
+    ? error
+    : new ZipRefused(/invalid relative path|absolute path|invalid characters/i.test(String((error as Error)?.message)) ? "unsafePath" : "notZip");
+
+function openZip(zip: Buffer): Promise<yauzl.ZipFile> {
+  return new Promise<yauzl.ZipFile>((resolve, reject) =>
+    // autoClose off: the entries are unpacked after the whole directory has been read.
+    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true, autoClose: false }, (error, file) =>
       error ? reject(new ZipRefused("notZip")) : resolve(file),
     ),
   );
-  if (archive.entryCount > MAX_PHOTO_ZIP_ENTRIES) {
-    archive.close();
-    throw new ZipRefused("tooManyEntries");
-  }
+}
+
+/**
+ * Lists the pictures of a zip from its central directory, unpacking nothing, and checks every entry's
+ * name and declared size; throws ZipRefused for a zip that cannot be trusted.
+ */
+function listPictures(archive: yauzl.ZipFile, problems: PhotoImportResult["problems"]): Promise<Picture[]> {
+  if (archive.entryCount > MAX_PHOTO_ZIP_ENTRIES) return Promise.reject(new ZipRefused("tooManyEntries"));
   const pictures: Picture[] = [];
-  let unpacked = 0;
+  let declared = 0;
   return new Promise<Picture[]>((resolve, reject) => {
+    let failed = false;
     const fail = (error: unknown) => {
-      archive.close();
-      reject(error instanceof ZipRefused ? error : new ZipRefused(/invalid relative path|absolute path|invalid characters/i.test(String((error as Error)?.message)) ? "unsafePath" : "notZip"));
+      if (!failed) reject(asZipRefused(error));
+      failed = true;
     };
     archive.on("error", fail);
     archive.on("end", () => resolve(pictures));
@@ -86,43 +100,73 @@ async function readPictures(zip: Buffer, problems: PhotoImportResult["problems"]
         problems.push({ file: name, problem: "notPicture" });
         return archive.readEntry();
       }
+      // Refused on its declared size, without being unpacked.
       if (entry.uncompressedSize > MAX_IMAGE_BYTES) {
         problems.push({ file: name, problem: "entryTooLarge" });
         return archive.readEntry();
       }
-      unpacked += entry.uncompressedSize;
-      if (unpacked > MAX_PHOTO_ZIP_UNPACKED_BYTES) return fail(new ZipRefused("tooLargeUnpacked"));
-      archive.openReadStream(entry, (error, stream) => {
-        if (error) return fail(error);
-        const chunks: Buffer[] = [];
-        let read = 0;
-        stream.on("data", (chunk: Buffer) => {
-          read += chunk.length;
-          // The declared size is checked by yauzl too; this bounds memory whatever the header says.
-          if (read > MAX_IMAGE_BYTES) stream.destroy(new ZipRefused("tooLargeUnpacked"));
-          else chunks.push(chunk);
-        });
-        stream.on("error", fail);
-        stream.on("end", () => {
-          pictures.push({ file: name, slug: base.replace(PICTURE_NAME, "").toLowerCase(), bytes: Buffer.concat(chunks) });
-          archive.readEntry();
-        });
-      });
+      declared += entry.uncompressedSize;
+      if (declared > MAX_PHOTO_ZIP_UNPACKED_BYTES) return fail(new ZipRefused("tooLargeUnpacked"));
+      pictures.push({ file: name, slug: base.replace(PICTURE_NAME, "").toLowerCase(), entry });
+      archive.readEntry();
     });
     archive.readEntry();
   });
 }
 
+/**
+ * Unpacks one entry into `into` (the import's one buffer for pictures) and answers its length. Stops
+ * reading, and answers "tooLarge", as soon as it has given more bytes than a photo may have or than
+ * `into` holds (yauzl also stops at the first byte past its declared size: a damaged zip); throws
+ * ZipRefused once the zip's pictures together have unpacked more than MAX_PHOTO_ZIP_UNPACKED_BYTES.
+ */
+function unpack(archive: yauzl.ZipFile, entry: yauzl.Entry, into: Buffer, total: { bytes: number }): Promise<number | "tooLarge"> {
+  return new Promise((resolve, reject) => {
+    archive.openReadStream(entry, (error, stream) => {
+      if (error) return reject(asZipRefused(error));
+      let read = 0;
+      let done = false;
+      const stop = (outcome: () => void) => {
+        done = true;
+        stream.destroy();
+        outcome();
+      };
+      stream.on("data", (chunk: Buffer) => {
+        if (done) return;
+        total.bytes += chunk.length;
+        if (read + chunk.length > Math.min(MAX_IMAGE_BYTES, into.length)) return stop(() => resolve("tooLarge"));
+        if (total.bytes > MAX_PHOTO_ZIP_UNPACKED_BYTES) return stop(() => reject(new ZipRefused("tooLargeUnpacked")));
+        read += chunk.copy(into, read);
+      });
+      stream.on("error", (streamError) => {
+        if (!done) reject(asZipRefused(streamError));
+        done = true;
+      });
+      stream.on("end", () => {
+        if (!done) resolve(read);
+        done = true;
+      });
+    });
+  });
+}
+
 export async function importPhotoZip(db: Db, input: { zip: Buffer; imagesDir: string; actorId: number }): Promise<PhotoImportResult> {
   if (input.zip.length > MAX_PHOTO_ZIP_BYTES) return { ok: false, zipProblem: "tooLarge", problems: [], updated: [] };
-  const problems: PhotoImportResult["problems"] = [];
-  let pictures: Picture[];
+  let archive: yauzl.ZipFile | null = null;
   try {
-    pictures = await readPictures(input.zip, problems);
+    archive = await openZip(input.zip);
+    return await importFrom(db, archive, input);
   } catch (error) {
     if (error instanceof ZipRefused) return { ok: false, zipProblem: error.problem, problems: [], updated: [] };
     throw error;
+  } finally {
+    archive?.close();
   }
+}
+
+async function importFrom(db: Db, archive: yauzl.ZipFile, input: { imagesDir: string; actorId: number }): Promise<PhotoImportResult> {
+  const problems: PhotoImportResult["problems"] = [];
+  const pictures = await listPictures(archive, problems);
   if (pictures.length === 0 && problems.length === 0) return { ok: false, zipProblem: "empty", problems: [], updated: [] };
 
   // `slug.jpg` is a product's photo 1 and `slug-2.jpg` … `slug-8.jpg` its further photos. A name that is
@@ -152,14 +196,25 @@ export async function importPhotoZip(db: Db, input: { zip: Buffer; imagesDir: st
   for (const picture of placed) seen.set(spot(picture), (seen.get(spot(picture)) ?? 0) + 1);
 
   const keys: { product: string; position: number; key: string }[] = [];
+  const unpacked = { bytes: 0 };
+  // Every picture is unpacked into this one buffer, as large as the largest declared (a photo at most).
+  let into: Buffer | null = null;
   for (const picture of placed) {
     if (seen.get(spot(picture))! > 1) {
       problems.push({ file: picture.file, problem: "duplicate" });
       continue;
     }
-    // Re-encoded like any upload; the variants are named by content, so a refused import leaves
-    // only unused files (and importing the same zip again costs nothing).
-    const stored = await storeUploadedImage(picture.bytes, input.imagesDir);
+    // One picture in memory at a time: unpacked, checked and re-encoded like any upload, then let go
+    // (docs/decisions/215). The variants are named by content, so a refused import leaves only unused
+    // files (and importing the same zip again costs nothing).
+    into ??= Buffer.allocUnsafe(Math.max(1, ...placed.map((p) => p.entry.uncompressedSize)));
+    const length = await unpack(archive, picture.entry, into, unpacked);
+    if (length === "tooLarge") {
+      problems.push({ file: picture.file, problem: "entryTooLarge" });
+      continue;
+    }
+    // Checked and re-encoded before the next picture is unpacked over it; nothing keeps it after.
+    const stored = await storeUploadedImage(into.subarray(0, length), input.imagesDir);
     if (stored.problem) problems.push({ file: picture.file, problem: stored.problem });
     else keys.push({ product: picture.product, position: picture.position, key: stored.key });
   }

@@ -121,6 +121,17 @@ describe.each(ENGINES)("photo zip import on %s", (engine) => {
     expect(result).toMatchObject({ ok: false, problems: [{ file: `${slugs[0]}.jpg`, problem: "entryTooLarge" }] });
   });
 
+  it("stops unpacking an entry at the first byte past its declared size, and refuses the zip", async () => {
+    // 60 MB of zeros whose directory entry says 1,000 bytes: a lie found while unpacking.
+    const zip = await zipOf([[`${slugs[0]}.jpg`, Buffer.alloc(60 * 1024 * 1024)]], { compress: true });
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    zip.writeUInt32LE(1000, central + 24);
+    const before = await imageOf(slugs[0]);
+    const result = await importPhotoZip(t.db, { zip, imagesDir, actorId: admin });
+    expect(result).toMatchObject({ ok: false, zipProblem: "notZip" });
+    expect(await imageOf(slugs[0])).toBe(before);
+  });
+
   it("refuses what is not a zip, an empty zip, and a zip with too many entries", async () => {
     expect(await importPhotoZip(t.db, { zip: Buffer.from("PK\u0003\u0004 truncated"), imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "notZip" });
     expect(await importPhotoZip(t.db, { zip: await photo(1, 1, 1), imagesDir, actorId: admin })).toMatchObject({ ok: false, zipProblem: "notZip" });

@@ -15,8 +15,8 @@ export const LIMITS = {
   /** sign-in attempts per account from one IP address (a successful sign-in or password reset clears it) */
   signInAccountIp: { points: 5, duration: 15 * 60 },
   /**
-   * sign-in attempts per account from anywhere: never refused, only slowed down (SIGN_IN_SLOW_DOWN),
-   * so guesses from many addresses cannot lock the owner out
+   * sign-in attempts per account from anywhere: counted, never refused by this count; past
+   * SIGN_IN_FREE_ATTEMPTS each attempt needs a turn of signInAccountPace (docs/decisions/214)
    */
   signInAccount: { points: 1_000_000, duration: 15 * 60 },
   /** failed sign-ins per IP address */
@@ -41,22 +41,23 @@ export const LIMITS = {
   backInStockIp: { points: 20, duration: 60 * 60 },
   /** reviews posted per account (docs/decisions/134) */
   reviewUser: { points: 5, duration: 60 * 60 },
+  /**
+   * a guessed-at account's turns: past SIGN_IN_FREE_ATTEMPTS in the signInAccount window, one password
+   * check per account every 5 seconds from anywhere; an attempt without a turn is answered 429 at once
+   * (docs/decisions/214)
+   */
+  signInAccountPace: { points: 1, duration: 5 },
+  /**
+   * an account at the IP address that just set its password with a reset link: signs in there without
+   * waiting for a turn, for 15 minutes (signInAccountIp still counts there) (docs/decisions/214)
+   */
+  signInAfterReset: { points: 1, duration: 15 * 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
 
-/**
- * A targeted account is slowed down, not refused: once it has had `afterAttempts` sign-in attempts in
- * the window from anywhere, each further attempt waits `stepMs` more before its password is checked,
- * up to `maxMs`.
- */
-export const SIGN_IN_SLOW_DOWN = { afterAttempts: 5, stepMs: 500, maxMs: 5_000 };
-
-/** How long a sign-in attempt waits, given the account's attempts in the window (this one included). */
-export function signInDelayMs(attempts: number): number {
-  const over = attempts - SIGN_IN_SLOW_DOWN.afterAttempts;
-  return over <= 0 ? 0 : Math.min(SIGN_IN_SLOW_DOWN.maxMs, over * SIGN_IN_SLOW_DOWN.stepMs);
-}
+/** Sign-in attempts an account may have in the signInAccount window, from anywhere, before it is paced. */
+export const SIGN_IN_FREE_ATTEMPTS = 5;
 
 /** The request went over a limit; it may try again after `retryAfterSeconds`. */
 export class TooManyAttempts extends Error {
@@ -135,6 +136,27 @@ export async function consumeAttempt(
 export async function countAttempt(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<number> {
   const res = await limitersFor(context)[name].penalty(keyOf(subject), 1);
   return res.consumedPoints;
+}
+
+/**
+ * Takes the subject's turn under a pace limit (one point per window), atomically in the store, so
+ * parallel requests cannot share a turn. Answers 0 when the turn was taken, or the seconds until the next
+ * turn when another request has it. Logs nothing: the caller knows what was refused.
+ */
+export async function takeTurn(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<number> {
+  try {
+    await limitersFor(context)[name].consume(keyOf(subject));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    return refusal(error).retryAfterSeconds;
+  }
+}
+
+/** How many attempts the subject has made in the current window, counting nothing. */
+export async function attemptsMade(context: Pick<AppLoadContext, "db" | "engine">, name: LimitName, subject: string): Promise<number> {
+  const res = await limitersFor(context)[name].get(keyOf(subject));
+  return res?.consumedPoints ?? 0;
 }
 
 /** Counts one attempt; answers false, without throwing, when the subject is over its limit. */

@@ -13,8 +13,8 @@ import pino from "pino";
 export type SecurityEvent =
   /** a wrong e-mail or password: { email, ip } */
   | "sign_in_failed"
-  /** a sign-in that waited because its account is being guessed at: { email, ip, delayMs } */
-  | "sign_in_slowed"
+  /** a sign-in refused unchecked, 429, because its account is being tried too often: { email, ip, retryAfterSeconds } */
+  | "sign_in_paced"
   /** a request over an abuse limit, answered 429: { limit, ip, retryAfterSeconds } */
   | "throttled"
   /** a signed-in customer on an admin page or action, answered 403: { userId, method, path, ip } */

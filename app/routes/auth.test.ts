@@ -8,6 +8,7 @@ import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/d
 import { confirmLinks, decodeQuotedPrintable, resetLinks } from "../../tests/support/mail";
 import { registerCustomer } from "~/domain/accounts.server";
 import { createSession, getSessionUser } from "~/domain/sessions.server";
+import { translatorFor } from "~/lib/i18n.server";
 import { readOutbox } from "~/lib/mail.server";
 import { drainMailOutbox } from "~/domain/mail-outbox.server";
 import { refuseCrossSiteRequests } from "~/lib/origin-check.server";
@@ -242,6 +243,23 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
       expect(Number(out.headers.get("Retry-After"))).toBeGreaterThan(800);
       expect(out.data).toMatchObject({ errors: { form: "auth.errors.tooManyAttempts" }, retryAfterMinutes: 15 });
       expect(sessionOf(out)).toBeNull();
+    });
+
+    it("answers HTTP 429 at once, with a Retry-After of seconds and its own message, when the account is being tried from many addresses", async () => {
+      await registerCustomer(base, newcomer({ email: "besieged@example.com", password: "besieged password" }));
+      // Six addresses, one guess each: the 5 free checks and the account's first turn.
+      for (let i = 0; i < 6; i++) {
+        expect((await run(login.action, post("/auth", { email: "besieged@example.com", password: `guess ${i}` }), ctx())).status).toBe(401);
+      }
+      const out = await run(login.action, post("/auth", { email: "besieged@example.com", password: "besieged password" }), ctx());
+      expect(out.status).toBe(429);
+      expect(Number(out.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+      expect(Number(out.headers.get("Retry-After"))).toBeLessThanOrEqual(5);
+      expect(out.data).toMatchObject({ errors: { form: "auth.errors.signInPaced" }, values: { email: "besieged@example.com" } });
+      expect(sessionOf(out)).toBeNull();
+      // In the shopper's language, pointing at the reset link.
+      expect(translatorFor("en")("auth.errors.signInPaced")).toMatch(/Forgot Your Password\?/);
+      expect(translatorFor("es")("auth.errors.signInPaced")).toMatch(/¿Olvidaste tu contraseña\?/);
     });
 
     it("sends signed-in shoppers from the sign-in and register pages to the home page", async () => {

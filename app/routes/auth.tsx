@@ -1,10 +1,10 @@
 import { useState } from "react";
-import { Form, Link, redirect } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
-import { authenticate, loginSchema, signIn } from "~/domain/accounts.server";
+import { authenticate, loginSchema, signIn, SignInPaced } from "~/domain/accounts.server";
 import { TooManyAttempts } from "~/domain/rate-limits.server";
 import { getSessionUser, safeRedirectPath } from "~/domain/sessions.server";
-import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { fieldErrors, formFailure, type FormFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -42,6 +42,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       values: { name: result.firstName },
     });
   } catch (error) {
+    // The account is being tried from everywhere: a few seconds' wait, or a reset link (docs/decisions/214).
+    if (error instanceof SignInPaced) {
+      const headers = { "Retry-After": String(error.retryAfterSeconds) };
+      return data<FormFailure>({ errors: { form: "auth.errors.signInPaced" }, values }, { status: 429, headers });
+    }
     if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
     throw error;
   }
