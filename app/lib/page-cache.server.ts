@@ -36,10 +36,14 @@ import { type PagePart, pageBytes, type SplicedGzip } from "./spliced-gzip.serve
 const CACHEABLE_PATH =
   /^\/(?:(?:shop(?:\/\d{1,10})?|about|faq|contact|returns-refunds)(?:\.data)?|_root\.data|sitemap\.xml|robots\.txt)?$/;
 const CACHEABLE_TYPE = /^(?:text\/html|text\/x-script|application\/xml|text\/plain)\b/;
-/** Cookies that make a page personal: session, cart, one-time toast, and any future ones of ours. */
-const PERSONAL_COOKIE = /(?:^|;\s*)ub_[^=]*=/;
+/**
+ * Cookies that make a page personal: session, cart, one-time toast, and any future ones of ours (the
+ * session's is `__Host-ub_session` under https, sessions.server.ts).
+ */
+const PERSONAL_COOKIE = /(?:^|;\s*)(?:__Host-)?ub_[^=]*=/;
+const OUR_COOKIE = /^(?:__Host-)?ub_/;
 /** A request that carries a session (sessions.server.ts). */
-const SESSION_COOKIE_SENT = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=`);
+const SESSION_COOKIE_SENT = new RegExp(`(?:^|;\\s*)(?:__Host-)?${SESSION_COOKIE}=`);
 /** A storefront page or its data, the pages shoppers load most: these take turns to render (server.ts). */
 export function isStorefrontRequest(req: { method: string; path: string }): boolean {
   return req.method === "GET" && CACHEABLE_PATH.test(req.path);
@@ -109,7 +113,7 @@ function withoutOurCookies(header: string): string {
   return header
     .split(";")
     .map((c) => c.trim())
-    .filter((c) => c && !c.startsWith("ub_"))
+    .filter((c) => c && !OUR_COOKIE.test(c))
     .join("; ");
 }
 
@@ -225,8 +229,8 @@ export class PageCache {
     const queryAt = request.url.indexOf("?");
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     if (!PERSONALISABLE_PATH.test(path) || (queryAt !== -1 && new URLSearchParams(request.url.slice(queryAt + 1)).has("lng"))) return null;
-    const ours = request.cookie.split(";").map((c) => c.trim()).filter((c) => c.startsWith("ub_"));
-    if (ours.length === 0 || ours.some((c) => !/^ub_(?:session|cart)=/.test(c))) return null;
+    const ours = request.cookie.split(";").map((c) => c.trim()).filter((c) => OUR_COOKIE.test(c));
+    if (ours.length === 0 || ours.some((c) => !/^(?:(?:__Host-)?ub_session|ub_cart)=/.test(c))) return null;
     return this.keyFor({ ...request, cookie: withoutOurCookies(request.cookie) });
   }
 

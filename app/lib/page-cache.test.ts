@@ -25,7 +25,7 @@ describe("the anonymous page cache", () => {
     }
     expect(cache.keyFor(request("/shop", { method: "POST" }))).toBeNull();
     expect(cache.keyFor(request("/shop", { method: "HEAD" }))).toBeNull();
-    for (const cookie of ["ub_session=abc", "lng=es; ub_cart=xyz", "ub_toast=1", "a=1;ub_anything=2"]) {
+    for (const cookie of ["ub_session=abc", "__Host-ub_session=abc", "lng=es; ub_cart=xyz", "ub_toast=1", "a=1;ub_anything=2"]) {
       expect(cache.keyFor(request("/shop", { cookie })), cookie).toBeNull();
     }
     expect(cache.keyFor(request(`/shop?q=${"x".repeat(3000)}`))).toBeNull();
@@ -36,6 +36,8 @@ describe("the anonymous page cache", () => {
     const anonymous = cache.keyFor(request("/shop?brand=2", { cookie: "lng=es" }));
     expect(anonymous).toBe("es https://shop.test/shop?brand=2");
     expect(cache.sharedKeyFor(request("/shop?brand=2", { cookie: "ub_session=a; lng=es; ub_cart=b" }))).toBe(anonymous);
+    // The session's cookie under https (sessions.server.ts) is one of ours too.
+    expect(cache.sharedKeyFor(request("/shop?brand=2", { cookie: "__Host-ub_session=a; lng=es; ub_cart=b" }))).toBe(anonymous);
     expect(cache.sharedKeyFor(request("/shop/12", { cookie: "ub_cart=b" }))).toBe("en https://shop.test/shop/12");
     for (const path of ["/", "/shop", "/about", "/faq", "/contact", "/returns-refunds"]) {
       expect(cache.sharedKeyFor(request(path, { cookie: "ub_session=a" })), path).not.toBeNull();
