@@ -12,6 +12,7 @@ import {
   updateAddress,
 } from "~/domain/addresses.server";
 import { listOrdersForUser } from "~/domain/order-history.server";
+import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { wishlistCards } from "~/domain/wishlist.server";
 import { OrderStatusBadge } from "~/components/order-status";
@@ -80,6 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "delete-address") {
     const removed = addressId !== null && (await deleteAddress(context.db, user.id, addressId));
+    if (!removed && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
     return redirectWithToast(
       context,
       ADDRESSES_TAB,
@@ -106,6 +108,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   const updated = addressId !== null && (await updateAddress(context.db, user.id, addressId, parsed.data));
+  if (!updated && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
   return redirectWithToast(
     context,
     ADDRESSES_TAB,
