@@ -183,6 +183,17 @@ export function bodyRefusal(request: Request, problem: BodyProblem) {
 }
 
 /**
+ * For a loader that searches with what is in its address (a GET form, like the shop's search): every
+ * name and value of the query must be text, with no control character at all (a URL has no multi-line
+ * field); else the translated 400 of a form that is not text. A NUL would be an error on PostgreSQL.
+ */
+export function requireTextQuery(request: Request): void {
+  for (const [name, value] of new URL(request.url).searchParams) {
+    if (CONTROL.test(name) || CONTROL.test(value) || LONE_SURROGATE.test(name) || LONE_SURROGATE.test(value)) throw bodyRefusal(request, "notText");
+  }
+}
+
+/**
  * The request's form; a body that is not a form (400), too large (413) or not text (400) is thrown as a
  * translated refusal.
  */

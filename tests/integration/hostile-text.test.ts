@@ -4,6 +4,12 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
 import * as profile from "~/routes/account.profile";
+import * as shop from "~/routes/_store.shop";
+import * as adminBrands from "~/routes/admin.brands";
+import * as adminCustomers from "~/routes/admin.customers";
+import * as adminOrders from "~/routes/admin.orders";
+import * as adminOrdersExport from "~/routes/admin.orders.export";
+import * as adminProducts from "~/routes/admin.products";
 import { createSession } from "~/domain/sessions.server";
 import { MULTI_LINE_FIELDS } from "~/lib/form.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
@@ -194,6 +200,25 @@ describe.each(ENGINES)("text that is not text, in every field of every action, o
     expect((await outcome(profile.action as Action, post({ intent: "add-address", ...address }), context)).status).toBe(303);
     expect(await t.db.selectFrom("addresses").select("street").execute()).toEqual([{ street: "12 Marina Road" }]);
     await t.db.deleteFrom("addresses").execute();
+  });
+
+  it("a search whose address holds a control character is a 400 in the shopper's language, not a 500", async () => {
+    const searches: [string, Action][] = [
+      ["/shop", shop.loader as Action],
+      ["/admin/products", adminProducts.loader as Action],
+      ["/admin/customers", adminCustomers.loader as Action],
+      ["/admin/brands", adminBrands.loader as Action],
+      ["/admin/orders", adminOrders.loader as Action],
+      ["/admin/orders/export", adminOrdersExport.loader as Action],
+    ];
+    for (const [path, loader] of searches) {
+      for (const query of ["q=%00", "q=Oud%00Wood", "q=%1B%5B2J", "q=a%0Ab", "q=%C2%85", "q%00=x"]) {
+        const request = new Request(`http://shop.test${path}?${query}`, { headers: { Cookie: adminCookie, "Accept-Language": "es" } });
+        expect(await outcome(loader, request, context), `${path}?${query}`).toEqual({ status: 400, message: expect.stringMatching(TRANSLATED) });
+      }
+      const fine = await outcome(loader, new Request(`http://shop.test${path}?q=caf%C3%A9`, { headers: { Cookie: adminCookie } }), context);
+      expect(fine.status, path).toBe(200);
+    }
   });
 
   it("never answers 5xx, refuses every post with 400 and stores none of it", async () => {
