@@ -16,6 +16,7 @@ import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { catalogChanged, onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
+import { moveSessionCookie } from "./app/domain/sessions.server";
 import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
 import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";
@@ -107,6 +108,8 @@ async function main() {
   // Every request that can change something must come from our own pages.
   app.use(refuseCrossSiteRequests(config.publicUrl));
   app.use(refuseLargeBodies());
+  // Under https a session still sent under the cookie's old name is moved to `__Host-ub_session` (decision 212).
+  app.use(moveSessionCookie(config.publicUrl));
   // Pages and data at gzip's default level: a level's cost is paid on every dynamic answer.
   app.use(compression());
   const mode = production ? "production" : "development";

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AppLoadContext, data, redirect } from "react-router";
 import type { Expression } from "kysely";
 import { builtOnce } from "~/db/built-once.server";
@@ -14,6 +15,12 @@ import { logSecurityEvent } from "~/lib/security-log.server";
  */
 
 export const SESSION_COOKIE = "ub_session";
+/**
+ * The session's cookie when the shop is served over https (docs/decisions/212): with the `__Host-`
+ * prefix a browser keeps it only if it is Secure, for Path=/ and without a Domain, so no other site
+ * under the same domain can set or overwrite it.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const SESSION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Renewing at most once a day keeps ordinary page views free of writes.
@@ -37,7 +44,39 @@ function hashToken(token: string): string {
 }
 
 function sessionCookie(token: string, secure: boolean, maxAgeSeconds = SESSION_DAYS * 24 * 3600): string {
-  return serializeCookie(SESSION_COOKIE, token, { httpOnly: true, secure, maxAgeSeconds });
+  return serializeCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, token, { httpOnly: true, secure, maxAgeSeconds });
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** This request's session token: the https cookie's, else the one a browser may still hold from before it. */
+function sessionToken(request: Request): string | undefined {
+  return readCookie(request, SECURE_SESSION_COOKIE) ?? readCookie(request, SESSION_COOKIE);
+}
+
+/**
+ * Under https, the Set-Cookie values that move a session still sent under the cookie's old name to the
+ * `__Host-` one (the same token: the shopper stays signed in) and clear the old name; none otherwise.
+ */
+export function sessionCookieMove(cookieHeader: string | undefined, secure: boolean): string[] {
+  if (!secure || !cookieHeader) return [];
+  const request = new Request("http://localhost/", { headers: { Cookie: cookieHeader } });
+  const old = readCookie(request, SESSION_COOKIE);
+  if (old === undefined) return [];
+  const moves: string[] = [];
+  if (readCookie(request, SECURE_SESSION_COOKIE) === undefined && TOKEN.test(old)) moves.push(sessionCookie(old, true));
+  moves.push(serializeCookie(SESSION_COOKIE, "", { httpOnly: true, secure: true, maxAgeSeconds: 0 }));
+  return moves;
+}
+
+/** The HTTP server's step that moves a session cookie to its https name (sessionCookieMove) on any answer. */
+export function moveSessionCookie(publicUrl: string) {
+  const secure = publicUrl.startsWith("https://");
+  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const moves = sessionCookieMove(req.headers.cookie, secure);
+    if (moves.length) res.appendHeader("Set-Cookie", moves);
+    next();
+  };
 }
 
 function isSecure(context: Pick<AppLoadContext, "config">): boolean {
@@ -121,8 +160,8 @@ export interface SessionRow {
 }
 
 function sessionIdOf(request: Request): string | null {
-  const token = readCookie(request, SESSION_COOKIE);
-  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const token = sessionToken(request);
+  if (!token || !TOKEN.test(token)) return null;
   return hashToken(token);
 }
 
@@ -155,7 +194,7 @@ async function settle(db: Db, row: SessionRow | undefined): Promise<SessionUser 
 
 /** Ends this browser's session (if any) and returns the Set-Cookie header value that clears the cookie. */
 export async function destroySession(request: Request, context: Pick<AppLoadContext, "db" | "config">): Promise<string> {
-  const token = readCookie(request, SESSION_COOKIE);
+  const token = sessionToken(request);
   if (token) await context.db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
   return sessionCookie("", isSecure(context), 0);
 }

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { browserRequest, testContext } from "../../tests/support/context";
@@ -8,6 +10,7 @@ import {
   destroyAllSessions,
   destroySession,
   getSessionUser,
+  moveSessionCookie,
   requireAdmin,
   requireUser,
   safeRedirectPath,
@@ -45,6 +48,51 @@ describe.each(ENGINES)("sessions on %s", (engine) => {
   });
   afterAll(async () => {
     await t?.drop();
+  });
+
+  it("under https names the cookie __Host-ub_session (Secure, Path=/, no Domain), and moves a signed-in shopper's old cookie to it", async () => {
+    const https = testContext(t, { PUBLIC_URL: "https://shop.test" });
+    const cookie = await createSession(https, customerId);
+    expect(cookie).toMatch(/^__Host-ub_session=[A-Za-z0-9_-]{43}; Path=\/; SameSite=Lax; Max-Age=2592000; HttpOnly; Secure$/);
+    expect(await getSessionUser(browserRequest("/", { cookies: [cookie] }), t.db)).toMatchObject({ id: customerId });
+
+    // A shopper signed in before the shop moved to the prefix still sends the old name.
+    const token = (await createSession(context, customerId)).split(";")[0].split("=")[1];
+    const old = `ub_session=${token}`;
+    expect(await getSessionUser(browserRequest("/", { cookies: [old, "lng=es"] }), t.db)).toMatchObject({ id: customerId });
+
+    // The server moves it on the next answer: same token under the new name, the old name cleared.
+    const server = createServer((req, res) => moveSessionCookie("https://shop.test")(req, res, () => res.end("ok")));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const moved = (await fetch(`${base}/shop`, { headers: { Cookie: `lng=es; ${old}` } })).headers.getSetCookie();
+      expect(moved).toEqual([
+        `__Host-ub_session=${token}; Path=/; SameSite=Lax; Max-Age=2592000; HttpOnly; Secure`,
+        "ub_session=; Path=/; SameSite=Lax; Max-Age=0; HttpOnly; Secure",
+      ]);
+      expect(await getSessionUser(browserRequest("/", { cookies: [moved[0]] }), t.db)).toMatchObject({ id: customerId });
+      // Once moved, the new cookie wins and only the stray old one is cleared; nothing else is touched.
+      expect((await fetch(`${base}/`, { headers: { Cookie: `${cookie.split(";")[0]}; ${old}` } })).headers.getSetCookie()).toEqual([
+        "ub_session=; Path=/; SameSite=Lax; Max-Age=0; HttpOnly; Secure",
+      ]);
+      expect((await fetch(`${base}/`, { headers: { Cookie: cookie.split(";")[0] } })).headers.getSetCookie()).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // Over plain http (development) there is no prefix and nothing to move.
+    const plain = createServer((req, res) => moveSessionCookie("http://shop.test")(req, res, () => res.end("ok")));
+    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (plain.address() as AddressInfo).port;
+      expect((await fetch(`http://127.0.0.1:${port}/`, { headers: { Cookie: old } })).headers.getSetCookie()).toEqual([]);
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
+    }
+
+    const cleared = await destroySession(browserRequest("/", { cookies: [cookie] }), https);
+    expect(cleared).toMatch(/^__Host-ub_session=; Path=\/; SameSite=Lax; Max-Age=0; HttpOnly; Secure$/);
+    expect(await getSessionUser(browserRequest("/", { cookies: [cookie] }), t.db)).toBeNull();
   });
 
   it("signs in with an HttpOnly, SameSite=Lax cookie whose token is stored only as a hash", async () => {

@@ -1,6 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "./body-limit.server";
-import { readForm, readFormBody } from "./form.server";
+import { MULTI_LINE_FIELDS, readForm, readFormBody } from "./form.server";
 
 const url = "http://shop.test/profile";
 
@@ -109,6 +111,84 @@ describe("the form reader", () => {
     });
     const read = await readForm(new Request(url, { method: "POST", body, duplex: "half", headers: { "Content-Type": "application/x-www-form-urlencoded" } } as RequestInit));
     expect((read.get("note") as string).length).toBe(value.length);
+  });
+});
+
+describe("text fields hold text", () => {
+  const urlencoded = (body: string | Uint8Array<ArrayBuffer>, language = "en") =>
+    new Request(url, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": language } });
+  const multipart = (parts: Buffer[], language = "en") =>
+    new Request(url, {
+      method: "POST",
+      body: Buffer.concat([...parts.flatMap((part) => [Buffer.from("--unboxed-part\r\n"), part, Buffer.from("\r\n")]), Buffer.from("--unboxed-part--\r\n")]),
+      headers: { "Content-Type": "multipart/form-data; boundary=unboxed-part", "Accept-Language": language },
+    });
+  const field = (name: string, value: Buffer | string) =>
+    Buffer.concat([Buffer.from(`Content-Disposition: form-data; name="${name}"\r\n\r\n`), Buffer.from(value)]);
+  const file = (name: string, bytes: Buffer) =>
+    Buffer.concat([Buffer.from(`Content-Disposition: form-data; name="${name}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`), bytes]);
+
+  it("refuses a NUL in a field with 400 and a message in the shopper's language", async () => {
+    const body = "intent=add-address&street=12%20Marina%00Road&city=Lagos";
+    expect(await readFormBody(urlencoded(body))).toMatchObject({ problem: "notText" });
+    const en = await thrownBy(readForm(urlencoded(body)));
+    expect(en).toEqual({ status: 400, message: expect.stringMatching(/not plain text/) });
+    expect((await thrownBy(readForm(urlencoded(body, "es")))).message).toMatch(/no es texto normal/);
+  });
+
+  const refused: [string, string][] = [
+    ["a raw NUL", "street=12 Marina\u0000Road"],
+    ["an escape character", "city=%1B%5B31m"],
+    ["a bell", "country=Nigeria%07"],
+    ["DEL", "state=Lagos%7F"],
+    ["a C1 control (NEL)", "street=a%C2%85b"],
+    ["a line feed in a one-line field", "street=12%0ASet-Cookie"],
+    ["a carriage return in a one-line field", "email=a%40b.ng%0D"],
+    ["a tab in a one-line field", "firstName=Ada%09"],
+    ["a NUL in a multi-line field", "body=Lovely%00scent"],
+    ["a control in a field's name", "stre%00et=x"],
+    ["a byte that is not UTF-8", "street=12%FFRoad"],
+    ["a cut UTF-8 sequence", "city=Ab%C3"],
+    ["a raw byte that is not UTF-8", "city=Ab\u00ff"],
+    ["a surrogate written as UTF-8 bytes", "street=%ED%A0%80"],
+  ];
+  it.each(refused)("refuses %s", async (_kind, body) => {
+    // "\u00ff" above stands for the single byte 0xFF, sent as it is
+    const bytes = Buffer.from(body.replace("\u00ff", "\xff"), "latin1");
+    expect(await readFormBody(urlencoded(new Uint8Array(bytes)))).toMatchObject({ problem: "notText" });
+  });
+
+  it("keeps tabs and line breaks in a textarea's field, and real non-Latin text and U+FFFD everywhere", async () => {
+    const read = await readForm(urlencoded("body=Lovely%0D%0Ascent%09and%0Atrail&street=%E2%80%9C%C3%80d%C3%A9%E2%80%9D+%F0%9F%8C%B8&note=%EF%BF%BD&city=%EF%BF%BD"));
+    expect(read.get("body")).toBe("Lovely\r\nscent\tand\ntrail");
+    expect(read.get("street")).toBe("\u201cÀdé\u201d 🌸");
+    expect(read.get("city")).toBe("\ufffd");
+  });
+
+  it("refuses bytes that are not UTF-8 in a multipart text field, not in a file", async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0xc3]);
+    const fine = await readFormBody(multipart([field("name", "Oud \ufffd Wood"), file("image", png)]));
+    expect(fine.problem).toBeUndefined();
+    expect(fine.form?.get("name")).toBe("Oud \ufffd Wood");
+    expect(await readFormBody(multipart([field("name", Buffer.from([0x4f, 0xff, 0x64])), file("image", png)]))).toMatchObject({ problem: "notText" });
+    expect(await readFormBody(multipart([field("name", "Oud\u0000Wood")]))).toMatchObject({ problem: "notText" });
+    expect(await readFormBody(multipart([field("description", "Top notes:\r\n\tbergamot")]))).toMatchObject({ form: expect.anything() });
+  });
+
+  it("lists every textarea of the shop's forms as a multi-line field", () => {
+    const names = new Set<string>();
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith(".tsx")) {
+          for (const [, name] of fs.readFileSync(full, "utf8").matchAll(/<textarea\b[^>]*?\bname="([^"]+)"/gs)) names.add(name);
+        }
+      }
+    };
+    walk(path.resolve("app"));
+    expect(names.size).toBeGreaterThanOrEqual(3);
+    expect([...names].filter((name) => !MULTI_LINE_FIELDS.has(name))).toEqual([]);
   });
 });
 

@@ -11,7 +11,11 @@ export { FORM_BODY_LIMIT };
  *   JSON, text/plain, no Content-Type or a broken multipart body is a 400 with a translated message;
  * - the body is capped while it streams: a declared Content-Length above the limit is refused before
  *   a byte is read, and the bytes that actually arrive are counted (a chunked body declares no length),
- *   so reading stops at the limit with a 413 and nothing larger is ever held in memory.
+ *   so reading stops at the limit with a 413 and nothing larger is ever held in memory;
+ * - every text field (and every field name) must be text (docs/decisions/212): no NUL or other control
+ *   character (a tab or line break only in the fields of a textarea, MULTI_LINE_FIELDS), no lone
+ *   surrogate, and no bytes that are not UTF-8. Anything else is a 400 with a translated message, so no
+ *   route ever stores it or hands it to the database.
  */
 
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
@@ -20,10 +24,89 @@ const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form
 // a reset connection; beyond it the connection is closed.
 const DISCARD_AT_MOST = 100 * 1024 * 1024;
 
-export type BodyProblem = "notAForm" | "tooLarge";
+export type BodyProblem = "notAForm" | "tooLarge" | "notText";
 
-export const BODY_PROBLEM_STATUS: Record<BodyProblem, 400 | 413> = { notAForm: 400, tooLarge: 413 };
-export const BODY_PROBLEM_KEY: Record<BodyProblem, string> = { notAForm: "common.error.badForm", tooLarge: "common.error.tooLarge" };
+export const BODY_PROBLEM_STATUS: Record<BodyProblem, 400 | 413> = { notAForm: 400, tooLarge: 413, notText: 400 };
+export const BODY_PROBLEM_KEY: Record<BodyProblem, string> = {
+  notAForm: "common.error.badForm",
+  tooLarge: "common.error.tooLarge",
+  notText: "common.error.notText",
+};
+
+/**
+ * The fields where a tab or a line break belongs: the names of the shop's textareas (a review's body, a
+ * product's description, an order's status note). app/lib/form.server.test.ts checks the list against
+ * the forms.
+ */
+export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(["body", "description", "note"]);
+
+// C0 controls, DEL and C1 controls; a multi-line field may hold tab, line feed and carriage return
+// (a browser sends a textarea's line breaks as CR LF).
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const REPLACEMENT = "\ufffd";
+const REPLACEMENT_BYTES = Buffer.from(REPLACEMENT, "utf8");
+
+function replacementsIn(text: string): number {
+  return text.split(REPLACEMENT).length - 1;
+}
+
+function replacementsInBytes(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(REPLACEMENT_BYTES); at !== -1; at = bytes.indexOf(REPLACEMENT_BYTES, at + REPLACEMENT_BYTES.length)) count++;
+  return count;
+}
+
+/** The bytes of a urlencoded body with its %XX escapes turned back into the bytes they stand for. */
+function percentDecoded(body: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(body.length);
+  let length = 0;
+  const hex = (byte: number) => (byte >= 48 && byte <= 57 ? byte - 48 : byte >= 65 && byte <= 70 ? byte - 55 : byte >= 97 && byte <= 102 ? byte - 87 : -1);
+  for (let i = 0; i < body.length; i++) {
+    const high = body[i] === 37 && i + 2 < body.length ? hex(body[i + 1]) : -1;
+    const low = high === -1 ? -1 : hex(body[i + 2]);
+    if (low === -1) {
+      out[length++] = body[i];
+    } else {
+      out[length++] = high * 16 + low;
+      i += 2;
+    }
+  }
+  return out.subarray(0, length);
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether every field name and text value of a form read from `body` is text. Bytes that are not UTF-8
+ * are turned into U+FFFD by the parser: a urlencoded body is checked byte for byte; in a multipart body
+ * (whose files are not text) a field holding more U+FFFD than the body carries as real characters came
+ * from such bytes.
+ */
+function isAllText(form: FormData, body: Buffer, multipart: boolean): boolean {
+  let replacements = 0;
+  for (const [name, value] of form) {
+    if (CONTROL.test(name) || LONE_SURROGATE.test(name)) return false;
+    replacements += replacementsIn(name);
+    if (typeof value !== "string") continue;
+    if ((MULTI_LINE_FIELDS.has(name) ? CONTROL_BUT_LINES : CONTROL).test(value) || LONE_SURROGATE.test(value)) return false;
+    replacements += replacementsIn(value);
+  }
+  if (!multipart) return isUtf8(percentDecoded(body));
+  return replacements === 0 || replacements <= replacementsInBytes(body);
+}
 
 async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): Promise<void> {
   let read = alreadyRead;
@@ -78,11 +161,15 @@ export async function readFormBody(
       return { problem: "notAForm", limit: maxBytes };
     }
   }
+  const body = Buffer.concat(chunks);
+  let form: FormData;
   try {
-    return { form: await new Response(Buffer.concat(chunks), { headers: { "Content-Type": type! } }).formData() };
+    form = await new Response(body, { headers: { "Content-Type": type! } }).formData();
   } catch {
     return { problem: "notAForm", limit: maxBytes };
   }
+  if (!isAllText(form, body, mediaType(type) === "multipart/form-data")) return { problem: "notText", limit: maxBytes };
+  return { form };
 }
 
 /** What an action throws for a body it cannot accept: the status and a message in the shopper's language. */
@@ -95,7 +182,21 @@ export function bodyRefusal(request: Request, problem: BodyProblem) {
   );
 }
 
-/** The request's form; a body that is not a form (400) or too large (413) is thrown as a translated refusal. */
+/**
+ * For a loader that searches with what is in its address (a GET form, like the shop's search): every
+ * name and value of the query must be text, with no control character at all (a URL has no multi-line
+ * field); else the translated 400 of a form that is not text. A NUL would be an error on PostgreSQL.
+ */
+export function requireTextQuery(request: Request): void {
+  for (const [name, value] of new URL(request.url).searchParams) {
+    if (CONTROL.test(name) || CONTROL.test(value) || LONE_SURROGATE.test(name) || LONE_SURROGATE.test(value)) throw bodyRefusal(request, "notText");
+  }
+}
+
+/**
+ * The request's form; a body that is not a form (400), too large (413) or not text (400) is thrown as a
+ * translated refusal.
+ */
 export async function readForm(request: Request, options: { maxBytes?: number } = {}): Promise<FormData> {
   const read = await readFormBody(request, options);
   if (read.problem) throw bodyRefusal(request, read.problem);

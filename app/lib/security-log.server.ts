@@ -34,7 +34,9 @@ export type SecurityEvent =
   /** a password set with a reset link: { userId, ip } */
   | "password_reset_done"
   /** a password changed by its signed-in owner: { userId, ip } */
-  | "password_changed";
+  | "password_changed"
+  /** a shopper refused another account's order, invoice or address (answered 404): { userId, object, objectId, method, path, ip } */
+  | "object_refused";
 
 type Fields = Record<string, string | number | boolean | null | undefined>;
 

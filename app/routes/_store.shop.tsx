@@ -6,6 +6,7 @@ import { ShopFilters } from "~/components/shop-filters";
 import { ShopSortForm } from "~/components/shop-sort";
 import { shopListing } from "~/domain/catalog.server";
 import { fill, pageContent } from "~/lib/content.server";
+import { requireTextQuery } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
 import { seoMeta } from "~/lib/seo.server";
@@ -16,6 +17,8 @@ import { ShopLink } from "~/components/shop-link";
 const FILTERS_DRAWER = "filters-drawer";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  // The search box is a form too: a control character in it is a 400, never handed to the database.
+  requireTextQuery(request);
   const { locale, content } = pageContent(request);
   const listing = await shopListing(context.db, new URL(request.url).searchParams, locale);
   const { filters } = listing;

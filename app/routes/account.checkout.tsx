@@ -6,6 +6,7 @@ import { ErrorSummary } from "~/components/error-summary";
 import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
 import { paymentOptions } from "~/domain/delivery.server";
 import { startOnlinePayment } from "~/domain/online-payments.server";
+import { noteRefusedObject } from "~/domain/refused-objects.server";
 import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
 import { paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
 import { requireUser } from "~/domain/sessions.server";
@@ -73,6 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     if (!result.ok) {
       const { problem } = result;
+      if (problem === "unknownAddress" && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
       return data(
         {
           problem,

@@ -1,6 +1,8 @@
 import { data } from "react-router";
 import { InvoiceDocument } from "~/components/invoice";
 import { invoiceForCustomer, invoiceOptions, type InvoicePaper } from "~/domain/invoice.server";
+import { isOrderNumber } from "~/domain/orders.server";
+import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -9,9 +11,13 @@ import type { Route } from "./+types/account.invoice";
 /** The customer's printable invoice of one of their own orders (save it as PDF from the print dialog). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const invoice = await invoiceForCustomer(context.db, context.config, user.id, params.number);
-  // Someone else's order, or none: the same 404 either way.
-  if (!invoice) throw data(null, { status: 404 });
+  // A number that cannot be an order's (a NUL in it would be an error on PostgreSQL) is no order.
+  const invoice = isOrderNumber(params.number) ? await invoiceForCustomer(context.db, context.config, user.id, params.number) : null;
+  // Someone else's order, or none: the same 404 either way (someone else's is logged).
+  if (!invoice) {
+    await noteRefusedObject(context, request, user.id, { kind: "invoice", number: params.number });
+    throw data(null, { status: 404 });
+  }
   const { paper } = invoiceOptions(new URL(request.url));
   const t = requestTranslator(request);
   return { invoice, paper, title: `${t("invoice.invoice")} ${invoice.number} | Unboxed` };

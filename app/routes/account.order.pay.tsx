@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { data, redirect } from "react-router";
 import { startOnlinePayment } from "~/domain/online-payments.server";
 import { isOrderNumber } from "~/domain/orders.server";
+import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
@@ -21,7 +22,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!isOrderNumber(params.number)) throw data(null, { status: 404 });
   const started = await startOnlinePayment(context, { number: params.number, userId: user.id });
   if (started.ok) return redirect(`/orders/${params.number}/pay`, 303);
-  if (started.error === "notFound") throw data(null, { status: 404 });
+  if (started.error === "notFound") {
+    await noteRefusedObject(context, request, user.id, { kind: "payment", number: params.number });
+    throw data(null, { status: 404 });
+  }
   return redirectWithToast(context, `/orders/${params.number}`, { type: "error", key: started.error === "notPayable" ? "purchase.pay.notPayable" : "purchase.pay.unavailable" });
 }
 
@@ -35,7 +39,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         .where("user_id", "=", user.id)
         .executeTakeFirst()
     : undefined;
-  if (!order) throw data(null, { status: 404 });
+  if (!order) {
+    await noteRefusedObject(context, request, user.id, { kind: "payment", number: params.number });
+    throw data(null, { status: 404 });
+  }
   if (order.payment_status !== "unpaid" || order.status === "cancelled" || !order.payment_url || !/^https?:\/\//.test(order.payment_url)) {
     throw redirect(`/orders/${order.number}`);
   }

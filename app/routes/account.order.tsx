@@ -3,6 +3,8 @@ import { OrderStatusBadge } from "~/components/order-status";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { deliveryAmount, paymentInstructions } from "~/lib/order-text";
 import { findOrderForUser } from "~/domain/order-history.server";
+import { isOrderNumber } from "~/domain/orders.server";
+import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
@@ -18,9 +20,13 @@ export function headers() {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const number = params.number.slice(0, 40);
-  const order = await findOrderForUser(context.db, user.id, number);
-  // Someone else's order, or none: the same 404 either way.
-  if (!order) throw data(null, { status: 404 });
+  // A number that cannot be an order's (a NUL in it would be an error on PostgreSQL) is no order.
+  const order = isOrderNumber(number) ? await findOrderForUser(context.db, user.id, number) : null;
+  // Someone else's order, or none: the same 404 either way (someone else's is logged).
+  if (!order) {
+    await noteRefusedObject(context, request, user.id, { kind: "order", number });
+    throw data(null, { status: 404 });
+  }
   return { order, bank: context.config.shop.bank };
 }
 

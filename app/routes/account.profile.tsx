@@ -12,12 +12,13 @@ import {
   updateAddress,
 } from "~/domain/addresses.server";
 import { listOrdersForUser } from "~/domain/order-history.server";
+import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { wishlistCards } from "~/domain/wishlist.server";
 import { OrderStatusBadge } from "~/components/order-status";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { formatLagosTime } from "~/lib/dates";
-import { readForm } from "~/lib/form.server";
+import { bodyRefusal, readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -72,19 +73,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const addressId = Number(form.get("addressId"));
+  const idField = form.get("addressId");
+  // An address is named by its id, as the page wrote it: anything else (empty, "abc", "-1", "1e3") was
+  // not sent by the page, and is a 400 rather than a query for an id that cannot be.
+  const addressId = typeof idField === "string" && /^[1-9]\d{0,9}$/.test(idField) && Number(idField) <= 2 ** 31 - 1 ? Number(idField) : null;
+  if ((intent === "delete-address" || intent === "update-address") && addressId === null) throw bodyRefusal(request, "notAForm");
 
   if (intent === "delete-address") {
-    const removed = Number.isInteger(addressId) && (await deleteAddress(context.db, user.id, addressId));
+    const removed = addressId !== null && (await deleteAddress(context.db, user.id, addressId));
+    if (!removed && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
     return redirectWithToast(
       context,
       ADDRESSES_TAB,
       removed ? { type: "success", key: "address.toast.removed" } : { type: "error", key: "address.toast.removeFailed" },
     );
   }
-  if (intent !== "add-address" && intent !== "update-address") {
-    throw data(null, { status: 400 });
-  }
+  if (intent !== "add-address" && intent !== "update-address") throw bodyRefusal(request, "notAForm");
 
   const values = Object.fromEntries(["street", "city", "state", "country"].map((k) => [k, String(form.get(k) ?? "")]));
   const parsed = addressSchema.safeParse(values);
@@ -103,7 +107,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithToast(context, ADDRESSES_TAB, { type: "error", key: "address.toast.addFailed" });
     }
   }
-  const updated = Number.isInteger(addressId) && (await updateAddress(context.db, user.id, addressId, parsed.data));
+  const updated = addressId !== null && (await updateAddress(context.db, user.id, addressId, parsed.data));
+  if (!updated && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
   return redirectWithToast(
     context,
     ADDRESSES_TAB,

@@ -15,7 +15,7 @@ import type { SessionUser } from "~/domain/sessions.server";
 import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
 import { requestTranslator } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { readForm } from "~/lib/form.server";
+import { readForm, requireTextQuery } from "~/lib/form.server";
 
 /**
  * The categories and brands screens work alike; their loaders and actions (each guarded by
@@ -34,6 +34,7 @@ function listHref(kind: TaxonomyKind, q: string, page: number): string {
 }
 
 export async function loadTaxonomyScreen(kind: TaxonomyKind, request: Request, context: AppLoadContext) {
+  requireTextQuery(request);
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
   const list = await listTaxonomy(context.db, kind, { q, page: pageParam(url.searchParams.get("page")) });

@@ -2,6 +2,7 @@ import { Form, Link, useSubmit } from "react-router";
 import { inputClass, PageHeader, Pagination, screenHref, SearchBox, TableScroller } from "~/components/admin/ui";
 import { isRole, listCustomers, ROLES } from "~/domain/customers.server";
 import { requireAdmin } from "~/domain/sessions.server";
+import { requireTextQuery } from "~/lib/form.server";
 import { pageParam, searchParam } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
@@ -13,6 +14,7 @@ const PATH = "/admin/customers";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
+  requireTextQuery(request);
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
   const raw = url.searchParams.get("role");

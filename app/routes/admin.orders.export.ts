@@ -1,11 +1,13 @@
 import { exportOrdersCsv, orderExportFileName, parseOrderExportFilters } from "~/domain/order-export.server";
 import { requireAdmin } from "~/domain/sessions.server";
+import { requireTextQuery } from "~/lib/form.server";
 import { requestTranslator } from "~/lib/i18n.server";
 import type { Route } from "./+types/admin.orders.export";
 
 /** Orders for the accountant as a CSV download: a date range (Lagos days) and a status. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
+  requireTextQuery(request);
   const parsed = parseOrderExportFilters(new URL(request.url).searchParams);
   if ("error" in parsed) {
     return new Response(requestTranslator(request)(parsed.error), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });

@@ -5,6 +5,7 @@ import { PaymentStatusBadge } from "~/components/payment-status";
 import { OrderFilterFields } from "~/components/admin/order-filter-fields";
 import { listAdminOrders, parseOrderFilters } from "~/domain/admin-orders.server";
 import { requireAdmin } from "~/domain/sessions.server";
+import { requireTextQuery } from "~/lib/form.server";
 import { pageParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -16,6 +17,7 @@ const PATH = "/admin/orders";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
+  requireTextQuery(request);
   const url = new URL(request.url);
   // A value that is not one of ours is ignored here (the export refuses it).
   const { status = null, channel = null, payment = null, q = "" } = parseOrderFilters(url.searchParams).filters;

@@ -39,7 +39,7 @@ import { formatNaira } from "~/lib/money";
 import { CONCENTRATIONS, FAMILIES } from "~/lib/perfume-facts";
 import { redirectWithToast } from "~/lib/toast.server";
 import { UPLOAD_BODY_LIMIT } from "~/lib/body-limit.server";
-import { bodyRefusal, readFormBody } from "~/lib/form.server";
+import { bodyRefusal, readFormBody, requireTextQuery } from "~/lib/form.server";
 import type { Route } from "./+types/admin.products";
 
 const PATH = "/admin/products";
@@ -47,6 +47,7 @@ const ACCEPTED_TYPES = "image/jpeg,image/png,image/webp,image/avif";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
+  requireTextQuery(request);
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
   const view = url.searchParams.get("view") === "archived" ? "archived" : null;

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { orderNumberOfReference, settlePaystackReference } from "~/domain/online-payments.server";
+import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/payments.paystack.callback";
@@ -13,11 +14,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const reference = (url.searchParams.get("reference") ?? url.searchParams.get("trxref") ?? "").slice(0, 40);
   const number = orderNumberOfReference(reference);
-  // Someone else's order, or none: the same 404 either way, and Paystack is not asked.
+  // Someone else's order, or none: the same 404 either way (someone else's is logged), and Paystack is
+  // not asked.
   const mine = number
     ? await context.db.selectFrom("orders").select("id").where("number", "=", number).where("user_id", "=", user.id).executeTakeFirst()
     : undefined;
-  if (!number || !mine) throw data(null, { status: 404 });
+  if (!number || !mine) {
+    if (number) await noteRefusedObject(context, request, user.id, { kind: "payment", number });
+    throw data(null, { status: 404 });
+  }
   const outcome = await settlePaystackReference(context, reference, "callback");
   const path = `/orders/${number}`;
   if (outcome === "paid" || outcome === "alreadyPaid") return redirectWithToast(context, path, { type: "success", key: "purchase.pay.received" });
