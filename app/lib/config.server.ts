@@ -84,6 +84,25 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 720 hours")
     .max(720, "must be between 1 and 720 hours")
     .default(48),
+  // Unpaid orders hold a bounded number of units (docs/decisions/213).
+  ORDER_LINE_LIMIT: z.coerce
+    .number({ message: "must be a whole number of units" })
+    .int("must be a whole number of units")
+    .min(1, "must be between 1 and 999 units")
+    .max(999, "must be between 1 and 999 units")
+    .default(5),
+  HELD_UNITS_PER_ACCOUNT: z.coerce
+    .number({ message: "must be a whole number of units" })
+    .int("must be a whole number of units")
+    .min(1, "must be between 1 and 10000 units")
+    .max(10000, "must be between 1 and 10000 units")
+    .default(10),
+  HELD_UNITS_PER_IP: z.coerce
+    .number({ message: "must be a whole number of units" })
+    .int("must be a whole number of units")
+    .min(1, "must be between 1 and 10000 units")
+    .max(10000, "must be between 1 and 10000 units")
+    .default(30),
   SEED_DEMO: booleanFlag.default(true),
   PAGE_CACHE: booleanFlag.default(true),
   RENDER_THREAD: booleanFlag.default(true),
@@ -166,6 +185,10 @@ export interface Config {
   paystack: { secretKey: string; publicKey: string | null; apiUrl: string } | null;
   /** unpaid (pending) orders older than this are cancelled and their stock returned */
   orderHoldHours: number;
+  /** what unpaid orders may hold (docs/decisions/213): units of one product in one order, units held by one account's and one address's unpaid orders */
+  holds: { perProduct: number; perAccount: number; perIp: number };
+  /** OWNER_EMAIL is set (else new-order alerts go to SHOP_EMAIL), for the dashboard's setup checklist */
+  ownerEmailSet: boolean;
   seedDemo: boolean;
   /** cache anonymous storefront pages in memory (production only) */
   pageCache: boolean;
@@ -266,6 +289,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     payOnDelivery: env.PAY_ON_DELIVERY,
     paystack: env.PAYSTACK_SECRET_KEY ? { secretKey: env.PAYSTACK_SECRET_KEY, publicKey: env.PAYSTACK_PUBLIC_KEY ?? null, apiUrl: env.PAYSTACK_API_URL } : null,
     orderHoldHours: env.ORDER_HOLD_HOURS,
+    holds: { perProduct: env.ORDER_LINE_LIMIT, perAccount: env.HELD_UNITS_PER_ACCOUNT, perIp: env.HELD_UNITS_PER_IP },
+    ownerEmailSet: env.OWNER_EMAIL !== undefined,
     seedDemo: env.SEED_DEMO,
     pageCache: env.PAGE_CACHE,
     renderThread: env.RENDER_THREAD,

@@ -45,7 +45,7 @@ export function meta({ data }: Route.MetaArgs) {
 const ADDRESS_FIELDS = ["street", "city", "state", "country"] as const;
 
 // "confirm" is the normal second step without JavaScript (the page shows the fee and the total first).
-const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, confirm: 200, tooManyOpen: 429 } as const;
+const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, confirm: 200, tooManyOpen: 429, overLimit: 400, tooManyHeld: 429 } as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
@@ -69,15 +69,20 @@ export async function action({ request, context }: Route.ActionArgs) {
         expectedTotal: text("expectedTotal"),
         payment: paymentOptions(context.config),
       },
-      { mail: { t: requestTranslator(request), config: context.config, user }, holdHours: context.config.orderHoldHours },
+      {
+        mail: { t: requestTranslator(request), config: context.config, user },
+        holdHours: context.config.orderHoldHours,
+        holds: context.config.holds,
+        clientIp: context.clientIp,
+      },
     );
     if (!result.ok) {
       const { problem } = result;
       return data(
         {
           problem,
-          productName: problem === "soldOut" ? (result.productName ?? null) : null,
-          count: problem === "tooManyOpen" ? result.count : 0,
+          productName: problem === "soldOut" || problem === "overLimit" ? (result.productName ?? null) : null,
+          count: problem === "tooManyOpen" ? result.count : problem === "overLimit" || problem === "tooManyHeld" ? result.limit : 0,
           errors: problem === "invalidAddress" ? result.errors : {},
           reason: problem === "delivery" ? result.reason : null,
           confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
