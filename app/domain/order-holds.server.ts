@@ -1,7 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import { isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
-import type { Config } from "~/lib/config.server";
+import { type Config, DEFAULT_HOLDS } from "~/lib/config.server";
 
 /**
  * What unpaid orders may hold (docs/decisions/213). A checkout order takes its stock when it is placed
@@ -21,7 +21,7 @@ import type { Config } from "~/lib/config.server";
 
 export type HoldLimits = Config["holds"];
 
-export const DEFAULT_HOLDS: HoldLimits = { perProduct: 5, perAccount: 15, perIp: 30 };
+export { DEFAULT_HOLDS };
 
 export type HoldProblem =
   /** more than `limit` units of one product in one order */

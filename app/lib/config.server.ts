@@ -5,6 +5,8 @@ import { z } from "zod";
 
 /** The page cache's size when PAGE_CACHE_MB is not set (docs/decisions/180, 204). */
 export const DEFAULT_PAGE_CACHE_MB = 16;
+/** What unpaid orders may hold by default (docs/decisions/213): units of one product per order, units per account, units per client address. */
+export const DEFAULT_HOLDS = { perProduct: 5, perAccount: 15, perIp: 30 };
 /**
  * How long a kept page may be sent without being rendered again, when PAGE_CACHE_TTL_S is not set
  * (docs/decisions/187). Every catalogue change made through the shop empties the cache at once (on
@@ -90,19 +92,19 @@ const envSchema = z.object({
     .int("must be a whole number of units")
     .min(1, "must be between 1 and 999 units")
     .max(999, "must be between 1 and 999 units")
-    .default(5),
+    .default(DEFAULT_HOLDS.perProduct),
   HELD_UNITS_PER_ACCOUNT: z.coerce
     .number({ message: "must be a whole number of units" })
     .int("must be a whole number of units")
     .min(1, "must be between 1 and 10000 units")
     .max(10000, "must be between 1 and 10000 units")
-    .default(10),
+    .default(DEFAULT_HOLDS.perAccount),
   HELD_UNITS_PER_IP: z.coerce
     .number({ message: "must be a whole number of units" })
     .int("must be a whole number of units")
     .min(1, "must be between 1 and 10000 units")
     .max(10000, "must be between 1 and 10000 units")
-    .default(30),
+    .default(DEFAULT_HOLDS.perIp),
   SEED_DEMO: booleanFlag.default(true),
   PAGE_CACHE: booleanFlag.default(true),
   RENDER_THREAD: booleanFlag.default(true),
