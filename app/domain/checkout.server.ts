@@ -7,6 +7,7 @@ import {
   type DeliveryQuote,
   type DeliveryTable,
   isPaymentMethod,
+  nigerianState,
   type PaymentOptions,
   paymentMethodsFor,
   type QuoteProblem,
@@ -137,6 +138,8 @@ export type CheckoutProblem =
   | { problem: "delivery"; reason: QuoteProblem }
   /** a way to pay the shop does not offer for this delivery */
   | { problem: "payment" }
+  /** no way to pay is set up for this delivery (the state, or pick-up): order on WhatsApp instead */
+  | { problem: "noPayment"; where: string }
   /** the page showed another total (no JavaScript, or the fees changed): here is the real one, confirm it */
   | { problem: "confirm"; quote: DeliveryQuote; subtotal: number; total: number; where: string };
 
@@ -220,6 +223,9 @@ export async function placeCheckoutOrder(
   const quoted = quoteFor(await loadDeliveryTable(db), seenProblem.subtotal);
   if (!quoted.ok) return { ok: false, problem: "delivery", reason: quoted.problem };
   const paymentMethod = input.paymentMethod;
+  if (paymentMethodsFor(input.payment, quoted.quote).length === 0) {
+    return { ok: false, problem: "noPayment", where: method === "pickup" ? "" : (nigerianState(address?.state ?? "") ?? "") };
+  }
   if (!isPaymentMethod(paymentMethod) || !paymentMethodsFor(input.payment, quoted.quote).includes(paymentMethod)) {
     return { ok: false, problem: "payment" };
   }
