@@ -45,12 +45,23 @@ export function DeliveryChoice({ table, method, onChange }: { table: DeliveryTab
   );
 }
 
-export function PaymentChoice({ methods, chosen, onChange }: { methods: PaymentMethod[]; chosen: PaymentMethod | null; onChange: (m: PaymentMethod) => void }) {
+export function PaymentChoice({
+  methods,
+  chosen,
+  onChange,
+  noneText,
+}: {
+  methods: PaymentMethod[];
+  chosen: PaymentMethod | null;
+  onChange: (m: PaymentMethod) => void;
+  /** why no way to pay is offered here, and what to do instead */
+  noneText: string;
+}) {
   const { t } = useT();
   if (methods.length === 0) {
     return (
-      <p role="alert" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-        {t("purchase.checkout.noPaymentMethods")}
+      <p role="alert" data-testid="no-payment" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+        {noneText}
       </p>
     );
   }

@@ -29,6 +29,7 @@ import * as m0090 from "./migrations/0090_first_size_with_the_product";
 import * as m0091 from "./migrations/0091_category_names_raise_the_catalogue_version";
 import * as m0092 from "./migrations/0092_shopper_lists_in_index_order";
 import * as m0093 from "./migrations/0093_shop_fold_inlined";
+import * as m0094 from "./migrations/0094_order_holds";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   "0091_category_names_raise_the_catalogue_version": m0091,
   "0092_shopper_lists_in_index_order": m0092,
   "0093_shop_fold_inlined": m0093,
+  "0094_order_holds": m0094,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

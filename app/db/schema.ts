@@ -192,6 +192,10 @@ export interface OrderTable {
   payment_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** when the background check last asked Paystack about this unpaid order */
   payment_checked_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** the client address it was placed from: units held by one address's unpaid orders are capped (docs/decisions/213) */
+  placed_from: ColumnType<string | null, string | null | undefined, string | null>;
+  /** when the owner was told this unconfirmed pay-on-delivery order will expire */
+  hold_warned_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -7,6 +7,7 @@ import {
   type DeliveryQuote,
   type DeliveryTable,
   isPaymentMethod,
+  nigerianState,
   type PaymentOptions,
   paymentMethodsFor,
   type QuoteProblem,
@@ -29,6 +30,7 @@ import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "./mail-outbox.server";
 import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, secondsUntilExpiry } from "./order-expiry.server";
 import { orderConfirmationEmail } from "./order-mail.server";
+import { checkHolds, DEFAULT_HOLDS, type HoldLimits, type HoldProblem, overProductLimit } from "./order-holds.server";
 import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, orderedProducts, type PlacedOrder } from "./orders.server";
 import type { SessionUser } from "./sessions.server";
 
@@ -129,11 +131,15 @@ export type CheckoutProblem =
   | { problem: "unknownAddress" }
   /** the account has MAX_OPEN_CHECKOUT_ORDERS unpaid orders already; one expires in retryAfter seconds */
   | { problem: "tooManyOpen"; count: number; retryAfter: number }
+  /** over what one order, or the unpaid orders of an account or an address, may hold (docs/decisions/213) */
+  | HoldProblem
   | { problem: "invalidAddress"; errors: Partial<Record<keyof AddressSnapshot, string>> }
   /** no delivery to that address (outside Nigeria, no such state) or pick-up not offered */
   | { problem: "delivery"; reason: QuoteProblem }
   /** a way to pay the shop does not offer for this delivery */
   | { problem: "payment" }
+  /** no way to pay is set up for this delivery (the state, or pick-up): order on WhatsApp instead */
+  | { problem: "noPayment"; where: string }
   /** the page showed another total (no JavaScript, or the fees changed): here is the real one, confirm it */
   | { problem: "confirm"; quote: DeliveryQuote; subtotal: number; total: number; where: string };
 
@@ -169,6 +175,10 @@ export interface CheckoutOptions {
   mail?: ConfirmationMail;
   /** ORDER_HOLD_HOURS, for the Retry-After of a refusal over the open-order cap */
   holdHours?: number;
+  /** what unpaid orders may hold (ORDER_LINE_LIMIT, HELD_UNITS_PER_ACCOUNT, HELD_UNITS_PER_IP) */
+  holds?: HoldLimits;
+  /** the shopper's address, kept on the order: units held per address are capped */
+  clientIp?: string | null;
 }
 
 export async function placeCheckoutOrder(
@@ -213,6 +223,9 @@ export async function placeCheckoutOrder(
   const quoted = quoteFor(await loadDeliveryTable(db), seenProblem.subtotal);
   if (!quoted.ok) return { ok: false, problem: "delivery", reason: quoted.problem };
   const paymentMethod = input.paymentMethod;
+  if (paymentMethodsFor(input.payment, quoted.quote).length === 0) {
+    return { ok: false, problem: "noPayment", where: method === "pickup" ? "" : (nigerianState(address?.state ?? "") ?? "") };
+  }
   if (!isPaymentMethod(paymentMethod) || !paymentMethodsFor(input.payment, quoted.quote).includes(paymentMethod)) {
     return { ok: false, problem: "payment" };
   }
@@ -237,6 +250,13 @@ export async function placeCheckoutOrder(
       if (open.count >= MAX_OPEN_CHECKOUT_ORDERS) {
         return { ok: false, problem: "tooManyOpen", count: open.count, retryAfter: secondsUntilExpiry(open.oldest!, options.holdHours ?? 48) };
       }
+      // Stock held by unpaid orders is bounded per order, per account and per address (docs/decisions/213).
+      const limits = options.holds ?? DEFAULT_HOLDS;
+      const overLimit = overProductLimit(checked.lines, limits);
+      if (overLimit) return { ok: false, ...overLimit };
+      const units = checked.lines.reduce((sum, l) => sum + l.quantity, 0);
+      const held = await checkHolds(trx, { userId: user.id, ip: options.clientIp ?? null }, units, limits);
+      if (held) return { ok: false, ...held };
 
       let linkTo = addressId;
       if (linkTo === null && input.saveAddress && address) {
@@ -266,6 +286,7 @@ export async function placeCheckoutOrder(
           return now.quote;
         },
         ownerAlert: confirmation ? ownerAlert(confirmation.config) : null,
+        placedFrom: options.clientIp ?? null,
       });
       // Rolls everything back when the total moved or the way to pay is no longer offered there.
       const delivery = used.quote ?? quoted.quote;

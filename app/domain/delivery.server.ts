@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import type { Config } from "~/lib/config.server";
-import type { DeliveryTable, PaymentOptions } from "~/lib/delivery";
+import { type DeliveryTable, type PaymentOptions, statesWithoutPayment } from "~/lib/delivery";
 
 /**
  * Delivery zones and fees by Nigerian state, the free-delivery threshold and pick-up at the shop, as
@@ -29,4 +29,31 @@ export async function loadDeliveryTable(db: Db): Promise<DeliveryTable> {
 /** The ways to pay the shop has set up (Paystack needs its secret key, bank transfer the BANK_* account). */
 export function paymentOptions(config: Pick<Config, "shop" | "payOnDelivery" | "paystack">): PaymentOptions {
   return { paystack: Boolean(config.paystack?.secretKey), bankTransfer: config.shop.bank !== null, payOnDelivery: config.payOnDelivery };
+}
+
+/** What a new shop still has to set up to sell everywhere it delivers: the dashboard's checklist. */
+export interface ShopSetup {
+  /** a way to pay before delivery: Paystack or bank transfer */
+  paymentOnline: boolean;
+  paystack: boolean;
+  bankDetails: boolean;
+  /** delivery zones, and how many */
+  zones: number;
+  /** OWNER_EMAIL set (else new-order alerts go to the shop's public address) */
+  ownerEmail: boolean;
+  /** the states whose shoppers are offered no way to pay (they can order on WhatsApp) */
+  statesWithoutPayment: string[];
+}
+
+export async function shopSetup(db: Db, config: Pick<Config, "shop" | "payOnDelivery" | "paystack" | "ownerEmailSet">): Promise<ShopSetup> {
+  const table = await loadDeliveryTable(db);
+  const options = paymentOptions(config);
+  return {
+    paymentOnline: options.paystack || options.bankTransfer,
+    paystack: options.paystack,
+    bankDetails: options.bankTransfer,
+    zones: table.zones.length,
+    ownerEmail: config.ownerEmailSet,
+    statesWithoutPayment: statesWithoutPayment(table, options),
+  };
 }

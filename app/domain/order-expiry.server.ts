@@ -25,15 +25,12 @@ export const MAX_OPEN_WHATSAPP_ORDERS_PER_CART = 3;
 const HOUR_MS = 3_600_000;
 
 /**
- * Which pending orders expire: unpaid ones the shopper was to pay before delivery (online or by
- * transfer; orders from before payments have no method) and WhatsApp hand-offs. A pay-on-delivery
- * order is unpaid until the parcel arrives by design: it waits for the owner, who confirms or cancels it.
+ * Which pending orders expire: every unpaid one, whatever the way to pay (docs/decisions/213). A
+ * pay-on-delivery order is unpaid until the parcel arrives by design, so for it "pending" means the
+ * owner has not confirmed it yet: confirming it (moving it on from pending) or marking it paid keeps
+ * it; otherwise it expires like the others, and the owner is warned at half the hold time.
  */
-const expirable = (eb: ExpressionBuilder<Database, "orders">) =>
-  eb.and([
-    eb("payment_status", "=", "unpaid"),
-    eb.or([eb("channel", "=", "whatsapp"), eb("payment_method", "is", null), eb("payment_method", "!=", "on_delivery")]),
-  ]);
+const expirable = (eb: ExpressionBuilder<Database, "orders">) => eb("payment_status", "=", "unpaid");
 const BATCH = 50;
 
 export function holdCutoff(holdHours: number, now: Date = new Date()): string {
@@ -96,7 +93,7 @@ async function expireOne(
 ): Promise<{ number: string; changed: CatalogScope } | null> {
   const order = await trx
     .selectFrom("orders")
-    .select(["id", "number", "channel", "status", "user_id", "total", "created_at"])
+    .select(["id", "number", "channel", "status", "user_id", "total", "created_at", "payment_method"])
     .where("id", "=", id)
     .where("status", "=", "pending")
     .where("created_at", "<", cutoff)
@@ -105,6 +102,7 @@ async function expireOne(
     .executeTakeFirst();
   if (!order) return null;
   const at = new Date().toISOString();
+  const onDelivery = order.channel === "checkout" && order.payment_method === "on_delivery";
   // Conditional: an owner confirming it at this moment, or another instance, wins or loses cleanly.
   const moved = await trx
     .updateTable("orders")
@@ -116,7 +114,7 @@ async function expireOne(
   if (Number(moved.numUpdatedRows) !== 1) return null;
   await trx
     .insertInto("order_events")
-    .values({ order_id: order.id, status: "cancelled", actor_user_id: null, note: t("account.expiry.note", { hours: config.orderHoldHours }), created_at: at })
+    .values({ order_id: order.id, status: "cancelled", actor_user_id: null, note: t(onDelivery ? "account.expiry.noteOnDelivery" : "account.expiry.note", { hours: config.orderHoldHours }), created_at: at })
     .execute();
 
   const items = await trx
@@ -145,7 +143,10 @@ async function expireOne(
       const text = [
         t("account.expiry.greeting", { name: user.first_name }),
         "",
-        t(order.channel === "whatsapp" ? "account.expiry.bodyWhatsapp" : "account.expiry.body", { number: order.number, hours: config.orderHoldHours }),
+        t(order.channel === "whatsapp" ? "account.expiry.bodyWhatsapp" : onDelivery ? "account.expiry.bodyOnDelivery" : "account.expiry.body", {
+          number: order.number,
+          hours: config.orderHoldHours,
+        }),
         t("account.expiry.total", { total: formatNaira(order.total) }),
         "",
         t("account.expiry.again", { url: `${config.publicUrl}/shop` }),
@@ -156,6 +157,67 @@ async function expireOne(
     }
   }
   return { number: order.number, changed };
+}
+
+/**
+ * Tells the owner (every OWNER_EMAIL address, else the shop's e-mail) of the pay-on-delivery orders
+ * still unconfirmed at half the hold time, so they can confirm them before they expire: one e-mail per
+ * run listing them, each order once (a conditional update of `hold_warned_at` in the same transaction
+ * as the e-mail, so several instances never warn twice). Returns the orders' numbers.
+ */
+export async function warnOwnerOfUnconfirmed(
+  db: Db,
+  config: Pick<Config, "orderHoldHours" | "publicUrl" | "shop">,
+  t: Translate,
+  now: Date = new Date(),
+): Promise<string[]> {
+  const halfway = new Date(now.getTime() - (config.orderHoldHours * HOUR_MS) / 2).toISOString();
+  return db.transaction().execute(async (trx) => {
+    const due = await trx
+      .selectFrom("orders")
+      .select(["id", "number", "total", "created_at"])
+      .where("status", "=", "pending")
+      .where("payment_status", "=", "unpaid")
+      .where("channel", "=", "checkout")
+      .where("payment_method", "=", "on_delivery")
+      .where("hold_warned_at", "is", null)
+      .where("created_at", "<", halfway)
+      // Past the hold it is about to expire, and its customer is told.
+      .where("created_at", ">=", holdCutoff(config.orderHoldHours, now))
+      .orderBy("id")
+      .limit(100)
+      .$if(isPostgres(trx), (qb) => qb.forUpdate().skipLocked())
+      .execute();
+    const warned = [];
+    for (const order of due) {
+      const moved = await trx
+        .updateTable("orders")
+        .set({ hold_warned_at: now.toISOString() })
+        .where("id", "=", order.id)
+        .where("hold_warned_at", "is", null)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 1) warned.push(order);
+    }
+    if (warned.length === 0) return [];
+    const lagos = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Lagos", dateStyle: "medium", timeStyle: "short" });
+    const text = [
+      t("account.expiry.warnBody", { hours: config.orderHoldHours }),
+      "",
+      ...warned.map((o) =>
+        t("account.expiry.warnLine", {
+          number: o.number,
+          total: formatNaira(o.total),
+          expires: lagos.format(new Date(Date.parse(o.created_at) + config.orderHoldHours * HOUR_MS)),
+          link: `${config.publicUrl}/admin/orders/${o.number}`,
+        }),
+      ),
+      "",
+      t("account.expiry.signature"),
+    ].join("\n");
+    const subject = t("account.expiry.warnSubject", { count: warned.length });
+    for (const to of config.shop.ownerEmails) await queueMail(trx, { to, subject, text, kind: "order-hold-warning" });
+    return warned.map((o) => o.number);
+  });
 }
 
 export interface ExpiryJob {
@@ -172,7 +234,7 @@ export interface ExpiryLogger {
 /** The job in the server: once shortly after start, then every `intervalMs` (default 5 minutes). */
 export function startOrderExpiryJob(options: {
   db: Db;
-  config: Pick<Config, "orderHoldHours" | "publicUrl">;
+  config: Pick<Config, "orderHoldHours" | "publicUrl" | "shop">;
   /** English texts (server.ts has no translation loader: it builds this from the locale file) */
   t: Translate;
   logger?: ExpiryLogger;
@@ -185,7 +247,11 @@ export function startOrderExpiryJob(options: {
   let stopped = false;
 
   const run = (): Promise<string[]> => {
-    running ??= expireUnpaidOrders(db, config, options.t)
+    running ??= warnOwnerOfUnconfirmed(db, config, options.t)
+      .then((warned) => {
+        if (warned.length) logger?.info({ event: "order_hold_warned", count: warned.length, orders: warned.slice(0, 20) }, "owner warned of unconfirmed orders");
+        return expireUnpaidOrders(db, config, options.t);
+      })
       .then((numbers) => {
         if (numbers.length) logger?.info({ event: "orders_expired", count: numbers.length, orders: numbers.slice(0, 20) }, "unpaid orders cancelled");
         return numbers;

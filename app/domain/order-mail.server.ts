@@ -2,7 +2,7 @@ import type { Config } from "~/lib/config.server";
 import { escapeHtml } from "~/lib/html";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
-import { deliveryAmount, paymentInstructions } from "~/lib/order-text";
+import { deliveryAmount, paymentInstructions, paymentLabel } from "~/lib/order-text";
 import type { AddressSnapshot, PlacedOrder } from "./orders.server";
 
 /** The order confirmation: items, totals, address (or pick-up) and how to pay, in plain text and simple HTML. */
@@ -22,6 +22,7 @@ export function orderConfirmationEmail(
     t("account.email.subtotal", { amount: formatNaira(order.subtotal) }),
     t("account.email.delivery", { amount: deliveryAmount(t, order) }),
     t("account.email.total", { amount: formatNaira(order.total) }),
+    `${t("purchase.order.payment")}: ${paymentLabel(t, order)}`,
   ];
   const pay = paymentInstructions(t, order, bank);
   const text = [

@@ -69,6 +69,8 @@ export interface NewOrder {
   paymentMethod?: PaymentMethod | null;
   /** who to tell of the new order (OWNER_EMAIL), queued with the order itself */
   ownerAlert?: OwnerAlert | null;
+  /** the client address it was placed from (units held unpaid per address are capped: docs/decisions/213) */
+  placedFrom?: string | null;
 }
 
 export interface OrderItem {
@@ -234,6 +236,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
       delivery_estimate: delivery?.estimate ?? null,
       payment_method: order.paymentMethod ?? null,
       payment_status: "unpaid",
+      placed_from: order.placedFrom ?? null,
       created_at: at,
       updated_at: at,
     })
@@ -401,6 +404,8 @@ export interface WhatsAppOrderOptions {
   holdHours?: number;
   /** who to tell of the new order (OWNER_EMAIL), queued with the order itself */
   ownerAlert?: OwnerAlert | null;
+  /** the client address it was placed from (units held unpaid per address are capped: docs/decisions/213) */
+  placedFrom?: string | null;
 }
 
 /** The chat message: a greeting, one line per item (name, quantity, line price), the delivery note, the total and the reference. */

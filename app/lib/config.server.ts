@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
+/** What unpaid orders may hold by default (docs/decisions/213): units of one product per order, units per account, units per client address. */
+export const DEFAULT_HOLDS = { perProduct: 5, perAccount: 15, perIp: 30 };
 /**
  * How long nginx or a CDN may answer an anonymous storefront page without asking the shop, when
  * SHARED_CACHE_SECONDS is not set (docs/decisions/216).
@@ -77,6 +79,25 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 720 hours")
     .max(720, "must be between 1 and 720 hours")
     .default(48),
+  // Unpaid orders hold a bounded number of units (docs/decisions/213).
+  ORDER_LINE_LIMIT: z.coerce
+    .number({ message: "must be a whole number of units" })
+    .int("must be a whole number of units")
+    .min(1, "must be between 1 and 999 units")
+    .max(999, "must be between 1 and 999 units")
+    .default(DEFAULT_HOLDS.perProduct),
+  HELD_UNITS_PER_ACCOUNT: z.coerce
+    .number({ message: "must be a whole number of units" })
+    .int("must be a whole number of units")
+    .min(1, "must be between 1 and 10000 units")
+    .max(10000, "must be between 1 and 10000 units")
+    .default(DEFAULT_HOLDS.perAccount),
+  HELD_UNITS_PER_IP: z.coerce
+    .number({ message: "must be a whole number of units" })
+    .int("must be a whole number of units")
+    .min(1, "must be between 1 and 10000 units")
+    .max(10000, "must be between 1 and 10000 units")
+    .default(DEFAULT_HOLDS.perIp),
   SEED_DEMO: booleanFlag.default(true),
   SHARED_CACHE_SECONDS: z.coerce
     .number({ message: "must be a number of seconds" })
@@ -138,6 +159,10 @@ export interface Config {
   paystack: { secretKey: string; publicKey: string | null; apiUrl: string } | null;
   /** unpaid (pending) orders older than this are cancelled and their stock returned */
   orderHoldHours: number;
+  /** what unpaid orders may hold (docs/decisions/213): units of one product in one order, units held by one account's and one address's unpaid orders */
+  holds: { perProduct: number; perAccount: number; perIp: number };
+  /** OWNER_EMAIL is set (else new-order alerts go to SHOP_EMAIL), for the dashboard's setup checklist */
+  ownerEmailSet: boolean;
   seedDemo: boolean;
   /** how long a shared cache (nginx, a CDN) may keep an anonymous storefront page, in seconds; 0: not at all */
   sharedCacheSeconds: number;
@@ -226,6 +251,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     payOnDelivery: env.PAY_ON_DELIVERY,
     paystack: env.PAYSTACK_SECRET_KEY ? { secretKey: env.PAYSTACK_SECRET_KEY, publicKey: env.PAYSTACK_PUBLIC_KEY ?? null, apiUrl: env.PAYSTACK_API_URL } : null,
     orderHoldHours: env.ORDER_HOLD_HOURS,
+    holds: { perProduct: env.ORDER_LINE_LIMIT, perAccount: env.HELD_UNITS_PER_ACCOUNT, perIp: env.HELD_UNITS_PER_IP },
+    ownerEmailSet: env.OWNER_EMAIL !== undefined,
     seedDemo: env.SEED_DEMO,
     sharedCacheSeconds: env.SHARED_CACHE_SECONDS,
     smtpUrl: env.SMTP_URL ?? null,

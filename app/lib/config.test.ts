@@ -107,6 +107,15 @@ describe("configuration", () => {
     }
   });
 
+  it("bounds what unpaid orders hold: 5 of a product per order, 15 units per account, 30 per address, unless set (docs/decisions/213)", () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).holds).toEqual({ perProduct: 5, perAccount: 15, perIp: 30 });
+    expect(loadConfig({ DATA_DIR: dataDir, ORDER_LINE_LIMIT: "3", HELD_UNITS_PER_ACCOUNT: "9", HELD_UNITS_PER_IP: "40" }).holds).toEqual({ perProduct: 3, perAccount: 9, perIp: 40 });
+    for (const [name, bad] of [["ORDER_LINE_LIMIT", "0"], ["ORDER_LINE_LIMIT", "1000"], ["HELD_UNITS_PER_ACCOUNT", "1.5"], ["HELD_UNITS_PER_IP", "lots"]]) {
+      expect(() => parseEnv({ [name]: bad })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+    }
+  });
+
   it("stops on a data folder it cannot write to", () => {
     // Even root cannot create a folder below a regular file.
     const file = path.join(tempDir(), "a-file");

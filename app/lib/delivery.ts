@@ -102,6 +102,18 @@ export function paymentMethodsFor(options: PaymentOptions, quote: DeliveryQuote 
   return methods;
 }
 
+/**
+ * The states a shopper cannot pay for an order from, with the ways to pay set up now: in a zone without
+ * pay on delivery when neither Paystack nor bank transfer is set up (a new shop's seeded zones outside
+ * Lagos). The checkout offers WhatsApp there; the dashboard names them.
+ */
+export function statesWithoutPayment(table: DeliveryTable, options: PaymentOptions): string[] {
+  return NIGERIAN_STATES.filter((state) => {
+    const quote = quoteDelivery(table, { method: "delivery", state, country: DEFAULT_COUNTRY, subtotal: 0 });
+    return quote.ok && paymentMethodsFor(options, quote.quote).length === 0;
+  });
+}
+
 export function isPaymentMethod(value: unknown): value is PaymentMethod {
   return typeof value === "string" && (PAYMENT_METHODS as string[]).includes(value);
 }

@@ -1,4 +1,4 @@
-import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
+import type { DeliveryMethod, PaymentMethod, PaymentStatus } from "~/db/schema";
 import type { Translate } from "./i18n";
 import { formatNaira } from "./money";
 
@@ -33,6 +33,18 @@ export function paymentInstructions(
     default:
       return [onDelivery, ...(transfer ? [transfer] : [])];
   }
+}
+
+/**
+ * How the order is paid, as it really is: "To be paid online with Paystack" until Paystack's payment
+ * is verified, "Paid online with Paystack" after, "…, refunded" once refunded; the same for every way.
+ */
+export function paymentLabel(
+  t: Translate,
+  order: { paymentMethod: PaymentMethod | null; paymentStatus: PaymentStatus; deliveryMethod: DeliveryMethod | null },
+): string {
+  const way = order.paymentMethod === "on_delivery" && order.deliveryMethod === "pickup" ? "at_pickup" : (order.paymentMethod ?? "none");
+  return t(`purchase.order.paymentState.${way}.${order.paymentStatus}`);
 }
 
 /** The delivery line of an order: the fee, FREE only when it really is zero, or left to the chat. */

@@ -8,7 +8,9 @@ import { paymentOptions } from "~/domain/delivery.server";
 import { startOnlinePayment } from "~/domain/online-payments.server";
 import { noteRefusedObject } from "~/domain/refused-objects.server";
 import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
-import { paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
+import { nigerianState, paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
+import { WhatsAppOrderButton } from "~/components/whatsapp-order-button";
+import type { Translate } from "~/lib/i18n";
 import { requireUser } from "~/domain/sessions.server";
 import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
@@ -46,7 +48,7 @@ export function meta({ data }: Route.MetaArgs) {
 const ADDRESS_FIELDS = ["street", "city", "state", "country"] as const;
 
 // "confirm" is the normal second step without JavaScript (the page shows the fee and the total first).
-const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, confirm: 200, tooManyOpen: 429 } as const;
+const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, noPayment: 400, confirm: 200, tooManyOpen: 429, overLimit: 400, tooManyHeld: 429 } as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
@@ -70,7 +72,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         expectedTotal: text("expectedTotal"),
         payment: paymentOptions(context.config),
       },
-      { mail: { t: requestTranslator(request), config: context.config, user }, holdHours: context.config.orderHoldHours },
+      {
+        mail: { t: requestTranslator(request), config: context.config, user },
+        holdHours: context.config.orderHoldHours,
+        holds: context.config.holds,
+        clientIp: context.clientIp,
+      },
     );
     if (!result.ok) {
       const { problem } = result;
@@ -78,10 +85,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data(
         {
           problem,
-          productName: problem === "soldOut" ? (result.productName ?? null) : null,
-          count: problem === "tooManyOpen" ? result.count : 0,
+          productName: problem === "soldOut" || problem === "overLimit" ? (result.productName ?? null) : null,
+          count: problem === "tooManyOpen" ? result.count : problem === "overLimit" || problem === "tooManyHeld" ? result.limit : 0,
           errors: problem === "invalidAddress" ? result.errors : {},
           reason: problem === "delivery" ? result.reason : null,
+          where: problem === "noPayment" ? result.where : "",
           confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
           values: address,
           ...choices,
@@ -102,8 +110,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   } catch (error) {
     console.error("checkout failed:", error);
-    return data({ problem: "failed" as const, productName: null, count: 0, errors: {}, reason: null, confirm: null, values: address, ...choices }, { status: 500 });
+    return data({ problem: "failed" as const, productName: null, count: 0, errors: {}, reason: null, where: "", confirm: null, values: address, ...choices }, { status: 500 });
   }
+}
+
+/** Why no way to pay is offered, and what to do instead: for a state, or for the shop as a whole. */
+function noPaymentText(t: Translate, state: string): string {
+  return state ? t("purchase.checkout.noPaymentFor", { state }) : t("purchase.checkout.noPaymentMethods");
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
@@ -158,7 +171,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           errors={
             actionData.problem === "invalidAddress"
               ? ADDRESS_FIELDS.filter((name) => errors[name]).map((name) => ({ field: `checkout-${name}`, text: t(errors[name]!) }))
-              : [{ text: t(`purchase.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "", count: actionData.count }) }]
+              : actionData.problem === "noPayment"
+                ? [{ text: noPaymentText(t, actionData.where) }]
+                : [{ text: t(`purchase.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "", count: actionData.count }) }]
           }
         />
       )}
@@ -175,6 +190,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       )}
 
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <div className="space-y-4">
         <Form
           method="post"
           id="checkout-form"
@@ -246,8 +262,18 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           )}
           </div>
 
-          <PaymentChoice methods={methods} chosen={chosenMethod} onChange={setPaymentMethod} />
+          <PaymentChoice
+            methods={methods}
+            chosen={chosenMethod}
+            onChange={setPaymentMethod}
+            noneText={noPaymentText(t, quote.ok && quote.quote.method === "delivery" ? (nigerianState(where.state) ?? "") : "")}
+          />
         </Form>
+        {/* No way to pay here: the WhatsApp order needs none (a form of its own, outside the checkout's). */}
+        {methods.length === 0 && (
+          <WhatsAppOrderButton label={t("purchase.checkout.whatsapp")} hint={t("purchase.checkout.whatsappHint")} hintId="checkout-whatsapp-hint" className="max-w-sm" />
+        )}
+        </div>
 
         <aside aria-labelledby="summary-heading" className="h-fit rounded-xl border border-stone-200 bg-white p-4">
           <h2 id="summary-heading" className="font-semibold">

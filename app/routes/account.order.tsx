@@ -1,7 +1,7 @@
 import { data, Form, Link } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status";
 import { PaymentStatusBadge } from "~/components/payment-status";
-import { deliveryAmount, paymentInstructions } from "~/lib/order-text";
+import { deliveryAmount, paymentInstructions, paymentLabel } from "~/lib/order-text";
 import { findOrderForUser } from "~/domain/order-history.server";
 import { isOrderNumber } from "~/domain/orders.server";
 import { noteRefusedObject } from "~/domain/refused-objects.server";
@@ -131,7 +131,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           {order.deliveryMethod === "pickup" && order.deliveryEstimate && <p className="mt-1 text-sm text-stone-600">{order.deliveryEstimate}</p>}
           <h2 className="mt-4 font-semibold">{t("purchase.order.payment")}</h2>
           <p className="mt-1 text-stone-700" data-testid="order-payment">
-            {t(`purchase.order.paymentMethod.${order.paymentMethod ?? "none"}`)}
+            {paymentLabel(t, order)}
             {order.paidAt && order.paymentStatus === "paid" && <> · {t("purchase.order.paidOn", { date: formatLagosTime(order.paidAt, locale) })}</>}
             {order.refundedAt && order.paymentStatus === "refunded" && <> · {t("purchase.order.refundedOn", { date: formatLagosTime(order.refundedAt, locale) })}</>}
           </p>

@@ -3,6 +3,7 @@ import { RevenueChart } from "~/components/admin/revenue-chart";
 import { PageHeader, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { loadDashboard } from "~/domain/dashboard.server";
+import { shopSetup } from "~/domain/delivery.server";
 import { countOrdersWaiting, ordersWaiting } from "~/domain/order-alerts.server";
 import { requireAdmin } from "~/domain/sessions.server";
 import { ORDER_STATUSES } from "~/lib/admin";
@@ -15,8 +16,13 @@ import type { Route } from "./+types/admin._index";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const t = requestTranslator(request);
-  const [dashboard, waiting, waitingCount] = await Promise.all([loadDashboard(context.db, new Date(), context.config.lowStockThreshold), ordersWaiting(context.db), countOrdersWaiting(context.db)]);
-  return { dashboard, waiting, waitingCount, title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
+  const [dashboard, waiting, waitingCount, setup] = await Promise.all([
+    loadDashboard(context.db, new Date(), context.config.lowStockThreshold),
+    ordersWaiting(context.db),
+    countOrdersWaiting(context.db),
+    shopSetup(context.db, context.config),
+  ]);
+  return { dashboard, waiting, waitingCount, setup, title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -43,6 +49,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={t("admin.dashboard.title")} />
+      <SetupChecklist setup={loaderData.setup} />
       <Card title={t("admin.dashboard.waiting.title")} className="mb-4 border-brand-500">
         {loaderData.waiting.length === 0 ? (
           <p className="text-stone-600">{t("admin.dashboard.waiting.none")}</p>
@@ -198,5 +205,51 @@ function StockList({ items, empty }: { items: { id: number; name: string; stock:
         </li>
       ))}
     </ul>
+  );
+}
+
+/** What a new shop still has to set up; shown until everything is, and naming the states shoppers cannot pay from. */
+function SetupChecklist({ setup }: { setup: Route.ComponentProps["loaderData"]["setup"] }) {
+  const { t } = useT();
+  const blocked = setup.statesWithoutPayment;
+  const items = [
+    { key: "payment", done: setup.paymentOnline, text: t(setup.paymentOnline ? "admin.dashboard.setup.paymentDone" : "admin.dashboard.setup.payment") },
+    {
+      key: "zones",
+      done: setup.zones > 0 && blocked.length === 0,
+      text: blocked.length === 0 ? t("admin.dashboard.setup.zonesDone", { count: setup.zones }) : t("admin.dashboard.setup.zonesBlocked", { count: blocked.length, states: blocked.join(", ") }),
+      link: "/admin/delivery",
+    },
+    { key: "ownerEmail", done: setup.ownerEmail, text: t(setup.ownerEmail ? "admin.dashboard.setup.ownerEmailDone" : "admin.dashboard.setup.ownerEmail") },
+    { key: "bank", done: setup.bankDetails, text: t(setup.bankDetails ? "admin.dashboard.setup.bankDone" : "admin.dashboard.setup.bank") },
+  ];
+  if (items.every((item) => item.done)) return null;
+  return (
+    <section aria-labelledby="setup-heading" data-testid="setup-checklist" className="mb-4 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm shadow-sm">
+      <h2 id="setup-heading" className="font-semibold text-ink">
+        {t("admin.dashboard.setup.title")}
+      </h2>
+      <ul className="mt-2 space-y-2">
+        {items.map((item) => (
+          <li key={item.key} data-setup={item.key} data-done={item.done ? "yes" : "no"} className="flex gap-2">
+            <span aria-hidden="true" className={item.done ? "text-emerald-700" : "text-amber-700"}>
+              {item.done ? "✓" : "!"}
+            </span>
+            <span>
+              <span className="sr-only">{t(item.done ? "admin.dashboard.setup.done" : "admin.dashboard.setup.todo")}: </span>
+              {item.text}
+              {item.link && !item.done && (
+                <>
+                  {" "}
+                  <Link to={item.link} className="underline">
+                    {t("admin.dashboard.setup.openDelivery")}
+                  </Link>
+                </>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
