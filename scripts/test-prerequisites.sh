@@ -6,7 +6,7 @@ set -euo pipefail
 missing=()
 if [ -z "${CHROME_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 if [ -z "${TEST_DATABASE_URL:-}" ] && [ -z "${PG_BIN:-}" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then missing+=(postgresql); fi
-if [ -z "${NGINX_BIN:-}" ] && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
+if [ -z "${NGINX_PATH:-}" ] && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
