@@ -26,7 +26,7 @@ import { freePort } from "../tests/support/free-port";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../tests/support/postgres";
 import { type Answer, addToCartForm, Browser } from "./support/browser";
 import { monotonicUs, summariseProfile } from "./support/cpu-profile";
-import { cpuMs, localPostmaster, memoryMb, postgresCpuMs } from "./support/process-stats";
+import { cpuMs, cpuMsByThread, localPostmaster, memoryMb, postgresCpuMs } from "./support/process-stats";
 import { type RunningShop, serveEnvironment, serveNodeArgs, startShop } from "./support/shop-server";
 
 const { values } = parseArgs({
@@ -92,19 +92,29 @@ class Tally {
   statuses = new Map<number, number>();
   journeys = 0;
   measuring = false;
+  /** latencies and failures by kind of page, to tell which pages are slow */
+  byKind = new Map<string, { latencies: number[]; failures: number }>();
 
-  answer(answer: Answer) {
+  private kind(kind: string) {
+    let entry = this.byKind.get(kind);
+    if (!entry) this.byKind.set(kind, (entry = { latencies: [], failures: 0 }));
+    return entry;
+  }
+
+  answer(answer: Answer, kind: string) {
     if (!this.measuring) return;
     this.latencies.push(answer.ms);
+    this.kind(kind).latencies.push(answer.ms);
     this.encodings.set(answer.encoding, (this.encodings.get(answer.encoding) ?? 0) + 1);
     this.statuses.set(answer.status, (this.statuses.get(answer.status) ?? 0) + 1);
     if (answer.status >= 500 || answer.status < 200) this.status5xx++;
     else if (answer.status >= 400) this.status4xx++;
   }
 
-  failure(error: Error) {
+  failure(error: Error, kind: string) {
     if (!this.measuring) return;
     this.failures++;
+    this.kind(kind).failures++;
     this.failureKinds.set(error.message, (this.failureKinds.get(error.message) ?? 0) + 1);
   }
 }
@@ -115,38 +125,41 @@ class Stopped extends Error {}
 async function journey(base: string, catalogue: Catalogue, tally: Tally, running: () => boolean) {
   const browser = new Browser(base);
   const product = () => `/shop/${randomInt(catalogue.firstId, catalogue.lastId)}`;
-  const get = async (path: string, keepBody = false) => {
+  let kind = "";
+  const get = async (path: string, pageKind: string, keepBody = false) => {
     if (!running()) throw new Stopped();
+    kind = pageKind;
     const answer = await browser.get(path, { keepBody });
-    tally.answer(answer);
+    tally.answer(answer, kind);
     return answer;
   };
   try {
-    await get("/");
-    await get("/shop");
-    await get("/shop?page=2");
-    await get(`/shop?page=${randomInt(3, catalogue.lastPage)}`);
-    await get(`/shop?q=${encodeURIComponent(pickOne(catalogue.words))}`);
-    await get(product());
-    await get(product());
+    await get("/", "home");
+    await get("/shop", "shop, page 1-2");
+    await get("/shop?page=2", "shop, page 1-2");
+    await get(`/shop?page=${randomInt(3, catalogue.lastPage)}`, "shop, any page");
+    await get(`/shop?q=${encodeURIComponent(pickOne(catalogue.words))}`, "search");
+    await get(product(), "product");
+    await get(product(), "product");
     // The product the shopper adds: its page is the one page read, for its form's fields (a sold-out
     // product's button is disabled: the shopper opens another).
     for (let tries = 0; tries < 5; tries++) {
       const path = product();
-      const form = addToCartForm((await get(path, true)).body ?? "");
+      const form = addToCartForm((await get(path, "product", true)).body ?? "");
       if (!form) continue;
       if (!running()) throw new Stopped();
+      kind = "add to cart (POST)";
       const added = await browser.postForm("/cart", form, path);
-      tally.answer(added);
-      if (added.status === 303 && added.location) await get(new URL(added.location, base).pathname + new URL(added.location, base).search);
+      tally.answer(added, kind);
+      if (added.status === 303 && added.location) await get(new URL(added.location, base).pathname + new URL(added.location, base).search, "product, after adding");
       break;
     }
-    await get("/cart");
-    await get(product());
-    await get(product());
+    await get("/cart", "cart");
+    await get(product(), "product");
+    await get(product(), "product");
     if (tally.measuring) tally.journeys++;
   } catch (error) {
-    if (!(error instanceof Stopped)) tally.failure(error as Error);
+    if (!(error instanceof Stopped)) tally.failure(error as Error, kind);
   } finally {
     browser.close();
   }
@@ -156,11 +169,13 @@ async function journey(base: string, catalogue: Catalogue, tally: Tally, running
 async function shopperRun(base: string, pid: number, catalogue: Catalogue, postmaster: number | null) {
   const tally = new Tally();
   let running = true;
-  const loops = Array.from({ length: shopperCount }, async () => {
+  // The shoppers arrive over the first second, as they would, not in one step.
+  const loops = Array.from({ length: shopperCount }, async (_, i) => {
+    await new Promise((r) => setTimeout(r, (i * 1000) / shopperCount));
     while (running) await journey(base, catalogue, tally, () => running);
   });
   await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
-  const before = { cpu: cpuMs(pid), main: cpuMs(pid, true), db: postgresCpuMs(postmaster), at: performance.now(), ownCpu: process.cpuUsage() };
+  const before = { cpu: cpuMs(pid), threads: cpuMsByThread(pid), db: postgresCpuMs(postmaster), at: performance.now(), ownCpu: process.cpuUsage() };
   tally.measuring = true;
   const fromUs = monotonicUs();
   let peakRss = 0;
@@ -170,7 +185,7 @@ async function shopperRun(base: string, pid: number, catalogue: Catalogue, postm
   const window = { fromUs, toUs: monotonicUs() };
   clearInterval(sampler);
   const seconds = (performance.now() - before.at) / 1000;
-  const after = { cpu: cpuMs(pid), main: cpuMs(pid, true), db: postgresCpuMs(postmaster), ownCpu: process.cpuUsage(before.ownCpu) };
+  const after = { cpu: cpuMs(pid), threads: cpuMsByThread(pid), db: postgresCpuMs(postmaster), ownCpu: process.cpuUsage(before.ownCpu) };
   running = false;
   await Promise.all(loops);
   const answers = tally.latencies.length;
@@ -181,7 +196,7 @@ async function shopperRun(base: string, pid: number, catalogue: Catalogue, postm
     answers,
     rps: answers / seconds,
     cpuMs: perAnswer(before.cpu, after.cpu),
-    mainThreadMs: perAnswer(before.main, after.main),
+    byThread: Object.entries(after.threads).map(([kind, ms]) => [kind, perAnswer(before.threads[kind] ?? 0, ms)] as const),
     dbCpuMs: perAnswer(before.db, after.db),
     clientCpuMs: (after.ownCpu.user + after.ownCpu.system) / 1000 / Math.max(1, answers),
     peakRss,
@@ -266,7 +281,7 @@ async function main() {
       { figure: "4xx answers", value: String(t.status4xx), budget: "", verdict: "" },
       { figure: "server peak memory (RSS, since start)", value: `${peakMb} MB`, budget: `<= ${BUDGET.peakMb} MB`, verdict: verdict(peakMb <= BUDGET.peakMb) },
       { figure: "server CPU per answer (all threads)", value: ms(run.cpuMs, 2), budget: `about ${BUDGET.cpuMsPerAnswer} ms`, verdict: run.cpuMs === null ? "" : verdict(run.cpuMs <= BUDGET.cpuMsPerAnswer * 1.05) },
-      { figure: "  of which main thread (JS, SQLite; not zlib)", value: ms(run.mainThreadMs, 2), budget: "", verdict: "" },
+      ...run.byThread.map(([kind, value]) => ({ figure: `  of which ${kind}`, value: ms(value, 2), budget: "", verdict: "" })),
     ];
     if (postmaster !== null) checks.push({ figure: "PostgreSQL CPU per answer", value: ms(run.dbCpuMs, 2), budget: "", verdict: "" });
     checks.push({ figure: "bench client CPU per answer", value: ms(run.clientCpuMs, 2), budget: "", verdict: "" });
@@ -278,6 +293,12 @@ async function main() {
     console.table(checks);
     const counts = (map: Map<string | number, number>) => [...map].map(([name, n]) => `${name} ×${n}`).join(", ");
     console.log(`${run.answers} answers in ${t.journeys} whole journeys; statuses ${counts(t.statuses)}; encodings ${counts(t.encodings)}${t.failureKinds.size ? `; failures: ${[...t.failureKinds].map(([m, n]) => `${m} ×${n}`).join(", ")}` : ""}`);
+
+    const byKind = [...t.byKind].map(([page, { latencies, failures }]) => {
+      const q = quantiles(latencies);
+      return { page, answers: latencies.length, "p50 ms": Math.round(q.p50), "p95 ms": Math.round(q.p95), "p99 ms": Math.round(q.p99), failures };
+    });
+    console.table(byKind);
 
     if (values["fixed-urls"]) {
       console.log("\nEach page alone (anonymous, 10 connections, 10 s after 2 s):");

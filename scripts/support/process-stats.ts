@@ -75,3 +75,15 @@ export function postgresCpuMs(postmaster: number | null): number | null {
     return null;
   }
 }
+
+/**
+ * The process's CPU time so far, in ms, on its main thread (JavaScript, queries) and on its other threads
+ * (libuv's pool: compression; V8's helpers: garbage collection, compiling). Node names no thread, so
+ * they cannot be told apart further.
+ */
+export function cpuMsByThread(pid: number): Record<string, number> {
+  const all = cpuMs(pid);
+  const main = cpuMs(pid, true);
+  if (all === null || main === null) return {};
+  return { "main thread (JavaScript, queries)": main, "other threads (zlib, GC, JIT)": all - main };
+}
