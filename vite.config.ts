@@ -49,7 +49,7 @@ const precompressAssets: Plugin = {
 // not in it: the pages that show products load them, as one script with their stars; an order's
 // status and payment badges are one script too (docs/decisions/140-javascript-budget.md).
 const STOREFRONT_SHARED =
-  /[\\/]app[\\/](root|routes[\\/]_store)\.tsx$|[\\/]app[\\/](entry\.client|lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|nonce|refusal)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|preload-helper|esm:react/;
+  /[\\/]app[\\/](root|routes[\\/]_store)\.tsx$|[\\/]app[\\/](entry\.client|lib[\\/](i18n|i18n\.client|images|money|use-hydrated|toast|cart|cart-optimistic|refusal)|components[\\/](cart-summary|icon|drawer|header-cart|store-header|store-footer|search-form|toasts))\.tsx?$|node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|preload-helper|esm:react/;
 
 // React Router publishes its package twice, and its "exports" name only the development copy, which
 // keeps the developer warnings in (0.6 KiB gzipped in every page's shared script). Browsers get the

@@ -5,7 +5,7 @@ import { type Db, PREPARED } from "~/db/client.server";
 import { NOBODY_ON_PRODUCT, type PersonalState, type ProductPersonal } from "~/lib/personal";
 import { sizesWaitedForColumn, sizesWaitedFromColumn } from "./back-in-stock.server";
 import { cartSummary, cartSummaryFromColumn, userCartSummaryColumn } from "./cart.server";
-import { viewingProduct, writeNewView } from "./recently-viewed.server";
+import { viewingProduct } from "./recently-viewed.server";
 import { type ReviewEligibility, reviewEligibilityColumn } from "./reviews.server";
 import { getSessionUser, rememberLocale, sessionColumns, sessionFromRow, type SessionRow, sessionToRead, type SessionUser } from "./sessions.server";
 import { wishlistIds, wishlistIdsColumn, wishlistIdsFromColumn } from "./wishlist.server";
@@ -97,33 +97,6 @@ export async function productPersonal(db: Db, shopper: Pick<SessionUser, "id" | 
   return productPersonalOf(viewed, soldOut);
 }
 
-/**
- * shopperAndState and productPersonal for a product page filled in for its shopper. A signed-in
- * shopper's take one statement (docs/decisions/178): the session, account, cart and hearts, and the
- * view's read. A new view is written after it, for a valid session (docs/decisions/196).
- */
-export async function shopperStateAndProduct(
-  request: Request,
-  context: Pick<AppLoadContext, "db" | "readsOfRequest">,
-  locale: string,
-  productId: number,
-  soldOut: boolean,
-): Promise<{ shopper: SessionUser | null; state: PersonalState; product: ProductPersonal }> {
-  const { db } = context;
-  const sessionId = sessionToRead(request, context.readsOfRequest);
-  if (sessionId === null) {
-    const { shopper, state } = await shopperAndState(request, context, locale);
-    return { shopper, state, product: await productPersonal(db, shopper, productId, soldOut) };
-  }
-  const reading = (soldOut ? soldOutWithShopper : onSaleWithShopper)(db, sessionId, productId).then((rows) => rows[0]);
-  const { shopper, state, row } = await fromSessionRow(request, context, locale, reading);
-  if (!shopper || !row) return { shopper, state, product: NOBODY_ON_PRODUCT };
-  const viewed = await viewingFor(soldOut).withShopper.fromRow(db, row, productId);
-  // The statement only read: a new view is written now, as productPersonal writes it.
-  if (viewed.isNew) await writeNewView(db, shopper.id, productId, new Date());
-  return { shopper, state, product: productPersonalOf(viewed, soldOut) };
-}
-
 const viewingProductOnSale = viewingProduct((db, { user, product }) => [reviewEligibilityColumn(db, user, product).as("review")]);
 const viewingSoldOutProduct = viewingProduct((db, { user, product, email }) => [
   reviewEligibilityColumn(db, user, product).as("review"),
@@ -134,16 +107,3 @@ const viewingFor = (soldOut: boolean) => (soldOut ? viewingSoldOutProduct : view
 function productPersonalOf(viewed: { recent: ProductPersonal["recent"]; more: Record<string, unknown> }, soldOut: boolean): ProductPersonal {
   return { review: viewed.more.review as ReviewEligibility, waited: soldOut ? sizesWaitedFromColumn(viewed.more.waited) : [], recent: viewed.recent };
 }
-
-type ShopperAndViewRow = SessionCartRow & Record<string, unknown>;
-
-/** The statement of shopperStateAndProduct: the view's columns are read beside the session's, for its account. */
-function withShopperAndView(viewing: ReturnType<typeof viewingProduct>) {
-  const { columns } = viewing.withShopper;
-  const reading = builtOnce((db, sessionId: Expression<string>, product: Expression<number>) =>
-    sessionCartAndHearts(db, sessionId).select(columns(db, sql.ref("u.id"), product, sql<string>`lower(u.email)`)).modifyEnd(PREPARED),
-  );
-  return (db: Db, sessionId: string, product: number) => reading(db, sessionId, product) as Promise<ShopperAndViewRow[]>;
-}
-const onSaleWithShopper = withShopperAndView(viewingProductOnSale);
-const soldOutWithShopper = withShopperAndView(viewingSoldOutProduct);

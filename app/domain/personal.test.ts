@@ -7,7 +7,7 @@ import { countingStatements } from "../../tests/support/statements";
 import { RECENT_SHOWN } from "~/lib/recently-viewed";
 import { requestBackInStock, sizesWaitedFor } from "./back-in-stock.server";
 import { addLine, CART_COOKIE, cartSummary, ensureCart, setLineQuantity, userCartId } from "./cart.server";
-import { productPersonal, shopperAndState, shopperStateAndProduct } from "./personal.server";
+import { productPersonal, shopperAndState } from "./personal.server";
 import { RECENT_KEPT, recentlyViewed, recordView, viewedIds } from "./recently-viewed.server";
 import { reviewEligibility } from "./reviews.server";
 import { createSession, getSessionUser } from "./sessions.server";
@@ -285,52 +285,6 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
       // Without a sold-out size the waited sizes are not asked.
       expect((await productPersonal(t.db, bola, viewed[3], false)).waited).toEqual([]);
       expect(await productPersonal(t.db, null, page, true)).toEqual({ review: null, waited: [], recent: null });
-    });
-
-    it("fills a product page for a signed-in shopper in one statement, the same as the separate reads, and records no view for a session that is not valid", async () => {
-      const ada = await shopper("ada.filled@example.com");
-      const heart = await product();
-      const viewed = [await product(), await product()];
-      for (const id of viewed) await recordView(t.db, ada.id, id);
-      await toggleWishlist(t.db, ada.id, heart);
-      await addLine(t.db, await userCartId(t.db, ada.id), heart);
-      const page = await product({ stock: 5 });
-      const { ids: [waitedSize] } = await addSizes(page, [{ label: "50 ml", price: 3_000_000, stock: 0, position: 2 }]);
-      expect((await requestBackInStock(t.db, { productId: page, sizeId: waitedSize, email: ada.email, userId: ada.id, locale: "en" })).ok).toBe(true);
-      const session = await createSession(context, ada.id);
-      const request = () => browserRequest(`/shop/${page}`, { cookies: [session] });
-
-      // What the separate reads say, before the view is recorded (the first keeps the account's language).
-      await shopperAndState(request(), context, "en");
-      const separate = await shopperAndState(request(), context, "en");
-      const expected = { review: await reviewEligibility(t.db, ada.id, page), waited: [waitedSize], recent: await recentlyViewed(t.db, ada.id, [page]) };
-      expect(expected.recent.map((card) => card.id)).toEqual([viewed[1], viewed[0]]);
-
-      for (const [pass, soldOut] of [true, false].entries()) {
-        const counted = countingStatements(t.db);
-        const filled = await shopperStateAndProduct(request(), { db: counted.db }, "en", page, soldOut);
-        expect(filled.shopper).toEqual(separate.shopper);
-        expect(filled.state).toEqual(separate.state);
-        expect(filled.product).toEqual({ ...expected, waited: soldOut ? expected.waited : [] });
-        // One statement reads it all. The new view is written after it, on the first pass; on the
-        // second the product is already the latest view.
-        if (pass === 1) expect(counted.statements).toHaveLength(1);
-        else if (engine === "postgres") expect(counted.statements).toEqual(["SelectQueryNode", "RawNode"]);
-        else expect(counted.statements.length).toBeGreaterThan(2);
-        expect((await viewedIds(t.db, ada.id))[0]).toBe(page);
-      }
-      expect(await viewedIds(t.db, ada.id)).toEqual([page, viewed[1], viewed[0]]);
-
-      // An expired session: signed out, no view recorded, the session removed; an unknown one: signed out.
-      const other = await product();
-      await t.db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("user_id", "=", ada.id).execute();
-      const expired = await shopperStateAndProduct(browserRequest(`/shop/${other}`, { cookies: [session] }), context, "en", other, false);
-      expect(expired).toEqual({ shopper: null, state: { user: null, cart: { lines: 0, total: 0, items: [] }, wishlist: [] }, product: { review: null, waited: [], recent: null } });
-      expect(await viewedIds(t.db, ada.id)).toEqual([page, viewed[1], viewed[0]]);
-      expect(await t.db.selectFrom("sessions").select("id").where("user_id", "=", ada.id).executeTakeFirst()).toBeUndefined();
-      const unknown = await shopperStateAndProduct(browserRequest(`/shop/${other}`, { cookies: [session] }), context, "en", other, true);
-      expect(unknown.shopper).toBeNull();
-      expect(await viewedIds(t.db, ada.id)).toEqual([page, viewed[1], viewed[0]]);
     });
 
     it("shows views of the same number, as two pages opened at once on PostgreSQL can leave them, in the order of the separate read", async () => {
