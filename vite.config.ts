@@ -131,15 +131,16 @@ const reactAsModule: Plugin = {
 // the language chunks sent to browsers; a dotted name leaves out one part of a section. A page's texts
 // are otherwise loaded whole, per area (lib/i18n.client.ts).
 const SERVER_ONLY_TEXTS: Record<string, string[]> = {
-  // The form reader's refusals (a body that is not a form, or too large), translated by the action
-  // that refuses it (lib/form.server.ts; the HTTP server's own 413, lib/body-limit.server.ts), and
-  // the server's 503 when too many pages are waiting and 400 for a Host that makes no address
-  // (lib/render-slots.server.ts).
-  common: ["error.badForm", "error.tooLarge", "error.busy", "error.badAddress"],
+  // The form reader's refusals (a body that is not a form, too large, or not text), translated by the
+  // action that refuses it (lib/form.server.ts; the HTTP server's own 413, lib/body-limit.server.ts).
+  common: ["error.badForm", "error.tooLarge", "error.notText"],
   auth: ["email", "toast"],
   account: ["email", "expiry"],
   address: ["toast"],
   cart: ["toast"],
+  // An order's payment line, written by the order page's loader (lib/order-text.ts paymentLabel), and
+  // why the checkout refused an order, written by its action; toasts, which the root loader translates.
+  purchase: ["order.paymentState", "checkout.problems", "checkout.placed", "pay.unavailable", "pay.received", "pay.checking"],
   // The product API's refusals, and what the product page's action answers already translated.
   product: [
     "recentErrors",

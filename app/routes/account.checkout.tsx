@@ -82,13 +82,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) {
       const { problem } = result;
       if (problem === "unknownAddress" && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
+      const productName = problem === "soldOut" || problem === "overLimit" ? (result.productName ?? null) : null;
+      const count = problem === "tooManyOpen" ? result.count : problem === "overLimit" || problem === "tooManyHeld" ? result.limit : 0;
+      const reason = problem === "delivery" ? result.reason : null;
       return data(
         {
           problem,
-          productName: problem === "soldOut" || problem === "overLimit" ? (result.productName ?? null) : null,
-          count: problem === "tooManyOpen" ? result.count : problem === "overLimit" || problem === "tooManyHeld" ? result.limit : 0,
+          productName,
+          count,
+          // Written here, so the page's script carries none of these texts.
+          problemText:
+            problem === "invalidAddress" || problem === "noPayment" || problem === "confirm"
+              ? null
+              : requestTranslator(request)(`purchase.checkout.problems.${problem === "delivery" ? `delivery_${reason}` : problem}`, { name: productName ?? "", count }),
           errors: problem === "invalidAddress" ? result.errors : {},
-          reason: problem === "delivery" ? result.reason : null,
+          reason,
           where: problem === "noPayment" ? result.where : "",
           confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
           values: address,
@@ -110,7 +118,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   } catch (error) {
     console.error("checkout failed:", error);
-    return data({ problem: "failed" as const, productName: null, count: 0, errors: {}, reason: null, where: "", confirm: null, values: address, ...choices }, { status: 500 });
+    const problemText = requestTranslator(request)("purchase.checkout.problems.failed");
+    return data({ problem: "failed" as const, productName: null, count: 0, problemText, errors: {}, reason: null, where: "", confirm: null, values: address, ...choices }, { status: 500 });
   }
 }
 
@@ -173,7 +182,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               ? ADDRESS_FIELDS.filter((name) => errors[name]).map((name) => ({ field: `checkout-${name}`, text: t(errors[name]!) }))
               : actionData.problem === "noPayment"
                 ? [{ text: noPaymentText(t, actionData.where) }]
-                : [{ text: t(`purchase.checkout.problems.${actionData.problem === "delivery" ? `delivery_${actionData.reason}` : actionData.problem}`, { name: actionData.productName ?? "", count: actionData.count }) }]
+                : [{ text: actionData.problemText ?? "" }]
           }
         />
       )}

@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { deliveryAmount, paymentInstructions, paymentLabel } from "~/lib/order-text";
+import { requestTranslator } from "~/lib/i18n.server";
 import { findOrderForUser } from "~/domain/order-history.server";
 import { isOrderNumber } from "~/domain/orders.server";
 import { noteRefusedObject } from "~/domain/refused-objects.server";
@@ -27,7 +28,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     await noteRefusedObject(context, request, user.id, { kind: "order", number });
     throw data(null, { status: 404 });
   }
-  return { order, bank: context.config.shop.bank };
+  // Written here, so the page's script carries none of the payment labels' texts.
+  return { order, bank: context.config.shop.bank, paymentLabel: paymentLabel(requestTranslator(request), order) };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -131,7 +133,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           {order.deliveryMethod === "pickup" && order.deliveryEstimate && <p className="mt-1 text-sm text-stone-600">{order.deliveryEstimate}</p>}
           <h2 className="mt-4 font-semibold">{t("purchase.order.payment")}</h2>
           <p className="mt-1 text-stone-700" data-testid="order-payment">
-            {paymentLabel(t, order)}
+            {loaderData.paymentLabel}
             {order.paidAt && order.paymentStatus === "paid" && <> · {t("purchase.order.paidOn", { date: formatLagosTime(order.paidAt, locale) })}</>}
             {order.refundedAt && order.paymentStatus === "refunded" && <> · {t("purchase.order.refundedOn", { date: formatLagosTime(order.refundedAt, locale) })}</>}
           </p>
