@@ -68,7 +68,8 @@ describe.each(ENGINES)("new-order alerts on %s", (engine) => {
     expect(sent[0].text_body).toContain("Payment: Pay on delivery (unpaid)");
     expect(sent[0].text_body).toContain(`Customer: Chioma Test <buyer-${engine}@example.com>`);
     expect(sent[0].text_body).toContain("Deliver to: 12 Admiralty Way, Lekki, Lagos, Nigeria");
-    expect(sent[0].text_body).toContain("Phone: +234 803 123 4567 (WhatsApp: https://wa.me/2348031234567)");
+    // The link ends its line, so a mail program that makes it clickable takes nothing after it.
+    expect(sent[0].text_body).toMatch(/^Phone: \+234 803 123 4567, WhatsApp: https:\/\/wa\.me\/2348031234567$/m);
     expect(sent[0].text_body).toContain(`Open the order: http://shop.test/admin/orders/${number}`);
 
     // The same form again finds the order: no second alert. A sold-out order writes none.
