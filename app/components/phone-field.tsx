@@ -13,13 +13,14 @@ export function PhoneField({
   id,
   value,
   error,
-  required = false,
   className,
+  label,
 }: {
   id: string;
+  /** the field's label when not "Mobile number" (a translation key) */
+  label?: string;
   value?: string | null;
   error?: string;
-  required?: boolean;
   className?: string;
 }) {
   const { t } = useT();
@@ -28,7 +29,7 @@ export function PhoneField({
   return (
     <div className={className}>
       <label htmlFor={id} className="text-sm font-medium">
-        {t("address.phone")}
+        {t(label ?? "address.phone")}
       </label>
       <input
         id={id}
@@ -37,7 +38,6 @@ export function PhoneField({
         inputMode="tel"
         autoComplete="tel"
         maxLength={40}
-        required={required}
         defaultValue={value ? formatPhone(value) : undefined}
         aria-describedby={error ? `${errorId} ${hintId}` : hintId}
         aria-invalid={error ? true : undefined}

@@ -147,6 +147,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <input type="hidden" name="intent" value="set-phone" />
         <PhoneField
           id="account-phone"
+          label="address.accountPhone"
           className="min-w-0 flex-1"
           value={actionData?.intent === "set-phone" ? actionData.values.phone : user.phone}
           error={actionData?.intent === "set-phone" ? actionData.errors.phone : undefined}
