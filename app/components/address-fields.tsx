@@ -1,9 +1,10 @@
 import { useState } from "react";
+import { PhoneField } from "~/components/phone-field";
 import type { AddressInput } from "~/domain/addresses.server";
 import { useT } from "~/lib/i18n";
 import { DEFAULT_COUNTRY, NIGERIAN_STATES } from "~/lib/nigeria";
 
-export type AddressErrors = Partial<Record<keyof AddressInput, string>>;
+export type AddressErrors = Partial<Record<keyof AddressInput | "phone", string>>;
 
 const inputClass =
   "mt-1 block w-full rounded-lg border border-stone-300 bg-white px-3 py-2.5 text-base disabled:bg-stone-100 disabled:text-stone-500 aria-[invalid=true]:border-rose-600";
@@ -17,11 +18,14 @@ export function AddressFields({
   values,
   errors = {},
   disabled = false,
+  withPhone = false,
 }: {
   idPrefix: string;
-  values?: Partial<AddressInput>;
+  values?: Partial<AddressInput> & { phone?: string | null };
   errors?: AddressErrors;
   disabled?: boolean;
+  /** the number the rider calls at this address (the address book; checkout asks for it on its own) */
+  withPhone?: boolean;
 }) {
   const { t } = useT();
   const [country, setCountry] = useState(values?.country ?? DEFAULT_COUNTRY);
@@ -86,6 +90,7 @@ export function AddressFields({
         />
         {error("country")}
       </div>
+      {withPhone && <PhoneField id={id("phone")} value={values?.phone} error={errors.phone} className="sm:col-span-2" />}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { InvoiceKind, InvoicePaper, InvoiceView } from "~/domain/invoice.se
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
+import { formatPhone } from "~/lib/phone";
 
 const toolbarLink = "inline-flex min-h-11 items-center rounded-lg border border-stone-300 bg-white px-3 text-sm hover:bg-stone-100 aria-[current=page]:bg-ink aria-[current=page]:text-white";
 
@@ -120,6 +121,7 @@ export function InvoiceDocument({
             ) : (
               <p>{t("invoice.noAddress")}</p>
             )}
+            {invoice.phone && <p data-invoice-phone>{t("invoice.phone", { phone: formatPhone(invoice.phone) })}</p>}
           </div>
         </section>
 

@@ -2,6 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
 import type { Address } from "~/domain/addresses.server";
 import { useT } from "~/lib/i18n";
+import { formatPhone } from "~/lib/phone";
 
 type Failed = { intent: string; addressId: number | null; errors: AddressErrors; values: Record<string, string> } | null;
 
@@ -44,6 +45,7 @@ export default function Addresses({
               <p className="text-stone-600">
                 {address.city}, {address.state}, {address.country}
               </p>
+              {address.phone && <p className="text-sm text-stone-600">{formatPhone(address.phone)}</p>}
               <div className="mt-3 flex flex-wrap gap-2">
                 <details className="w-full" open={Boolean(editFailed)}>
                   <summary className="inline-block cursor-pointer rounded-full border border-stone-300 px-4 py-2 text-sm" aria-label={t("address.editAddress", { street: address.street })}>
@@ -52,7 +54,7 @@ export default function Addresses({
                   <Form method="post" className="mt-3 space-y-4">
                     <input type="hidden" name="intent" value="update-address" />
                     <input type="hidden" name="addressId" value={address.id} />
-                    <AddressFields idPrefix={`address-${address.id}`} values={editFailed ? editFailed.values : address} errors={editFailed?.errors} />
+                    <AddressFields idPrefix={`address-${address.id}`} values={editFailed ? editFailed.values : address} errors={editFailed?.errors} withPhone />
                     <button type="submit" disabled={busy} className="rounded-full bg-ink px-5 py-2.5 text-sm font-medium text-white disabled:opacity-60">
                       {t("address.save")}
                     </button>
@@ -76,7 +78,7 @@ export default function Addresses({
           <summary className="cursor-pointer font-medium">{t("address.add")}</summary>
           <Form method="post" className="mt-4 space-y-4">
             <input type="hidden" name="intent" value="add-address" />
-            <AddressFields idPrefix="new-address" values={addFailed?.values} errors={addFailed?.errors} />
+            <AddressFields idPrefix="new-address" values={addFailed?.values} errors={addFailed?.errors} withPhone />
             <button type="submit" disabled={busy} className="rounded-full bg-ink px-5 py-2.5 text-sm font-medium text-white disabled:opacity-60">
               {t("address.add")}
             </button>

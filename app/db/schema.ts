@@ -93,6 +93,8 @@ export interface UserTable {
   must_change_password: ColumnType<number, number | undefined, number>;
   /** the language the customer last used ("en", "es"); null until known */
   locale: ColumnType<string | null, string | null | undefined, string | null>;
+  /** a Nigerian mobile number in E.164 (+234…); null until the customer gives one */
+  phone: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {
@@ -130,6 +132,8 @@ export interface AddressTable {
   city: string;
   state: string;
   country: string;
+  /** the number the rider calls at this address, E.164 (+234…); null for addresses saved before it was asked */
+  phone: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 
@@ -194,6 +198,8 @@ export interface OrderTable {
   payment_checked_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** the client address it was placed from: units held by one address's unpaid orders are capped (docs/decisions/213) */
   placed_from: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the number the rider calls, E.164 (+234…); null for orders placed before it was asked (and WhatsApp orders) */
+  phone: ColumnType<string | null, string | null | undefined, string | null>;
   /** when the owner was told this unconfirmed pay-on-delivery order will expire */
   hold_warned_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   created_at: Timestamp;

@@ -6,6 +6,7 @@ import type { Role } from "~/db/schema";
 import type { Translate } from "~/lib/i18n";
 import { logSecurityEvent } from "~/lib/security-log.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
+import { parseNigerianMobile, type PhoneProblem } from "~/lib/phone";
 import type { ToastInput } from "~/lib/toast";
 import { redirectWithToast } from "~/lib/toast.server";
 import { accountExistsEmail, confirmRegistrationEmail, passwordResetEmail } from "./account-mail.server";
@@ -524,4 +525,22 @@ export async function createOrPromoteAdmin(
     .returning("id")
     .executeTakeFirstOrThrow();
   return { created: true, userId: row.id };
+}
+
+/** The account's mobile number (E.164), or null when none was given. */
+export async function accountPhone(db: Db, userId: number): Promise<string | null> {
+  const row = await db.selectFrom("users").select("phone").where("id", "=", userId).executeTakeFirst();
+  return row?.phone ?? null;
+}
+
+/** Sets the account's number as typed, or clears it when left empty; anything not a Nigerian mobile is refused. */
+export async function setAccountPhone(db: Db, userId: number, typed: string): Promise<{ ok: true; phone: string | null } | { ok: false; error: PhoneProblem }> {
+  let phone: string | null = null;
+  if (typed.trim() !== "") {
+    const parsed = parseNigerianMobile(typed);
+    if (!parsed.ok) return parsed;
+    phone = parsed.phone;
+  }
+  await db.updateTable("users").set({ phone }).where("id", "=", userId).execute();
+  return { ok: true, phone };
 }

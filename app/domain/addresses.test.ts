@@ -9,6 +9,7 @@ import {
   findAddress,
   listAddresses,
   MAX_ADDRESSES,
+  readSavedAddress,
   updateAddress,
 } from "./addresses.server";
 
@@ -41,6 +42,19 @@ describe("address validation", () => {
     const bad = addressSchema.safeParse({ ...lagos, state: "Atlantis" });
     expect(bad.error?.issues[0]).toMatchObject({ path: ["state"], message: "address.errors.state" });
     expect(addressSchema.parse({ ...lagos, state: "Greater Accra", country: "Ghana" }).state).toBe("Greater Accra");
+  });
+});
+
+describe("an address book entry's number", () => {
+  it("is optional, and kept in E.164 when given", () => {
+    expect(readSavedAddress({ ...lagos, phone: "" })).toEqual({ ok: true, address: { ...lagos, phone: null } });
+    expect(readSavedAddress({ ...lagos })).toEqual({ ok: true, address: { ...lagos, phone: null } });
+    expect(readSavedAddress({ ...lagos, phone: "0803 123 4567" })).toEqual({ ok: true, address: { ...lagos, phone: "+2348031234567" } });
+  });
+
+  it("is refused when not a Nigerian mobile, with the address's own errors", () => {
+    expect(readSavedAddress({ ...lagos, phone: "01 234 5678" })).toEqual({ ok: false, errors: { phone: "address.errors.phone" } });
+    expect(readSavedAddress({ ...lagos, city: "", phone: "abc" })).toEqual({ ok: false, errors: { city: "address.errors.city", phone: "address.errors.phone" } });
   });
 });
 
@@ -78,5 +92,20 @@ describe.each(ENGINES)("saved addresses on %s", (engine) => {
     expect(await deleteAddress(t.db, ada, mine.id)).toBe(true);
     expect(await listAddresses(t.db, ada)).toHaveLength(MAX_ADDRESSES - 1);
     expect(await listAddresses(t.db, bola)).toEqual([]);
+  });
+
+  it("keeps a number with an address, changes it and clears it; older addresses have none", async () => {
+    const old = await addAddress(t.db, bola, lagos);
+    expect(old.phone).toBeNull();
+    expect((await findAddress(t.db, bola, old.id))?.phone).toBeNull();
+    const home = await addAddress(t.db, bola, { ...lagos, phone: "+2348031234567" });
+    expect((await findAddress(t.db, bola, home.id))?.phone).toBe("+2348031234567");
+    // Edited without a number in the call (an older caller): the number stays.
+    expect(await updateAddress(t.db, bola, home.id, { ...lagos, city: "Ikoyi" })).toBe(true);
+    expect(await findAddress(t.db, bola, home.id)).toMatchObject({ city: "Ikoyi", phone: "+2348031234567" });
+    expect(await updateAddress(t.db, bola, home.id, { ...lagos, phone: "+2349091234567" })).toBe(true);
+    expect((await findAddress(t.db, bola, home.id))?.phone).toBe("+2349091234567");
+    expect(await updateAddress(t.db, bola, home.id, { ...lagos, phone: null })).toBe(true);
+    expect((await listAddresses(t.db, bola)).map((a) => a.phone)).toEqual([null, null]);
   });
 });

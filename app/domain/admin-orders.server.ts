@@ -182,6 +182,8 @@ export interface AdminOrderDetail extends AdminOrderRow {
   paymentChannel: string | null;
   paidAt: string | null;
   refundedAt: string | null;
+  /** the number the rider calls (E.164); null on orders from before it was asked and WhatsApp orders */
+  phone: string | null;
 }
 
 export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderDetail | undefined> {
@@ -211,6 +213,7 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
       "o.delivery_method",
       "o.delivery_zone",
       "o.delivery_estimate",
+      "o.phone",
       "a.street",
       "a.city",
       "a.state",
@@ -256,6 +259,7 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
     customerEmail: order.email,
     customerName: order.email ? `${order.first_name ?? ""} ${order.last_name ?? ""}`.trim() : null,
     address: snapshot,
+    phone: order.phone,
     items: items.map((i) => ({
       id: i.id,
       productId: i.product_id,

@@ -40,7 +40,7 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
 
   it("moves an order along, recording each step with its time and admin, and e-mails the customer", async () => {
     const product = await addProduct(t.db, { brandId, categoryId, name: "Bleu de Chanel", price: 16_500_000, stock: 5 });
-    const order = await insertOrder(t.db, { userId: customer.id, items: [{ productId: product.id, quantity: 1 }] });
+    const order = await insertOrder(t.db, { userId: customer.id, phone: "+2348031234567", items: [{ productId: product.id, quantity: 1 }] });
     for (const [from, to] of [
       ["pending", "confirmed"],
       ["confirmed", "shipped"],
@@ -51,6 +51,7 @@ describe.each(ENGINES)("admin orders on %s", (engine) => {
     }
     const detail = await getAdminOrder(t.db, order.number);
     expect(detail?.status).toBe("delivered");
+    expect(detail?.phone).toBe("+2348031234567");
     expect(detail?.next).toEqual([]);
     expect(detail?.history.map((h) => [h.status, h.actor])).toEqual([
       ["pending", null],

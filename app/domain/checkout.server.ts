@@ -15,6 +15,7 @@ import {
 } from "~/lib/delivery";
 import type { Translate } from "~/lib/i18n";
 import type { Config } from "~/lib/config.server";
+import { parseNigerianMobile } from "~/lib/phone";
 import {
   type Address,
   AddressLimitError,
@@ -87,12 +88,20 @@ export interface CheckoutView {
   /** fees by state, so the page shows the fee as soon as a state is chosen */
   delivery: DeliveryTable;
   payment: PaymentOptions;
+  /** the account's mobile number (E.164), offered when the chosen address has none */
+  phone: string | null;
 }
 
 export async function checkoutView(db: Db, userId: number, payment: PaymentOptions): Promise<CheckoutView> {
   const cartId = await accountCartId(db, userId);
-  const [cart, addresses, delivery] = await Promise.all([cartView(db, cartId), listAddresses(db, userId), loadDeliveryTable(db)]);
+  const [cart, addresses, delivery, account] = await Promise.all([
+    cartView(db, cartId),
+    listAddresses(db, userId),
+    loadDeliveryTable(db),
+    db.selectFrom("users").select("phone").where("id", "=", userId).executeTakeFirst(),
+  ]);
   return {
+    phone: account?.phone ?? null,
     delivery,
     payment,
     cart,
@@ -109,6 +118,8 @@ export interface CheckoutInput {
   /** a saved address of the shopper's, or null for the address typed into the form */
   addressId: number | null;
   address: Record<string, string>;
+  /** the mobile number as typed: the rider calls it (required, for delivery and pick-up alike) */
+  phone: string;
   saveAddress: boolean;
   /** "delivery" or "pickup", as the form says (anything else is refused) */
   deliveryMethod: string;
@@ -133,7 +144,8 @@ export type CheckoutProblem =
   | { problem: "tooManyOpen"; count: number; retryAfter: number }
   /** over what one order, or the unpaid orders of an account or an address, may hold (docs/decisions/213) */
   | HoldProblem
-  | { problem: "invalidAddress"; errors: Partial<Record<keyof AddressSnapshot, string>> }
+  /** the typed address, or the mobile number, is refused (translation keys by field) */
+  | { problem: "invalidAddress"; errors: CheckoutFieldErrors }
   /** no delivery to that address (outside Nigeria, no such state) or pick-up not offered */
   | { problem: "delivery"; reason: QuoteProblem }
   /** a way to pay the shop does not offer for this delivery */
@@ -142,6 +154,8 @@ export type CheckoutProblem =
   | { problem: "noPayment"; where: string }
   /** the page showed another total (no JavaScript, or the fees changed): here is the real one, confirm it */
   | { problem: "confirm"; quote: DeliveryQuote; subtotal: number; total: number; where: string };
+
+export type CheckoutFieldErrors = Partial<Record<keyof AddressSnapshot | "phone", string>>;
 
 export type CheckoutResult =
   | { ok: true; order: PlacedOrder; reused: boolean; address: AddressSnapshot | null }
@@ -201,6 +215,10 @@ export async function placeCheckoutOrder(
   const method: DeliveryMethod = input.deliveryMethod;
   let address: AddressSnapshot | null = null;
   let addressId: number | null = null;
+  let savedPhone: string | null = null;
+  const errors: CheckoutFieldErrors = {};
+  const phone = parseNigerianMobile(input.phone);
+  if (!phone.ok) errors.phone = phone.error;
   if (method === "pickup") {
     // Collected at the shop: no address is needed, none is saved.
   } else if (input.addressId !== null) {
@@ -208,15 +226,13 @@ export async function placeCheckoutOrder(
     if (!saved) return { ok: false, problem: "unknownAddress" };
     address = { street: saved.street, city: saved.city, state: saved.state, country: saved.country };
     addressId = saved.id;
+    savedPhone = saved.phone;
   } else {
     const parsed = addressSchema.safeParse(input.address);
-    if (!parsed.success) {
-      const errors: Partial<Record<keyof AddressSnapshot, string>> = {};
-      for (const issue of parsed.error.issues) errors[issue.path[0] as keyof AddressSnapshot] ??= issue.message;
-      return { ok: false, problem: "invalidAddress", errors };
-    }
-    address = parsed.data;
+    if (parsed.success) address = parsed.data;
+    else for (const issue of parsed.error.issues) errors[issue.path[0] as keyof AddressSnapshot] ??= issue.message;
   }
+  if (!phone.ok || Object.keys(errors).length > 0) return { ok: false, problem: "invalidAddress", errors };
 
   const quoteFor = (table: DeliveryTable, subtotal: number) =>
     quoteDelivery(table, { method, state: address?.state ?? "", country: address?.country ?? "", subtotal });
@@ -261,7 +277,7 @@ export async function placeCheckoutOrder(
       let linkTo = addressId;
       if (linkTo === null && input.saveAddress && address) {
         try {
-          linkTo = (await saveNewAddress(trx, user.id, address)).id;
+          linkTo = (await saveNewAddress(trx, user.id, { ...address, phone: phone.phone })).id;
         } catch (error) {
           // Four saved already (the box is not offered then): the order still goes through, unsaved.
           if (!(error instanceof AddressLimitError)) throw error;
@@ -287,7 +303,13 @@ export async function placeCheckoutOrder(
         },
         ownerAlert: confirmation ? ownerAlert(confirmation.config) : null,
         placedFrom: options.clientIp ?? null,
+        phone: phone.phone,
       });
+      // A saved address, or an account, without a number keeps the one given now (asked once, at its next use).
+      if (addressId !== null && savedPhone === null) {
+        await trx.updateTable("addresses").set({ phone: phone.phone }).where("id", "=", addressId).where("user_id", "=", user.id).where("phone", "is", null).execute();
+      }
+      await trx.updateTable("users").set({ phone: phone.phone }).where("id", "=", user.id).where("phone", "is", null).execute();
       // Rolls everything back when the total moved or the way to pay is no longer offered there.
       const delivery = used.quote ?? quoted.quote;
       if (placed.total !== expected || !paymentMethodsFor(input.payment, delivery).includes(paymentMethod)) {

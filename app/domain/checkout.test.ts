@@ -17,6 +17,7 @@ const choices = (subtotal: number) => ({
   paymentMethod: "on_delivery",
   expectedTotal: String(lagosTotal(subtotal)),
   payment: PAYMENT,
+  phone: "0803 123 4567",
 });
 
 describe.each(ENGINES)("checkout on %s", (engine) => {
@@ -165,6 +166,57 @@ describe.each(ENGINES)("checkout on %s", (engine) => {
     const result = await submit(userId, { saveAddress: true });
     expect(result.ok).toBe(true);
     expect(await listAddresses(t.db, userId)).toHaveLength(MAX_ADDRESSES);
+  });
+
+  it("keeps the mobile number on the order in E.164, and gives it to a saved address and an account that had none", async () => {
+    const [p] = await makeProducts(t.db, [{ name: "Rider Calls", price: 1_000_000, stock: 10 }]);
+    const orderPhone = async (id: number) => (await t.db.selectFrom("orders").select("phone").where("id", "=", id).executeTakeFirstOrThrow()).phone;
+    const userPhone = async (id: number) => (await t.db.selectFrom("users").select("phone").where("id", "=", id).executeTakeFirstOrThrow()).phone;
+
+    // A saved address from before numbers were asked: the number typed now is kept with it and the account.
+    const { userId } = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    const old = await addAddress(t.db, userId, lagos);
+    expect((await checkoutView(t.db, userId, PAYMENT)).phone).toBeNull();
+    const placed = await submit(userId, { addressId: old.id, phone: "+234 (0) 803-123-4567" });
+    if (!placed.ok) throw new Error(placed.problem);
+    expect(placed.order.phone).toBe("+2348031234567");
+    expect(await orderPhone(placed.order.id)).toBe("+2348031234567");
+    expect((await listAddresses(t.db, userId))[0].phone).toBe("+2348031234567");
+    expect(await userPhone(userId)).toBe("+2348031234567");
+    expect((await checkoutView(t.db, userId, PAYMENT)).phone).toBe("+2348031234567");
+
+    // Another number on a later order is that order's: the account and the address keep theirs.
+    await t.db.insertInto("cart_lines").values({ cart_id: (await t.db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirstOrThrow()).id, product_id: p, size_id: firstSizeOf(p), quantity: 1, created_at: new Date().toISOString() }).execute();
+    const second = await submit(userId, { addressId: old.id, phone: "0909 876 5432", deliveryMethod: "pickup", expectedTotal: "1000000" });
+    if (!second.ok) throw new Error(second.problem);
+    expect(await orderPhone(second.order.id)).toBe("+2349098765432");
+    expect((await listAddresses(t.db, userId))[0].phone).toBe("+2348031234567");
+    expect(await userPhone(userId)).toBe("+2348031234567");
+
+    // A new address saved at checkout is saved with the number.
+    const saving = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    expect((await submit(saving.userId, { saveAddress: true, phone: "07012345678" })).ok).toBe(true);
+    expect((await listAddresses(t.db, saving.userId))[0]).toMatchObject({ ...lagos, phone: "+2347012345678" });
+  });
+
+  it("asks for a Nigerian mobile number, for delivery and pick-up, with the address's own errors, writing nothing", async () => {
+    const [p] = await makeProducts(t.db, [{ name: "No Number", price: 1_000_000, stock: 3 }]);
+    const { userId, cartId } = await shopperWithCart([{ productId: p, quantity: 1 }]);
+    expect(await submit(userId, { phone: "" })).toEqual({ ok: false, problem: "invalidAddress", errors: { phone: "address.errors.phoneRequired" } });
+    expect(await submit(userId, { phone: "01 234 5678" })).toEqual({ ok: false, problem: "invalidAddress", errors: { phone: "address.errors.phone" } });
+    expect(await submit(userId, { phone: "<script>", deliveryMethod: "pickup", expectedTotal: "1000000" })).toEqual({
+      ok: false,
+      problem: "invalidAddress",
+      errors: { phone: "address.errors.phone" },
+    });
+    expect(await submit(userId, { phone: "0803", address: { ...lagos, city: "" } })).toEqual({
+      ok: false,
+      problem: "invalidAddress",
+      errors: { city: "address.errors.city", phone: "address.errors.phone" },
+    });
+    expect(await stockOf(p)).toBe(3);
+    expect(await cartLines(cartId)).toHaveLength(1);
+    expect(await t.db.selectFrom("orders").select("id").where("user_id", "=", userId).execute()).toEqual([]);
   });
 
   it("refuses another user's saved address, a bad address and an empty cart, writing nothing", async () => {

@@ -16,6 +16,8 @@ export interface InvoiceView {
   channel: OrderChannel;
   customer: { name: string; email: string } | null;
   address: { street: string; city: string; state: string; country: string } | null;
+  /** the number the rider calls (E.164), null on orders from before it was asked */
+  phone: string | null;
   items: { name: string; unitPrice: number; quantity: number; lineTotal: number }[];
   subtotal: number;
   shipping: number;
@@ -47,6 +49,7 @@ async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: 
       "o.ship_city",
       "o.ship_state",
       "o.ship_country",
+      "o.phone",
       "u.email",
       "u.first_name",
       "u.last_name",
@@ -66,6 +69,7 @@ async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: 
     address: hasAddress
       ? { street: order.ship_street ?? "", city: order.ship_city ?? "", state: order.ship_state ?? "", country: order.ship_country ?? "" }
       : null,
+    phone: order.phone,
     items: items.map((i) => ({ name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
     subtotal: order.subtotal,
     shipping: order.shipping,

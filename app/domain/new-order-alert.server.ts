@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
+import { formatPhone, whatsAppHref } from "~/lib/phone";
 import { queueMail } from "./mail-outbox.server";
 import type { PlacedOrder } from "./orders.server";
 
@@ -22,7 +23,7 @@ export interface OwnerAlert {
 /** The e-mail about a new order, in the shop's language (the owner reads the admin area's). */
 export function newOrderEmail(
   alert: OwnerAlert,
-  order: Pick<PlacedOrder, "number" | "channel" | "items" | "subtotal" | "shipping" | "total" | "paymentMethod" | "paymentStatus">,
+  order: Pick<PlacedOrder, "number" | "channel" | "items" | "subtotal" | "shipping" | "total" | "paymentMethod" | "paymentStatus"> & { phone?: string | null },
   customer: { name: string; email: string } | null,
   address: { street: string; city: string; state: string; country: string } | null,
 ): { subject: string; text: string } {
@@ -40,6 +41,7 @@ export function newOrderEmail(
     t(k + "payment", { method: t(`admin.orders.paymentMethod.${order.paymentMethod ?? "none"}`), status: t(`admin.orders.paymentStatus.${order.paymentStatus}`).toLowerCase() }),
     "",
     customer ? t(k + "customer", { name: customer.name, email: customer.email }) : t(k + "guest"),
+    order.phone ? t(k + "phone", { phone: formatPhone(order.phone), whatsapp: whatsAppHref(order.phone) }) : t(k + "noPhone"),
     address ? t(k + "address", { address: [address.street, address.city, address.state, address.country].filter(Boolean).join(", ") }) : t(k + "noAddress"),
     "",
     t(k + "link", { url: `${alert.publicUrl}/admin/orders/${encodeURIComponent(order.number)}` }),

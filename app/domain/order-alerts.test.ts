@@ -11,7 +11,7 @@ import { placeWhatsAppOrder } from "./orders.server";
 
 const PAYMENT = { paystack: false, bankTransfer: true, payOnDelivery: true };
 /** Delivered to Lagos (the seeded ₦3,000 fee), paid on delivery: what the checkout page sends for one ₦29,000.50 bottle. */
-const choices = { deliveryMethod: "delivery", paymentMethod: "on_delivery", expectedTotal: String(2_900_050 + 300_000), payment: PAYMENT };
+const choices = { deliveryMethod: "delivery", paymentMethod: "on_delivery", expectedTotal: String(2_900_050 + 300_000), payment: PAYMENT, phone: "0803 123 4567" };
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
 
 describe("OWNER_EMAIL", () => {
@@ -68,6 +68,8 @@ describe.each(ENGINES)("new-order alerts on %s", (engine) => {
     expect(sent[0].text_body).toContain("Payment: Pay on delivery (unpaid)");
     expect(sent[0].text_body).toContain(`Customer: Chioma Test <buyer-${engine}@example.com>`);
     expect(sent[0].text_body).toContain("Deliver to: 12 Admiralty Way, Lekki, Lagos, Nigeria");
+    // The link ends its line, so a mail program that makes it clickable takes nothing after it.
+    expect(sent[0].text_body).toMatch(/^Phone: \+234 803 123 4567, WhatsApp: https:\/\/wa\.me\/2348031234567$/m);
     expect(sent[0].text_body).toContain(`Open the order: http://shop.test/admin/orders/${number}`);
 
     // The same form again finds the order: no second alert. A sold-out order writes none.
@@ -90,6 +92,7 @@ describe.each(ENGINES)("new-order alerts on %s", (engine) => {
     expect(sent[0].text_body).toContain("2 x Rose Noir: ₦20,000.00");
     expect(sent[0].text_body).toContain("Customer: a visitor without an account (WhatsApp)");
     expect(sent[0].text_body).toContain("Deliver to: no address yet");
+    expect(sent[0].text_body).toContain("Phone: none given");
   });
 
   it("counts and lists the orders waiting for the owner, the longest-waiting first", async () => {

@@ -141,7 +141,7 @@ describe.each(ENGINES)("unpaid orders on %s", (engine) => {
       await t.db.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
       await t.db.insertInto("cart_lines").values({ cart_id: cartId, product_id: oud, size_id: firstSizeOf(oud), quantity: 2, created_at: new Date().toISOString() }).execute();
       const view = await checkoutView(t.db, userId, PAYMENT);
-      const choices = { deliveryMethod: "delivery", paymentMethod: "bank_transfer", expectedTotal: String(2 * 2_000_000 + 300_000), payment: PAYMENT };
+      const choices = { deliveryMethod: "delivery", paymentMethod: "bank_transfer", expectedTotal: String(2 * 2_000_000 + 300_000), payment: PAYMENT, phone: "0803 123 4567" };
       return placeCheckoutOrder(t.db, { id: userId }, { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: false, ...choices }, { holdHours: 48 });
     };
     for (let i = 0; i < MAX_OPEN_CHECKOUT_ORDERS; i++) expect((await checkout()).ok).toBe(true);

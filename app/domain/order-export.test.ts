@@ -24,7 +24,7 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
       { name: "Rose \"Noir\"", price: 1_000_000, stock: 20 },
     ]);
     // 31 October 23:30 UTC is already 1 November in Lagos (UTC+1).
-    await insertOrder(t.db, { number: "UB-1", userId: customer.id, items: [{ productId: oud, quantity: 2 }, { productId: rose, quantity: 1 }], createdAt: "2026-10-31T23:30:00.000Z" });
+    await insertOrder(t.db, { number: "UB-1", userId: customer.id, phone: "+2348031234567", items: [{ productId: oud, quantity: 2 }, { productId: rose, quantity: 1 }], createdAt: "2026-10-31T23:30:00.000Z" });
     await insertOrder(t.db, { number: "UB-2", items: [{ productId: rose, quantity: 1 }], channel: "whatsapp", status: "cancelled", createdAt: "2026-10-31T22:59:00.000Z", address: null });
     await insertOrder(t.db, { number: "UB-3", userId: customer.id, items: [{ productId: rose, quantity: 3 }], status: "delivered", createdAt: "2026-11-30T22:59:59.000Z" });
     await insertOrder(t.db, { number: "UB-4", userId: customer.id, items: [{ productId: rose, quantity: 1 }], createdAt: "2026-11-30T23:00:00.000Z" });
@@ -45,6 +45,7 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
       payment: "unpaid",
       customer: "'@Ngozi Test",
       email: "'=cmd@example.com",
+      phone: "'+2348031234567",
       items: '2 x Oud, Wood 50ml; 1 x Rose "Noir"',
       quantity: "3",
       subtotal_ngn: "68001.00",
@@ -52,7 +53,7 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
       total_ngn: "68001.00",
       city: "Lekki",
     });
-    expect(rows[1]).toMatchObject({ date: "2026-10-31 23:59", customer: "", email: "", street: "", status: "cancelled", total_ngn: "10000.00" });
+    expect(rows[1]).toMatchObject({ date: "2026-10-31 23:59", customer: "", email: "", phone: "", street: "", status: "cancelled", total_ngn: "10000.00" });
   });
 
   it("keeps the days of a range in Lagos time, both ends included, and filters by status", async () => {

@@ -55,6 +55,8 @@ export interface OrderDetail extends OrderSummary {
   refundedAt: string | null;
   /** an online payment was started (and has not come through while unpaid) */
   paymentAttempted: boolean;
+  /** the number the rider calls (E.164); null on orders from before it was asked */
+  phone: string | null;
 }
 
 export async function findOrderForUser(db: Db, userId: number, number: string): Promise<OrderDetail | null> {
@@ -87,6 +89,7 @@ export async function findOrderForUser(db: Db, userId: number, number: string): 
     paidAt: order.paid_at,
     refundedAt: order.refunded_at,
     paymentAttempted: order.payment_reference !== null,
+    phone: order.phone,
     items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
     history: events.map((e) => ({ status: e.status, at: e.created_at })),
   };

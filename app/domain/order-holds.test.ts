@@ -55,6 +55,7 @@ describe.each(ENGINES)("stock held by unpaid orders on %s", (engine) => {
         addressId: null,
         address: lagos,
         saveAddress: false,
+        phone: "0803 123 4567",
         deliveryMethod: "delivery",
         paymentMethod: "on_delivery",
         expectedTotal: String(view.cart.subtotal + fee),

@@ -71,6 +71,8 @@ export interface NewOrder {
   ownerAlert?: OwnerAlert | null;
   /** the client address it was placed from (units held unpaid per address are capped: docs/decisions/213) */
   placedFrom?: string | null;
+  /** the number the rider calls, E.164 (checked by the caller with parseNigerianMobile) */
+  phone?: string | null;
 }
 
 export interface OrderItem {
@@ -102,6 +104,8 @@ export interface PlacedOrder {
   deliveryEstimate: string | null;
   paymentMethod: PaymentMethod | null;
   paymentStatus: PaymentStatus;
+  /** the number the rider calls, E.164; null on orders placed before it was asked and on WhatsApp orders */
+  phone: string | null;
 }
 
 export type OrderProblem =
@@ -237,6 +241,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
       payment_method: order.paymentMethod ?? null,
       payment_status: "unpaid",
       placed_from: order.placedFrom ?? null,
+      phone: order.phone ?? null,
       created_at: at,
       updated_at: at,
     })
@@ -278,6 +283,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
     deliveryEstimate: delivery?.estimate ?? null,
     paymentMethod: order.paymentMethod ?? null,
     paymentStatus: "unpaid" as const,
+    phone: order.phone ?? null,
   };
   // The owner's alert exists exactly when the order does.
   if (order.ownerAlert) await queueNewOrderAlert(trx, order.ownerAlert, placed, address);
@@ -316,6 +322,7 @@ export async function findOrderByNumber(db: Db, number: string): Promise<(Placed
     deliveryEstimate: row.delivery_estimate,
     paymentMethod: row.payment_method,
     paymentStatus: row.payment_status,
+    phone: row.phone,
     items: items.map((i) => ({ productId: i.product_id, sizeId: i.size_id, sizeLabel: i.size_label, name: i.name, unitPrice: i.unit_price, quantity: i.quantity })),
   };
 }

@@ -246,6 +246,7 @@ describe.each(ENGINES)("sizes on %s", (engine) => {
           addressId: null,
           address: lagos,
           saveAddress: false,
+          phone: "0803 123 4567",
           deliveryMethod: "delivery",
           paymentMethod: "on_delivery",
           expectedTotal: String(lagosTotal(views[i].cart.subtotal)),

@@ -47,6 +47,7 @@ describe.each(ENGINES)("a new shop's ways to pay on %s", (engine) => {
       addressId: null,
       address: { street: "1 Bompai Road", city: "Kano", state: "kano", country: "Nigeria" },
       saveAddress: false,
+      phone: "0803 123 4567",
       deliveryMethod: "delivery",
       paymentMethod: "on_delivery",
       expectedTotal: String(1_000_000 + 750_000),

@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
 import { CheckoutTotals, DeliveryChoice, PaymentChoice } from "~/components/checkout-options";
 import { ErrorSummary } from "~/components/error-summary";
+import { PhoneField } from "~/components/phone-field";
 import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
 import { paymentOptions } from "~/domain/delivery.server";
 import { startOnlinePayment } from "~/domain/online-payments.server";
@@ -45,7 +46,7 @@ export function meta({ data }: Route.MetaArgs) {
   return [{ title: data ? `${data.title} | Unboxed` : "Unboxed" }, { name: "robots", content: "noindex" }];
 }
 
-const ADDRESS_FIELDS = ["street", "city", "state", "country"] as const;
+const ADDRESS_FIELDS = ["street", "city", "state", "country", "phone"] as const;
 
 // "confirm" is the normal second step without JavaScript (the page shows the fee and the total first).
 const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, noPayment: 400, confirm: 200, tooManyOpen: 429, overLimit: 400, tooManyHeld: 429 } as const;
@@ -57,6 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const chosen = text("addressId");
   const addressId = chosen === "" || chosen === "new" ? null : /^\d{1,9}$/.test(chosen) ? Number(chosen) : -1;
   const address = { street: text("street"), city: text("city"), state: text("state"), country: text("country") };
+  const phone = text("phone");
   const choices = { deliveryMethod: text("deliveryMethod"), paymentMethod: text("paymentMethod") };
   try {
     const result = await placeCheckoutOrder(
@@ -67,6 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         seen: text("seen"),
         addressId,
         address,
+        phone,
         saveAddress: form.get("saveAddress") === "on",
         ...choices,
         expectedTotal: text("expectedTotal"),
@@ -99,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           reason,
           where: problem === "noPayment" ? result.where : "",
           confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
-          values: address,
+          values: { ...address, phone },
           ...choices,
         },
         { status: PROBLEM_STATUS[problem], headers: problem === "tooManyOpen" ? { "Retry-After": String(result.retryAfter) } : undefined },
@@ -119,7 +122,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     console.error("checkout failed:", error);
     const problemText = requestTranslator(request)("purchase.checkout.problems.failed");
-    return data({ problem: "failed" as const, productName: null, count: 0, problemText, errors: {}, reason: null, where: "", confirm: null, values: address, ...choices }, { status: 500 });
+    return data({ problem: "failed" as const, productName: null, count: 0, problemText, errors: {}, reason: null, where: "", confirm: null, values: { ...address, phone }, ...choices }, { status: 500 });
   }
 }
 
@@ -270,6 +273,15 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             </label>
           )}
           </div>
+
+          <PhoneField
+            // A chosen address's own number replaces what is in the field; one without a number leaves it.
+            key={selected?.phone ? `phone-${selected.id}` : "phone"}
+            id="checkout-phone"
+            className="max-w-sm"
+            value={failedValues?.phone || selected?.phone || loaderData.phone}
+            error={errors.phone}
+          />
 
           <PaymentChoice
             methods={methods}

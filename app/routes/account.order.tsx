@@ -10,6 +10,7 @@ import { requireUser } from "~/domain/sessions.server";
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
+import { formatPhone } from "~/lib/phone";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.order";
 
@@ -131,6 +132,11 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
             <p className="mt-1 text-sm text-stone-600">{t("purchase.order.zone", { zone: order.deliveryZone, estimate: order.deliveryEstimate ?? "" })}</p>
           )}
           {order.deliveryMethod === "pickup" && order.deliveryEstimate && <p className="mt-1 text-sm text-stone-600">{order.deliveryEstimate}</p>}
+          {order.phone && (
+            <p className="mt-1 text-sm text-stone-700">
+              {t("purchase.order.phone")}: {formatPhone(order.phone)}
+            </p>
+          )}
           <h2 className="mt-4 font-semibold">{t("purchase.order.payment")}</h2>
           <p className="mt-1 text-stone-700" data-testid="order-payment">
             {loaderData.paymentLabel}

@@ -1,21 +1,23 @@
 import Addresses from "~/components/profile-addresses";
 import Favourites from "~/components/profile-favourites";
-import { data, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import type { AddressErrors } from "~/components/address-fields";
 import {
   addAddress,
   AddressLimitError,
-  addressSchema,
   deleteAddress,
   listAddresses,
   MAX_ADDRESSES,
+  readSavedAddress,
   updateAddress,
 } from "~/domain/addresses.server";
+import { accountPhone, setAccountPhone } from "~/domain/accounts.server";
 import { listOrdersForUser } from "~/domain/order-history.server";
 import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { wishlistCards } from "~/domain/wishlist.server";
 import { OrderStatusBadge } from "~/components/order-status";
+import { PhoneField } from "~/components/phone-field";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { formatLagosTime } from "~/lib/dates";
 import { bodyRefusal, readForm } from "~/lib/form.server";
@@ -47,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = tabFrom(new URL(request.url));
   const t = requestTranslator(request);
   return {
-    user: { firstName: user.firstName, lastName: user.lastName, email: user.email },
+    user: { firstName: user.firstName, lastName: user.lastName, email: user.email, phone: await accountPhone(context.db, user.id) },
     tab,
     orders: tab === "orders" ? await listOrdersForUser(context.db, user.id) : [],
     addresses: tab === "addresses" ? await listAddresses(context.db, user.id) : [],
@@ -88,26 +90,31 @@ export async function action({ request, context }: Route.ActionArgs) {
       removed ? { type: "success", key: "address.toast.removed" } : { type: "error", key: "address.toast.removeFailed" },
     );
   }
+  if (intent === "set-phone") {
+    const typed = String(form.get("phone") ?? "");
+    const saved = await setAccountPhone(context.db, user.id, typed);
+    if (!saved.ok) return data({ intent, addressId: null, errors: { phone: saved.error } as AddressErrors, values: { phone: typed } }, { status: 400 });
+    return redirectWithToast(context, `/profile?tab=${tabFrom(new URL(request.url))}`, { type: "success", key: "address.toast.phoneSaved" });
+  }
   if (intent !== "add-address" && intent !== "update-address") throw bodyRefusal(request, "notAForm");
 
-  const values = Object.fromEntries(["street", "city", "state", "country"].map((k) => [k, String(form.get(k) ?? "")]));
-  const parsed = addressSchema.safeParse(values);
-  if (!parsed.success) {
-    const errors: AddressErrors = {};
-    for (const issue of parsed.error.issues) errors[issue.path[0] as keyof AddressErrors] ??= issue.message;
+  const values = Object.fromEntries(["street", "city", "state", "country", "phone"].map((k) => [k, String(form.get(k) ?? "")]));
+  const parsed = readSavedAddress(values);
+  if (!parsed.ok) {
+    const errors: AddressErrors = parsed.errors;
     return data({ intent, addressId: intent === "update-address" ? addressId : null, errors, values }, { status: 400 });
   }
 
   if (intent === "add-address") {
     try {
-      await addAddress(context.db, user.id, parsed.data);
+      await addAddress(context.db, user.id, parsed.address);
       return redirectWithToast(context, ADDRESSES_TAB, { type: "success", key: "address.toast.added" });
     } catch (error) {
       if (!(error instanceof AddressLimitError)) throw error;
       return redirectWithToast(context, ADDRESSES_TAB, { type: "error", key: "address.toast.addFailed" });
     }
   }
-  const updated = addressId !== null && (await updateAddress(context.db, user.id, addressId, parsed.data));
+  const updated = addressId !== null && (await updateAddress(context.db, user.id, addressId, parsed.address));
   if (!updated && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
   return redirectWithToast(
     context,
@@ -136,6 +143,19 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <p className="break-all text-stone-600">{user.email}</p>
         </div>
       </header>
+      <Form method="post" className="mt-4 flex max-w-md flex-wrap items-end gap-3">
+        <input type="hidden" name="intent" value="set-phone" />
+        <PhoneField
+          id="account-phone"
+          label="address.accountPhone"
+          className="min-w-0 flex-1"
+          value={actionData?.intent === "set-phone" ? actionData.values.phone : user.phone}
+          error={actionData?.intent === "set-phone" ? actionData.errors.phone : undefined}
+        />
+        <button type="submit" className="mb-7 rounded-full border border-stone-300 px-4 py-2.5 text-sm font-medium">
+          {t("address.savePhone")}
+        </button>
+      </Form>
 
       <nav aria-label={t("account.profile.title")} className="mt-8 flex gap-1 border-b border-stone-200">
         {TABS.map((name) => (

@@ -14,6 +14,7 @@ import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
 import { formatLagosTime } from "~/lib/dates";
+import { formatPhone, telHref, whatsAppHref } from "~/lib/phone";
 import { redirectWithToast } from "~/lib/toast.server";
 import { readForm } from "~/lib/form.server";
 import type { Route } from "./+types/admin.orders.$number";
@@ -189,6 +190,21 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                 </>
               ) : (
                 t("admin.orders.guest")
+              )}
+            </dd>
+            <dt className="text-stone-500">{t("admin.orders.phone")}</dt>
+            <dd>
+              {order.phone ? (
+                <span className="flex flex-wrap gap-x-3">
+                  <a href={telHref(order.phone)} aria-label={t("admin.orders.callPhone", { phone: formatPhone(order.phone) })} className="underline">
+                    {formatPhone(order.phone)}
+                  </a>
+                  <a href={whatsAppHref(order.phone)} target="_blank" rel="noopener noreferrer" aria-label={t("admin.orders.whatsAppPhone", { phone: formatPhone(order.phone) })} className="underline">
+                    WhatsApp
+                  </a>
+                </span>
+              ) : (
+                <span className="text-stone-600">{t("admin.orders.noPhone")}</span>
               )}
             </dd>
           </dl>

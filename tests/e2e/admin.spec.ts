@@ -368,6 +368,7 @@ test("cancelling a checkout order puts its stock back, and the customer sees it 
   await expect(toast(customerPage, "Added to cart successfully")).toBeVisible();
   await customerPage.goto("/checkout");
   await hydrated(customerPage);
+  await customerPage.getByLabel("Mobile number").fill("0803 123 4567");
   await customerPage.getByLabel("Street Address").fill("15 Bourdillon Road");
   await customerPage.getByLabel("City").fill("Ikoyi");
   await customerPage.getByLabel("State").selectOption("Lagos");

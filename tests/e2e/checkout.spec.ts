@@ -57,6 +57,7 @@ test("sign in, add two perfumes, check out with a new saved address, then find t
 
   await page.goto("/checkout");
   await hydrated(page);
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   const summary = page.getByRole("complementary");
   for (const name of names) await expect(summary.getByText(name)).toBeVisible();
   // No fee before the state is known, and no 'FREE' either: delivery to Lagos costs ₦3,000.
@@ -126,6 +127,7 @@ test("a saved address card fills and locks the form, and a second click lets it 
   await addFromHome(page, 1);
   await page.goto("/checkout");
   await hydrated(page);
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   const card = page.getByRole("radio", { name: /7 Gimbiya Street/ });
   await card.click();
   await expect(page.getByLabel("Street Address")).toHaveValue("7 Gimbiya Street");
@@ -157,6 +159,9 @@ test("checks out with JavaScript disabled", async ({ browser }) => {
   // Empty fields: the spec's messages, next to the fields, and no order.
   await expect(page.getByLabel("Street Address")).toHaveAccessibleDescription("Please input your street name");
   await expect(page.getByLabel("City")).toHaveAccessibleDescription("Please input your city");
+  await expect(page.getByLabel("Mobile number")).toHaveAccessibleDescription(/^Please input your mobile number/);
+  // A number as people write it is taken (and kept when the page shows the total first).
+  await page.getByLabel("Mobile number").fill("+234 (0) 803-123-4567");
   await page.getByLabel("Street Address").fill("2 Ogui Road");
   await page.getByLabel("City").fill("Enugu");
   await page.getByLabel("State").selectOption("Enugu");
@@ -170,6 +175,7 @@ test("checks out with JavaScript disabled", async ({ browser }) => {
   await expect(page).toHaveURL(/\/orders\/UB-\d+$/);
   await expect(page.getByTestId("order-delivery")).toHaveText("₦7,500.00");
   await expect(page.getByText("2 Ogui Road, Enugu, Enugu, Nigeria")).toBeVisible();
+  await expect(page.getByText("+234 803 123 4567")).toBeVisible();
   await context.close();
 });
 

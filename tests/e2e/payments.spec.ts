@@ -45,6 +45,7 @@ test("a shopper in Kano sees Kano's fee at once, pays by bank transfer, and the 
   await addFirstFromHome(page);
   await page.goto("/checkout");
   await hydrated(page);
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   const subtotal = (await page.getByTestId("checkout-subtotal").innerText()).trim();
   await page.getByLabel("Street Address").fill("4 Bompai Road");
   await page.getByLabel("City").fill("Kano");
@@ -98,6 +99,7 @@ test("pick-up at the shop is free, needs no address and can be paid on collectio
   await addFirstFromHome(page);
   await page.goto("/checkout");
   await hydrated(page);
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   await page.getByRole("radio", { name: /Pick up at the shop/ }).check();
   await expect(page.getByLabel("Street Address")).toBeHidden();
   await expect(page.getByTestId("checkout-delivery")).toHaveText("FREE");
@@ -116,6 +118,7 @@ test("without JavaScript, pick-up hides the address and the page shows the total
   const { page } = shopper;
   await addFirstFromHome(page, { javaScript: false });
   await page.goto("/checkout");
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   await page.getByRole("radio", { name: /Pick up at the shop/ }).check();
   await expect(page.getByLabel("Street Address")).toBeHidden();
   await page.getByRole("radio", { name: /Pay on delivery/ }).check();
@@ -152,6 +155,7 @@ test("the owner moves a state into a new zone at /admin/delivery, and checkout c
   await addFirstFromHome(shopper.page);
   await shopper.page.goto("/checkout");
   await hydrated(shopper.page);
+  await shopper.page.getByLabel("Mobile number").fill("0803 123 4567");
   await shopper.page.getByLabel("State").selectOption("Zamfara");
   await expect(shopper.page.getByTestId("checkout-delivery")).toHaveText("₦12,000.00");
   await expect(shopper.page.getByText("Far North: 5-9 working days")).toBeVisible();

@@ -44,6 +44,7 @@ test("a shopper in Kano sees Kano's fee, pays online through Paystack and lands 
   await addFirstFromHome(page);
   await page.goto("/checkout");
   await hydrated(page);
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   await fillKano(page);
   await expect(page.getByTestId("checkout-delivery")).toHaveText("₦7,500.00");
   const total = (await page.getByTestId("checkout-total").innerText()).trim();
@@ -76,6 +77,7 @@ test("a cancelled payment leaves the order unpaid with 'Pay now', which then goe
   await addFirstFromHome(page);
   await page.goto("/checkout");
   await hydrated(page);
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   await fillKano(page);
   await page.getByRole("button", { name: "Process Order" }).click();
   await page.getByRole("button", { name: "Cancel payment" }).click();
@@ -96,6 +98,7 @@ test("the whole online payment works with JavaScript off", async ({ browser, bas
   const { page, context } = await customer(browser, baseURL, false);
   await addFirstFromHome(page, { javaScript: false });
   await page.goto("/checkout");
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   await fillKano(page);
   await page.getByRole("button", { name: "Process Order" }).click();
   await expect(page.getByText(/Delivery to Kano is ₦7,500\.00\. Your total is ₦[\d,.]+\./)).toBeVisible();

@@ -79,6 +79,7 @@ test("a shopper chooses the 100 ml size and buys it: the price follows the choic
 
   await page.goto("/checkout");
   await hydrated(page);
+  await page.getByLabel("Mobile number").fill("0803 123 4567");
   await page.getByLabel("Street Address").fill("15 Bourdillon Road");
   await page.getByLabel("City").fill("Ikoyi");
   await page.getByLabel("State").selectOption("Lagos");

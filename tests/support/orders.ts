@@ -29,6 +29,8 @@ export async function insertOrder(
     paidAt?: string | null;
     paymentStatus?: PaymentStatus;
     paymentMethod?: PaymentMethod | null;
+    /** the mobile number on the order (E.164) */
+    phone?: string | null;
   },
 ): Promise<{ id: number; number: string; total: number }> {
   // Read before the transaction, which then starts with a write: on SQLite a transaction that read
@@ -71,6 +73,7 @@ export async function insertOrder(
         payment_status: input.paymentStatus ?? (input.paidAt ? "paid" : "unpaid"),
         paid_at: input.paidAt ?? null,
         payment_method: input.paymentMethod ?? null,
+        phone: input.phone ?? null,
         created_at: at,
         updated_at: at,
       })
