@@ -30,6 +30,7 @@ import * as m0091 from "./migrations/0091_category_names_raise_the_catalogue_ver
 import * as m0092 from "./migrations/0092_shopper_lists_in_index_order";
 import * as m0093 from "./migrations/0093_shop_fold_inlined";
 import * as m0094 from "./migrations/0094_order_holds";
+import * as m0096 from "./migrations/0096_staff_roles";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   "0092_shopper_lists_in_index_order": m0092,
   "0093_shop_fold_inlined": m0093,
   "0094_order_holds": m0094,
+  "0096_staff_roles": m0096,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

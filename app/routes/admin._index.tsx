@@ -5,7 +5,7 @@ import { PaymentStatusBadge } from "~/components/payment-status";
 import { loadDashboard } from "~/domain/dashboard.server";
 import { shopSetup } from "~/domain/delivery.server";
 import { countOrdersWaiting, ordersWaiting } from "~/domain/order-alerts.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { ORDER_STATUSES } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -14,7 +14,7 @@ import { formatLagosTime } from "~/lib/dates";
 import type { Route } from "./+types/admin._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "dashboard");
   const t = requestTranslator(request);
   const [dashboard, waiting, waitingCount, setup] = await Promise.all([
     loadDashboard(context.db, new Date(), context.config.lowStockThreshold),

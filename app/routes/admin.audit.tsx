@@ -3,7 +3,7 @@ import { inputClass, PageHeader, Pagination, screenHref, TableScroller } from "~
 import type { AuditEntity } from "~/db/schema";
 import { type AuditEntry, listAudit } from "~/domain/audit.server";
 import { AUDIT_ENTITIES, STOCK_REASONS } from "~/lib/admin";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { pageParam } from "~/lib/admin-params";
 import { type Translate, useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -14,7 +14,7 @@ import type { Route } from "./+types/admin.audit";
 const PATH = "/admin/audit";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "audit");
   const url = new URL(request.url);
   const raw = url.searchParams.get("entity");
   const entity = (AUDIT_ENTITIES as string[]).includes(raw ?? "") ? (raw as AuditEntity) : null;
@@ -33,7 +33,8 @@ function showValue(field: string, value: unknown, t: Translate): string {
   if (value === null || value === undefined || value === "") return t("admin.audit.none");
   if (MONEY_FIELDS.has(field) && typeof value === "number") return formatNaira(value);
   if (field === "status" && typeof value === "string") return t(`admin.orders.status.${value}`);
-  if (field === "role" && (value === "admin" || value === "customer")) return t(`admin.customers.roles.${value}`);
+  // "admin" is kept for entries written before the staff roles (docs/decisions/218).
+  if (field === "role" && typeof value === "string" && ["admin", "customer", "owner", "manager", "fulfilment", "support"].includes(value)) return t(`admin.customers.roles.${value}`);
   if (field === "stockReason" && (STOCK_REASONS as unknown[]).includes(value)) return t(`admin.stock.reasons.${value as string}`);
   return String(value);
 }

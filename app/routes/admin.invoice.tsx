@@ -1,14 +1,14 @@
 import { data } from "react-router";
 import { InvoiceDocument } from "~/components/invoice";
 import { invoiceForAdmin, invoiceOptions, type InvoiceKind, type InvoicePaper } from "~/domain/invoice.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import { requestTranslator } from "~/lib/i18n.server";
 import type { Route } from "./+types/admin.invoice";
 
 /** The printable invoice or packing slip of any order, for the owner (outside the admin frame, to print). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "orders.view");
   const invoice = await invoiceForAdmin(context.db, context.config, params.number);
   if (!invoice) throw data(null, { status: 404 });
   const options = invoiceOptions(new URL(request.url));

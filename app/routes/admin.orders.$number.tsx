@@ -9,7 +9,7 @@ import { refundOnlineOrder } from "~/domain/online-payments.server";
 import { isOrderNumber } from "~/domain/orders.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
-import { requireAdmin } from "~/domain/sessions.server";
+import { assertPermission, requirePermission } from "~/domain/permissions.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
@@ -20,7 +20,7 @@ import type { Route } from "./+types/admin.orders.$number";
 
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "orders.view");
   const order = isOrderNumber(params.number) ? await getAdminOrder(context.db, params.number) : undefined;
   if (!order) throw data(null, { status: 404 });
   const t = requestTranslator(request);
@@ -42,10 +42,12 @@ const status = z.enum(ORDER_STATUSES as [OrderStatus, ...OrderStatus[]]);
 const statusChange = z.object({ from: status, to: status, note: z.string().max(MAX_STATUS_NOTE * 2).optional() });
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "orders.status");
   const path = `/admin/orders/${encodeURIComponent(params.number)}`;
   const form = await readForm(request);
   const intent = form.get("intent");
+  if (intent === "deliveryFee" || intent === "markPaid") assertPermission(admin, request, context, "orders.payments");
+  if (intent === "refund") assertPermission(admin, request, context, "orders.refund");
   if (intent === "deliveryFee" && isOrderNumber(params.number)) {
     const fee = form.get("fee");
     const result = await setDeliveryFee(context, { number: params.number, fee: typeof fee === "string" ? fee : "", actorId: admin.id });

@@ -4,7 +4,7 @@ import { PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroll
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { OrderFilterFields } from "~/components/admin/order-filter-fields";
 import { listAdminOrders, parseOrderFilters } from "~/domain/admin-orders.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { requireTextQuery } from "~/lib/form.server";
 import { pageParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";
@@ -16,7 +16,7 @@ import type { Route } from "./+types/admin.orders";
 const PATH = "/admin/orders";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "orders.view");
   requireTextQuery(request);
   const url = new URL(request.url);
   // A value that is not one of ours is ignored here (the export refuses it).

@@ -28,7 +28,7 @@ import {
   updateProduct,
 } from "~/domain/admin-products.server";
 import { taxonomyOptions } from "~/domain/admin-taxonomy.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { MAX_UPLOAD_BYTES, PRODUCT_FIELDS, type ProductErrors, type ProductField } from "~/lib/admin";
 import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";
@@ -46,7 +46,7 @@ const PATH = "/admin/products";
 const ACCEPTED_TYPES = "image/jpeg,image/png,image/webp,image/avif";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "catalogue.view");
   requireTextQuery(request);
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
@@ -85,7 +85,7 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "catalogue.edit");
   // Nothing larger than one image and the text fields is read into memory (app/lib/body-limit.server.ts).
   const read = await readFormBody(request);
   if (read.problem === "tooLarge" && read.limit === UPLOAD_BODY_LIMIT) return data({ errors: { image: "admin.products.errors.imageSize" } as ProductErrors, values: {} }, { status: 413 });

@@ -1,14 +1,14 @@
 import { Award, History, LayoutDashboard, LogOut, MessageSquareText, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/order-alerts.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { useT } from "~/lib/i18n";
 import { refusalMessage } from "~/lib/refusal";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/admin";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "dashboard");
   return { admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email }, waiting: await countOrdersWaiting(context.db) };
 }
 
