@@ -30,7 +30,7 @@ function flatten(entries: RouteEntry[], base = ""): { file: string; path: string
 }
 
 /** What each admin route module asks; an action whose parts differ says so by `intent`. */
-const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents?: Record<string, Permission> }> = {
+const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents?: Record<string, Permission>; query?: string }> = {
   "routes/admin.tsx": { loader: "dashboard" },
   "routes/admin._index.tsx": { loader: "dashboard" },
   "routes/admin.orders.tsx": { loader: "orders.view" },
@@ -40,7 +40,8 @@ const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents
     action: "orders.status",
     intents: { status: "orders.status", deliveryFee: "orders.payments", markPaid: "orders.payments", refund: "orders.refund" },
   },
-  "routes/admin.invoice.tsx": { loader: "orders.view" },
+  // The packing slip; the invoice (money) asks `prices` too, below.
+  "routes/admin.invoice.tsx": { loader: "orders.view", query: "?doc=slip" },
   "routes/admin.products.tsx": { loader: "catalogue.view", action: "catalogue.edit" },
   "routes/admin.products.export.ts": { loader: "catalogue.export" },
   "routes/admin.products.import.tsx": { loader: "catalogue.edit", action: "catalogue.edit" },
@@ -109,7 +110,7 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
         for (const role of ROLES) {
           const request = call.body
             ? browserRequest(url(route.path), { method: "POST", body: new URLSearchParams(call.body), cookies: [cookies[role]], headers: { Origin: "http://shop.test" } })
-            : browserRequest(url(route.path), { cookies: [cookies[role]] });
+            : browserRequest(url(route.path) + (guard.query ?? ""), { cookies: [cookies[role]] });
           const outcome = await runRoute(call.handler, request, context, routeParams(route.path));
           checked++;
           const allowed = can(role, call.permission);
@@ -123,6 +124,49 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
     expect(failures).toEqual([]);
     expect(admin.map((r) => r.file)).toEqual(expect.arrayContaining(Object.keys(GUARDS)));
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it("sends each role only the figures and contact details it may see, and prints the invoice only for those who see prices", async () => {
+    const get = async (handler: string, at: string, role: Role, routeParams: Record<string, string> = {}) => {
+      const module = (await import(/* @vite-ignore */ path.resolve("app", handler))) as { loader: Handler };
+      return runRoute(module.loader, browserRequest(at, { cookies: [cookies[role]] }), context, routeParams);
+    };
+    const number = { number: params.number };
+    const shopperEmail = (await t.db.selectFrom("users").select("email").where("id", "=", Number(params.customer)).executeTakeFirstOrThrow()).email;
+    for (const role of ["owner", "manager", "fulfilment", "support"] as Role[]) {
+      const dashboard = (await get("routes/admin._index.tsx", "/admin", role)).body as { dashboard: { daily: unknown[]; latest: { total: number; customer: string | null }[] }; setup: unknown };
+      expect(dashboard.dashboard.daily.length > 0, role).toBe(can(role, "revenue"));
+      expect(dashboard.dashboard.latest[0].customer, role).toBe(can(role, "customers.contact") ? shopperEmail : null);
+      expect(dashboard.dashboard.latest[0].total > 0, role).toBe(can(role, "prices"));
+      expect(dashboard.setup !== null, role).toBe(can(role, "settings"));
+
+      const list = (await get("routes/admin.orders.tsx", "/admin/orders", role)).body as { orders: { total: number; customerEmail: string | null; customerName: string | null }[]; exportable: boolean };
+      expect(list.orders[0].customerEmail, role).toBe(can(role, "customers.contact") ? shopperEmail : null);
+      expect(list.orders[0].customerName, role).not.toBeNull();
+      expect(list.orders[0].total > 0, role).toBe(can(role, "prices"));
+      expect(list.exportable, role).toBe(can(role, "orders.export"));
+
+      const order = (await get("routes/admin.orders.$number.tsx", `/admin/orders/${params.number}`, role, number)).body as {
+        order: { total: number; items: { unitPrice: number }[]; customerEmail: string | null };
+        changesStatus: boolean;
+        canRefund: boolean;
+      };
+      expect(order.order.items[0].unitPrice > 0, role).toBe(can(role, "prices"));
+      expect(order.order.customerEmail, role).toBe(can(role, "customers.contact") ? shopperEmail : null);
+      expect(order.changesStatus, role).toBe(can(role, "orders.status"));
+
+      const invoice = await get("routes/admin.invoice.tsx", `/admin/orders/${params.number}/print`, role, number);
+      expect(invoice.status, role).toBe(can(role, "prices") ? 200 : 403);
+      const slip = (await get("routes/admin.invoice.tsx", `/admin/orders/${params.number}/print?doc=slip`, role, number)).body as { invoice: { total: number; customer: { email: string } } };
+      expect(slip.invoice.customer.email, role).toBe(can(role, "customers.contact") ? shopperEmail : "");
+      expect(slip.invoice.total > 0, role).toBe(can(role, "prices"));
+
+      if (can(role, "catalogue.view")) {
+        const products = (await get("routes/admin.products.tsx", "/admin/products?edit=1&new=1", role)).body as { products: { price: number }[]; manage: boolean; creating: boolean };
+        expect(products.products[0].price > 0, role).toBe(can(role, "prices"));
+        expect([products.manage, products.creating], role).toEqual([can(role, "catalogue.edit"), can(role, "catalogue.edit")]);
+      }
+    }
   });
 
   it("leaves no staff role without the dashboard, and gives only owners the staff roles and settings", () => {
