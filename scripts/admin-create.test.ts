@@ -48,10 +48,10 @@ describe.each(ENGINES)("npm run admin:create on %s", (engine) => {
 
   it("creates an admin from flags, for scripts", async () => {
     const run = await adminCreate(env, ["--email", " Owner@Example.com ", "--password", "a long passphrase", "--first-name", "Ada", "--last-name", "Obi"]);
-    expect(run.out).toContain("Admin Owner@Example.com created.");
+    expect(run.out).toContain("Owner Owner@Example.com created.");
     expect(run.code).toBe(0);
     const owner = await user("owner@example.com");
-    expect(owner).toMatchObject({ role: "admin", first_name: "Ada", last_name: "Obi" });
+    expect(owner).toMatchObject({ role: "owner", first_name: "Ada", last_name: "Obi" });
     expect(await verifyPassword(owner!.password_hash, "a long passphrase")).toBe(true);
   });
 
@@ -61,7 +61,7 @@ describe.each(ENGINES)("npm run admin:create on %s", (engine) => {
     expect(run.out).toContain("Password: ");
     expect(run.out).not.toContain("another passphrase");
     expect(run.code).toBe(0);
-    expect((await user("prompted@example.com"))?.role).toBe("admin");
+    expect((await user("prompted@example.com"))?.role).toBe("owner");
   });
 
   it("promotes an existing customer", async () => {
@@ -71,8 +71,8 @@ describe.each(ENGINES)("npm run admin:create on %s", (engine) => {
       .execute();
     const run = await adminCreate(env, ["--email", "CUSTOMER@example.com"], "new passphrase!\n");
     expect(run.code).toBe(0);
-    expect(run.out).toContain("is now an admin");
-    expect(await user("customer@example.com")).toMatchObject({ role: "admin", first_name: "Chidi" });
+    expect(run.out).toContain("is now an owner");
+    expect(await user("customer@example.com")).toMatchObject({ role: "owner", first_name: "Chidi" });
   });
 
   it("refuses a bad e-mail, a short password, or a missing answer, and creates nothing", async () => {

@@ -1,5 +1,5 @@
 // npm run admin:create [-- --email a@b.ng --password '...' --first-name Ada --last-name Obi]
-// Creates an admin, or promotes an existing account. Asks at a prompt for what is not given.
+// Creates an owner (every permission, docs/decisions/218), or makes an existing account one. Asks at a prompt for what is not given.
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
@@ -101,7 +101,7 @@ async function main() {
       lastName: values["last-name"],
     });
     console.log(
-      result.created ? `Admin ${email} created.` : `${email} is now an admin (password updated; its sessions were ended).`,
+      result.created ? `Owner ${email} created.` : `${email} is now an owner (password updated; its sessions were ended).`,
     );
   } finally {
     await database.close();

@@ -102,7 +102,7 @@ export function InvoiceDocument({
             {invoice.customer ? (
               <>
                 <p>{invoice.customer.name}</p>
-                <p>{invoice.customer.email}</p>
+                {invoice.customer.email && <p>{invoice.customer.email}</p>}
               </>
             ) : (
               <p>{t(`invoice.channel.${invoice.channel}`)}</p>

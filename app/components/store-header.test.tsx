@@ -12,7 +12,7 @@ const MEMBER: PersonalState = {
   cart: { lines: 2, total: 17_400_000, items: [] },
   wishlist: [],
 };
-const ADMIN: PersonalState = { ...MEMBER, user: { ...MEMBER.user!, firstName: "Tunde", role: "admin" } };
+const ADMIN: PersonalState = { ...MEMBER, user: { ...MEMBER.user!, firstName: "Tunde", role: "owner" } };
 
 /** The header as a page at `url` renders it, for a shopper, in a language. */
 function header(url: string, { locale = "en" as Locale, personal = NOBODY } = {}) {

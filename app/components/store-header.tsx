@@ -109,7 +109,8 @@ function UserArea() {
 /** Shop pages, then the admin pages for admins; the active one is highlighted. */
 function NavLinks({ className }: { className: string }) {
   const { t } = useT();
-  const admin = usePersonal().user?.role === "admin";
+  const role = usePersonal().user?.role;
+  const admin = !!role && role !== "customer";
   return (
     <ul className={className}>
       {NAV.filter((link) => admin || !link.admin).map(({ to, key }) => (

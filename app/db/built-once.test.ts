@@ -28,9 +28,9 @@ describe.each(ENGINES)("a statement built once (%s)", (engine) => {
         [
           ["Ada", "customer"],
           ["Adaeze", "customer"],
-          ["Adamu", "admin"],
+          ["Adamu", "owner"],
           ["Bola", "customer"],
-        ].map(([name, role], i) => ({ email: `u${i}@example.com`, password_hash: "x", first_name: name, last_name: "Test", role: role as "customer" | "admin", created_at: at })),
+        ].map(([name, role], i) => ({ email: `u${i}@example.com`, password_hash: "x", first_name: name, last_name: "Test", role: role as "customer" | "owner", created_at: at })),
       )
       .execute();
   });

@@ -78,7 +78,9 @@ export interface ProductSizeTable {
   updated_at: Timestamp;
 }
 
-export type Role = "customer" | "admin";
+/** A shopper, or one of the staff roles (docs/decisions/218). */
+export type Role = "customer" | StaffRole;
+export type StaffRole = "owner" | "manager" | "fulfilment" | "support";
 
 export interface UserTable {
   id: Id;

@@ -70,7 +70,7 @@ async function ensureDemoAdmin(db: Db): Promise<SeedResult["admin"]> {
       password_hash: await hashPassword(password),
       first_name: "Demo",
       last_name: "Admin",
-      role: "admin",
+      role: "owner",
       created_at: new Date().toISOString(),
       // Its password was printed on the console: the owner chooses their own at first sign-in.
       must_change_password: 1,

@@ -62,7 +62,7 @@ describe.each(ENGINES)("demo catalogue on %s", (engine) => {
   it("adds one demo admin with a random password that works, and that must be changed at first sign-in", async () => {
     expect(admin?.email).toBe(DEMO_ADMIN_EMAIL);
     const user = await t.db.selectFrom("users").selectAll().where("email", "=", DEMO_ADMIN_EMAIL).executeTakeFirstOrThrow();
-    expect(user.role).toBe("admin");
+    expect(user.role).toBe("owner");
     expect(user.must_change_password).toBe(1);
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(user.password_hash, admin!.password)).toBe(true);
@@ -90,7 +90,7 @@ describe.each(ENGINES)("demo catalogue on %s", (engine) => {
     expect(again.admin).toBeNull();
     const count = await t.db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     expect(count.n).toBe(again.products);
-    const admins = await t.db.selectFrom("users").select("id").where("role", "=", "admin").execute();
+    const admins = await t.db.selectFrom("users").select("id").where("role", "=", "owner").execute();
     expect(admins).toHaveLength(1);
   });
 });

@@ -496,7 +496,7 @@ export async function resetPassword(context: AccountContext, input: { token: str
 // Admins
 
 /**
- * Creates an admin, or makes an existing account an admin (its password is replaced, and its
+ * Creates an owner, or makes an existing account an owner (its password is replaced, and its
  * sessions end). Used by `npm run admin:create`; no form can reach it.
  */
 export async function createOrPromoteAdmin(
@@ -504,7 +504,7 @@ export async function createOrPromoteAdmin(
   input: { email: string; password: string; firstName?: string; lastName?: string },
 ): Promise<{ created: boolean; userId: number }> {
   const address = normaliseEmail(input.email);
-  const role: Role = "admin";
+  const role: Role = "owner";
   const passwordHash = await hashPassword(input.password);
   const existing = await db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
   if (existing) {

@@ -100,14 +100,14 @@ describe.each(ENGINES)("customer accounts on %s", (engine) => {
       const promoted = await createOrPromoteAdmin(t.db, { email: " Future-Admin@example.com", password: "a new long passphrase" });
       expect(promoted).toEqual({ created: false, userId: made.userId });
       const user = await t.db.selectFrom("users").select(["role", "password_hash"]).where("id", "=", made.userId).executeTakeFirstOrThrow();
-      expect(user.role).toBe("admin");
+      expect(user.role).toBe("owner");
       expect(await verifyPassword(user.password_hash, "a new long passphrase")).toBe(true);
       expect(await getSessionUser(browserRequest("/", { cookies: [cookie] }), t.db)).toBeNull();
 
       const created = await createOrPromoteAdmin(t.db, { email: "owner@example.com", password: "another passphrase", firstName: "Ngozi" });
       expect(created.created).toBe(true);
       const owner = await t.db.selectFrom("users").select(["role", "first_name", "last_name"]).where("id", "=", created.userId).executeTakeFirstOrThrow();
-      expect(owner).toEqual({ role: "admin", first_name: "Ngozi", last_name: "Admin" });
+      expect(owner).toEqual({ role: "owner", first_name: "Ngozi", last_name: "Admin" });
     });
   });
 

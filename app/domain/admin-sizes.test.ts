@@ -59,7 +59,7 @@ describe.each(ENGINES)("saving sizes on %s", (engine) => {
     context = testContext(t);
     brandId = (await addBrand(t.db)).id;
     categoryId = (await addCategory(t.db)).id;
-    adminId = (await addUser(t.db, "admin")).id;
+    adminId = (await addUser(t.db, "owner")).id;
     adminCookie = await createSession(context, adminId);
   });
   afterAll(async () => {

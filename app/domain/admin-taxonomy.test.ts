@@ -24,7 +24,7 @@ describe.each(ENGINES)("admin categories and brands on %s", (engine) => {
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
-    adminId = (await addUser(t.db, "admin")).id;
+    adminId = (await addUser(t.db, "owner")).id;
   });
   afterAll(async () => {
     stop();

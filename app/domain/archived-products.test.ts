@@ -14,7 +14,7 @@ describe.each(ENGINES)("archived products on %s", (engine) => {
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
-    adminId = (await addUser(t.db, "admin")).id;
+    adminId = (await addUser(t.db, "owner")).id;
     const brand = await addBrand(t.db);
     const category = await addCategory(t.db);
     archivedId = (await addProduct(t.db, { brandId: brand.id, categoryId: category.id, name: "Retired Oud", archived: true })).id;

@@ -68,10 +68,11 @@ function parseChanges(text: string | null): AuditChanges {
 /** Newest first, optionally for one kind of record. */
 export async function listAudit(
   db: Db,
-  options: { page?: number; entity?: AuditEntity | null } = {},
+  options: { page?: number; entity?: AuditEntity | null; actorId?: number | null } = {},
 ): Promise<{ entries: AuditEntry[]; total: number; page: number; pages: number }> {
   let base = db.selectFrom("audit_log as a");
   if (options.entity) base = base.where("a.entity", "=", options.entity);
+  if (options.actorId) base = base.where("a.actor_user_id", "=", options.actorId);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const total = Number(n);
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
@@ -110,4 +111,17 @@ export async function listAudit(
       changes: parseChanges(r.changes),
     })),
   };
+}
+
+/** Everyone who has an entry in the audit log, by name, for the log's filter by person. */
+export async function auditActors(db: Db): Promise<{ id: number; name: string }[]> {
+  const rows = await db
+    .selectFrom("users as u")
+    .select(["u.id", "u.first_name", "u.last_name", "u.email"])
+    .where((eb) => eb.exists(eb.selectFrom("audit_log as a").select("a.id").whereRef("a.actor_user_id", "=", "u.id")))
+    .orderBy("u.first_name")
+    .orderBy("u.last_name")
+    .orderBy("u.id")
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: `${r.first_name} ${r.last_name}`.trim() || r.email }));
 }

@@ -149,7 +149,7 @@ describe.each(ENGINES)("the admin sets a product's perfume facts on %s", (engine
   it("accepts a value from each list or none, refuses anything else with a message, and records the change", async () => {
     const { parseProductForm, updateProduct, getAdminProduct } = await import("./admin-products.server");
     const { addUser } = await import("../../tests/support/catalogue");
-    const admin = await addUser(t.db, "admin");
+    const admin = await addUser(t.db, "owner");
     const brand = await addBrand(t.db, "Maison");
     const category = await addCategory(t.db, "Unisex");
     const { id } = await addProduct(t.db, { name: "Oud", brandId: brand.id, categoryId: category.id });

@@ -27,7 +27,7 @@ describe.each(ENGINES)("catalogue CSV on %s", (engine) => {
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
-    adminId = (await addUser(t.db, "admin")).id;
+    adminId = (await addUser(t.db, "owner")).id;
     brand = await addBrand(t.db, "Maison Crème");
     category = await addCategory(t.db, "Unisex");
   });
@@ -192,7 +192,7 @@ describe.each(ENGINES)("catalogue CSV on %s", (engine) => {
   });
 
   it("only the admin who checked a file can confirm it", async () => {
-    const other = await addUser(t.db, "admin");
+    const other = await addUser(t.db, "owner");
     const checked = await preview(`${HEADER}\nSolo,solo-1,Maison Crème,Unisex,100,,1,d,active\n`);
     if (!checked.ok) throw new Error("expected a plan");
     expect(await applyImport(t.db, checked.id!, other.id)).toEqual({ ok: false, gone: true });

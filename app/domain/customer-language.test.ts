@@ -36,7 +36,7 @@ describe.each(ENGINES)("e-mails in the customer's language on %s", (engine) => {
 
   it("writes an order's status e-mail in the customer's language, English when unknown", async () => {
     const context = testContext(t);
-    const admin = await addUser(t.db, "admin");
+    const admin = await addUser(t.db, "owner");
     const [p] = await makeProducts(t.db, [{ name: "Lengua Scent", price: 1_000_000, stock: 10 }]);
     const spanish = await addUser(t.db, "customer", `es-${engine}@example.com`);
     const unknown = await addUser(t.db, "customer", `xx-${engine}@example.com`);

@@ -4,6 +4,7 @@ import { containsText } from "~/db/like";
 import type { Database, OrderChannel, OrderStatus, PaymentStatus, Role } from "~/db/schema";
 import { logSecurityEvent } from "~/lib/security-log.server";
 import { recordAudit } from "./audit.server";
+import { can } from "./permissions.server";
 
 /**
  * The owner's view of the shop's accounts (docs/decisions/114): a searchable, paged list with each
@@ -181,7 +182,7 @@ export async function getCustomer(db: Db, id: number, options: { ordersPage?: nu
   };
 }
 
-export const ROLES: Role[] = ["customer", "admin"];
+export const ROLES: Role[] = ["customer", "owner", "manager", "fulfilment", "support"];
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as string[]).includes(value);
@@ -190,19 +191,19 @@ export function isRole(value: unknown): value is Role {
 export type RoleChangeResult =
   | { ok: true; changed: boolean; email: string }
   /**
-   * self: nobody changes their own role; lastAdmin: the shop would be left without an admin;
-   * notAdmin: the one asking is no longer an admin; notFound: no such account
+   * self: nobody changes their own role; lastOwner: the shop would be left without an owner;
+   * notOwner: the one asking is no longer an owner; notFound: no such account
    */
-  | { ok: false; error: "self" | "lastAdmin" | "notAdmin" | "notFound" };
+  | { ok: false; error: "self" | "lastOwner" | "notOwner" | "notFound" };
 
 /**
- * Makes an account an admin or takes the role away (docs/decisions/115). Nobody changes their own
- * role, and the last admin keeps theirs. Both rules are decided inside the transaction that writes the
- * change: on PostgreSQL every admin's row, the asker's and the account's are locked first (in id order,
- * so two admins demoting each other at once queue instead of both seeing two admins), then read again
- * as they now stand; SQLite runs one writer at a time. The audit log entry is written in the same
- * transaction. The account's next request reads its role afresh (sessions hold no role), so taking the
- * role away ends its admin access at once.
+ * Gives an account a role: customer or one of the staff roles (docs/decisions/115, 218). Only an owner
+ * changes roles, nobody their own, and the shop always keeps one owner. The rules are decided inside
+ * the transaction that writes the change: on PostgreSQL every owner's row, the asker's and the
+ * account's are locked first (in id order, so two owners demoting each other at once queue instead of
+ * both seeing two owners), then read again as they now stand; SQLite runs one writer at a time. The
+ * audit log entry is written in the same transaction. The account's next request reads its role afresh
+ * (sessions hold no role), so a change applies at once.
  */
 export async function changeRole(db: Db, input: { actorId: number; userId: number; role: Role }): Promise<RoleChangeResult> {
   const result = input.actorId === input.userId ? ({ ok: false, error: "self" } as const) : await db.transaction().execute((trx) => decideRoleChange(trx, input));
@@ -219,17 +220,17 @@ async function decideRoleChange(trx: Transaction<Database>, input: { actorId: nu
   let query = trx
     .selectFrom("users")
     .select(["id", "email", "role"])
-    .where((eb) => eb.or([eb("role", "=", "admin"), eb("id", "in", [input.actorId, input.userId])]))
+    .where((eb) => eb.or([eb("role", "=", "owner"), eb("id", "in", [input.actorId, input.userId])]))
     .orderBy("id");
   if (isPostgres(trx)) query = query.forUpdate();
   const rows = await query.execute();
   const actor = rows.find((r) => r.id === input.actorId);
-  if (actor?.role !== "admin") return { ok: false, error: "notAdmin" };
+  if (!can(actor?.role, "staff")) return { ok: false, error: "notOwner" };
   const target = rows.find((r) => r.id === input.userId);
   if (!target) return { ok: false, error: "notFound" };
   if (target.role === input.role) return { ok: true, changed: false, email: target.email };
-  // Never true while the asker is an admin other than the account; kept so the rule does not rest on that alone.
-  if (input.role !== "admin" && !rows.some((r) => r.role === "admin" && r.id !== target.id)) return { ok: false, error: "lastAdmin" };
+  // Never true while the asker is an owner other than the account; kept so the rule does not rest on that alone.
+  if (input.role !== "owner" && !rows.some((r) => r.role === "owner" && r.id !== target.id)) return { ok: false, error: "lastOwner" };
   const updated = await trx.updateTable("users").set({ role: input.role }).where("id", "=", target.id).where("role", "=", target.role).executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) throw new Error(`the role of account ${target.id} changed under a lock`);
   await recordAudit(trx, {

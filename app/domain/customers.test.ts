@@ -153,12 +153,12 @@ describe.each(ENGINES)("the owner's customers on %s", (engine) => {
   });
 
   it("lists only admins, or only customers, when asked", async () => {
-    const owner = await account(t.db, "owner@unboxed.example", "Ada", "Owner", "2026-06-01T00:00:00.000Z", "admin");
+    const owner = await account(t.db, "owner@unboxed.example", "Ada", "Owner", "2026-06-01T00:00:00.000Z", "owner");
     const all = (await listCustomers(t.db)).total;
-    const admins = await listCustomers(t.db, { role: "admin" });
-    expect(admins.customers.map((c) => [c.id, c.role])).toEqual([[owner, "admin"]]);
+    const admins = await listCustomers(t.db, { role: "owner" });
+    expect(admins.customers.map((c) => [c.id, c.role])).toEqual([[owner, "owner"]]);
     expect((await listCustomers(t.db, { role: "customer" })).total).toBe(all - 1);
-    expect((await listCustomers(t.db, { role: "admin", q: "ngozi" })).total).toBe(0);
+    expect((await listCustomers(t.db, { role: "owner", q: "ngozi" })).total).toBe(0);
     expect((await listCustomers(t.db, { role: "customer", q: "ngozi" })).total).toBe(1);
   });
 });
@@ -166,7 +166,7 @@ describe.each(ENGINES)("the owner's customers on %s", (engine) => {
 describe.each(ENGINES)("admin roles on %s", (engine) => {
   let t: TestDatabase;
   const role = async (id: number) => (await t.db.selectFrom("users").select("role").where("id", "=", id).executeTakeFirstOrThrow()).role;
-  const admins = async () => (await t.db.selectFrom("users").select("id").where("role", "=", "admin").execute()).map((r) => r.id);
+  const admins = async () => (await t.db.selectFrom("users").select("id").where("role", "=", "owner").execute()).map((r) => r.id);
   const stamp = () => Math.random().toString(36).slice(2, 10);
 
   beforeAll(async () => {
@@ -177,13 +177,13 @@ describe.each(ENGINES)("admin roles on %s", (engine) => {
   });
 
   it("makes an account an admin and takes it away, in the audit log and the security log", async () => {
-    const owner = await account(t.db, `owner-${stamp()}@unboxed.example`, "Ada", "Owner", "2026-01-01T00:00:00.000Z", "admin");
+    const owner = await account(t.db, `owner-${stamp()}@unboxed.example`, "Ada", "Owner", "2026-01-01T00:00:00.000Z", "owner");
     const funke = await account(t.db, `funke-${stamp()}@example.com`, "Funke", "Ade", "2026-01-02T00:00:00.000Z");
     const log = captureSecurityLog();
     try {
-      expect(await changeRole(t.db, { actorId: owner, userId: funke, role: "admin" })).toMatchObject({ ok: true, changed: true });
-      expect(await role(funke)).toBe("admin");
-      expect(await changeRole(t.db, { actorId: owner, userId: funke, role: "admin" })).toMatchObject({ ok: true, changed: false });
+      expect(await changeRole(t.db, { actorId: owner, userId: funke, role: "owner" })).toMatchObject({ ok: true, changed: true });
+      expect(await role(funke)).toBe("owner");
+      expect(await changeRole(t.db, { actorId: owner, userId: funke, role: "owner" })).toMatchObject({ ok: true, changed: false });
       expect(await changeRole(t.db, { actorId: owner, userId: funke, role: "customer" })).toMatchObject({ ok: true, changed: true });
       expect(await role(funke)).toBe("customer");
     } finally {
@@ -191,64 +191,88 @@ describe.each(ENGINES)("admin roles on %s", (engine) => {
     }
     const audit = await listAudit(t.db, { entity: "user" });
     expect(audit.entries.map((e) => [e.action, e.entityId, e.changes.role, e.actor])).toEqual([
-      ["update", funke, ["admin", "customer"], "Ada Owner"],
-      ["update", funke, ["customer", "admin"], "Ada Owner"],
+      ["update", funke, ["owner", "customer"], "Ada Owner"],
+      ["update", funke, ["customer", "owner"], "Ada Owner"],
     ]);
     const changed = log.lines.filter((l) => l.event === "role_changed");
     expect(changed).toEqual([
-      expect.objectContaining({ actorId: owner, userId: funke, from: "customer", to: "admin" }),
-      expect.objectContaining({ actorId: owner, userId: funke, from: "admin", to: "customer" }),
+      expect.objectContaining({ actorId: owner, userId: funke, from: "customer", to: "owner" }),
+      expect.objectContaining({ actorId: owner, userId: funke, from: "owner", to: "customer" }),
     ]);
     expect(log.lines.filter((l) => l.event === "admin_change")).toHaveLength(2);
   });
 
   it("never changes the asker's own role, nor lets an account that is no longer an admin change any", async () => {
-    const owner = await account(t.db, `solo-${stamp()}@unboxed.example`, "Solo", "Owner", "2026-01-01T00:00:00.000Z", "admin");
-    const other = await account(t.db, `other-${stamp()}@unboxed.example`, "Other", "Admin", "2026-01-01T00:00:00.000Z", "admin");
+    const owner = await account(t.db, `solo-${stamp()}@unboxed.example`, "Solo", "Owner", "2026-01-01T00:00:00.000Z", "owner");
+    const other = await account(t.db, `other-${stamp()}@unboxed.example`, "Other", "Admin", "2026-01-01T00:00:00.000Z", "owner");
     const shopper = await account(t.db, `shopper-${stamp()}@example.com`, "Shopper", "One", "2026-01-01T00:00:00.000Z");
     const before = (await listAudit(t.db)).total;
     const log = captureSecurityLog();
     try {
       expect(await changeRole(t.db, { actorId: owner, userId: owner, role: "customer" })).toEqual({ ok: false, error: "self" });
-      expect(await changeRole(t.db, { actorId: owner, userId: owner, role: "admin" })).toEqual({ ok: false, error: "self" });
-      expect(await changeRole(t.db, { actorId: shopper, userId: other, role: "customer" })).toEqual({ ok: false, error: "notAdmin" });
-      expect(await changeRole(t.db, { actorId: shopper, userId: shopper, role: "admin" })).toEqual({ ok: false, error: "self" });
-      expect(await changeRole(t.db, { actorId: owner, userId: 9_999_999, role: "admin" })).toEqual({ ok: false, error: "notFound" });
+      expect(await changeRole(t.db, { actorId: owner, userId: owner, role: "owner" })).toEqual({ ok: false, error: "self" });
+      expect(await changeRole(t.db, { actorId: shopper, userId: other, role: "customer" })).toEqual({ ok: false, error: "notOwner" });
+      expect(await changeRole(t.db, { actorId: shopper, userId: shopper, role: "owner" })).toEqual({ ok: false, error: "self" });
+      expect(await changeRole(t.db, { actorId: owner, userId: 9_999_999, role: "owner" })).toEqual({ ok: false, error: "notFound" });
     } finally {
       log.stop();
     }
-    expect(await role(owner)).toBe("admin");
-    expect(await role(other)).toBe("admin");
+    expect(await role(owner)).toBe("owner");
+    expect(await role(other)).toBe("owner");
     expect(await role(shopper)).toBe("customer");
     expect((await listAudit(t.db)).total).toBe(before);
-    expect(log.lines.filter((l) => l.event === "role_change_refused").map((l) => l.reason)).toEqual(["self", "self", "notAdmin", "self"]);
+    expect(log.lines.filter((l) => l.event === "role_change_refused").map((l) => l.reason)).toEqual(["self", "self", "notOwner", "self"]);
 
     // Once demoted by the other admin, the owner cannot demote them back.
     expect(await changeRole(t.db, { actorId: other, userId: owner, role: "customer" })).toMatchObject({ ok: true, changed: true });
-    expect(await changeRole(t.db, { actorId: owner, userId: other, role: "customer" })).toEqual({ ok: false, error: "notAdmin" });
-    expect(await role(other)).toBe("admin");
+    expect(await changeRole(t.db, { actorId: owner, userId: other, role: "customer" })).toEqual({ ok: false, error: "notOwner" });
+    expect(await role(other)).toBe("owner");
+  });
+
+  it("gives the staff roles, lets only an owner do it, and keeps an owner when owners make each other managers at once", async () => {
+    const owner = await account(t.db, `staff-owner-${stamp()}@unboxed.example`, "Ada", "Owner", "2026-01-01T00:00:00.000Z", "owner");
+    const manager = await account(t.db, `manager-${stamp()}@unboxed.example`, "Musa", "Manager", "2026-01-01T00:00:00.000Z", "manager");
+    const packer = await account(t.db, `packer-${stamp()}@example.com`, "Pat", "Packer", "2026-01-01T00:00:00.000Z");
+    for (const next of ["fulfilment", "support", "manager", "customer"] as const) {
+      expect(await changeRole(t.db, { actorId: owner, userId: packer, role: next })).toMatchObject({ ok: true, changed: true });
+      expect(await role(packer)).toBe(next);
+    }
+    // A manager may not give roles, not even to make someone a customer again.
+    expect(await changeRole(t.db, { actorId: manager, userId: packer, role: "fulfilment" })).toEqual({ ok: false, error: "notOwner" });
+    expect(await changeRole(t.db, { actorId: manager, userId: owner, role: "support" })).toEqual({ ok: false, error: "notOwner" });
+    expect(await role(owner)).toBe("owner");
+
+    await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "owner").execute();
+    for (let round = 0; round < 4; round++) {
+      const a = await account(t.db, `ma${round}-${stamp()}@unboxed.example`, "Amaka", "Owner", "2026-01-01T00:00:00.000Z", "owner");
+      const b = await account(t.db, `mb${round}-${stamp()}@unboxed.example`, "Bayo", "Owner", "2026-01-01T00:00:00.000Z", "owner");
+      const results = await Promise.all([changeRole(t.db, { actorId: a, userId: b, role: "manager" }), changeRole(t.db, { actorId: b, userId: a, role: "manager" })]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(await admins()).toHaveLength(1);
+      await t.db.updateTable("users").set({ role: "customer" }).where("id", "in", [a, b]).execute();
+    }
   });
 
   it("leaves at least one admin when two admins demote each other at the same moment", async () => {
-    await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "admin").execute();
+    await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "owner").execute();
     for (let round = 0; round < 8; round++) {
-      const a = await account(t.db, `a${round}-${stamp()}@unboxed.example`, "Amaka", "Admin", "2026-01-01T00:00:00.000Z", "admin");
-      const b = await account(t.db, `b${round}-${stamp()}@unboxed.example`, "Bayo", "Admin", "2026-01-01T00:00:00.000Z", "admin");
+      const a = await account(t.db, `a${round}-${stamp()}@unboxed.example`, "Amaka", "Admin", "2026-01-01T00:00:00.000Z", "owner");
+      const b = await account(t.db, `b${round}-${stamp()}@unboxed.example`, "Bayo", "Admin", "2026-01-01T00:00:00.000Z", "owner");
       const results = await Promise.all([changeRole(t.db, { actorId: a, userId: b, role: "customer" }), changeRole(t.db, { actorId: b, userId: a, role: "customer" })]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
-      expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, error: "notAdmin" }]);
+      expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, error: "notOwner" }]);
       const left = await admins();
       expect(left).toHaveLength(1);
       expect([a, b]).toContain(left[0]);
-      await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "admin").execute();
+      await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "owner").execute();
     }
   });
 
   it("leaves at least one admin when three admins each demote the next at once", async () => {
-    await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "admin").execute();
+    await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "owner").execute();
     for (let round = 0; round < 5; round++) {
       const ids: number[] = [];
-      for (const name of ["Chidi", "Dayo", "Efe"]) ids.push(await account(t.db, `${name}${round}-${stamp()}@unboxed.example`, name, "Admin", "2026-01-01T00:00:00.000Z", "admin"));
+      for (const name of ["Chidi", "Dayo", "Efe"]) ids.push(await account(t.db, `${name}${round}-${stamp()}@unboxed.example`, name, "Admin", "2026-01-01T00:00:00.000Z", "owner"));
       const results = await Promise.all(ids.map((id, i) => changeRole(t.db, { actorId: id, userId: ids[(i + 1) % 3], role: "customer" })));
       const left = await admins();
       expect(left.length).toBeGreaterThanOrEqual(1);
@@ -257,7 +281,7 @@ describe.each(ENGINES)("admin roles on %s", (engine) => {
       const demoted = ids.filter((id) => !left.includes(id));
       const entries = (await t.db.selectFrom("audit_log").select("entity_id").where("entity", "=", "user").where("entity_id", "in", ids).execute()).map((e) => e.entity_id);
       expect(entries.sort()).toEqual(demoted.sort());
-      await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "admin").execute();
+      await t.db.updateTable("users").set({ role: "customer" }).where("role", "=", "owner").execute();
     }
   });
 });

@@ -35,7 +35,7 @@ describe.each(ENGINES)("the owner's delivery settings on %s", (engine) => {
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
-    admin = await addUser(t.db, "admin", `delivery-owner-${engine}@example.com`);
+    admin = await addUser(t.db, "owner", `delivery-owner-${engine}@example.com`);
   });
   afterAll(async () => {
     await t?.drop();

@@ -26,7 +26,7 @@ describe.each(ENGINES)("paying online with Paystack on %s", (engine) => {
     standIn = await startPaystackStandIn({ secretKey: SECRET });
     context = testContext(t, { PAYSTACK_SECRET_KEY: SECRET, PAYSTACK_PUBLIC_KEY: "pk_test_unboxed_integration", PAYSTACK_API_URL: standIn.url });
     customer = await addUser(t.db, "customer", `online-${engine}@example.com`, "Chioma");
-    admin = await addUser(t.db, "admin", `owner-${engine}@example.com`, "Ada");
+    admin = await addUser(t.db, "owner", `owner-${engine}@example.com`, "Ada");
     const [brand, category] = await Promise.all([addBrand(t.db), addCategory(t.db)]);
     productId = (await addProduct(t.db, { brandId: brand.id, categoryId: category.id, price: 4_500_000, stock: 1000 })).id;
   });

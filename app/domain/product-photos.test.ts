@@ -39,7 +39,7 @@ describe.each(ENGINES)("product photos on %s", (engine) => {
   beforeAll(async () => {
     t = await freshDatabase(engine);
     imagesDir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-gallery-"));
-    admin = await makeUser(t.db, `gallery-admin-${engine}@example.com`, "admin");
+    admin = await makeUser(t.db, `gallery-admin-${engine}@example.com`, "owner");
     brandId = (await addBrand(t.db)).id;
     categoryId = (await addCategory(t.db)).id;
   });

@@ -142,7 +142,7 @@ describe.each(ENGINES)("sizes on %s", (engine) => {
 
   it("orders name the size, take its stock only, and give it back when cancelled", async () => {
     const { id, s50, s100 } = await twoSizes({ price: 6_000_000, stock: 3 }, { price: 9_500_000, stock: 4 });
-    const admin = await makeUser(t.db, `sizes-admin-${engine}@example.com`, "admin");
+    const admin = await makeUser(t.db, `sizes-admin-${engine}@example.com`, "owner");
     const order = await createOrderFromLines(t.db, {
       channel: "checkout",
       userId: null,
@@ -197,7 +197,7 @@ describe.each(ENGINES)("sizes on %s", (engine) => {
 
   it("adjusts the stock of one size, and writes the size in the history", async () => {
     const { id, s50, s100 } = await twoSizes({ price: 6_000_000, stock: 3 }, { price: 9_500_000, stock: 4 });
-    const admin = await makeUser(t.db, `sizes-stock-${engine}-${n}@example.com`, "admin");
+    const admin = await makeUser(t.db, `sizes-stock-${engine}-${n}@example.com`, "owner");
     expect(await adjustStock(t.db, id, { reason: "received", change: 6, note: null, expected: null, sizeId: s100 }, admin)).toEqual({
       ok: true,
       name: `Sauvage ${n} (100 ml)`,
@@ -214,7 +214,7 @@ describe.each(ENGINES)("sizes on %s", (engine) => {
 
   it("orders of both sizes and of one size at the same moment wait for each other, never deadlock, and count exactly", async () => {
     const { id, s50, s100 } = await twoSizes({ price: 6_000_000, stock: 100 }, { price: 9_500_000, stock: 100 });
-    const admin = await makeUser(t.db, `sizes-mixed-${engine}-${n}@example.com`, "admin");
+    const admin = await makeUser(t.db, `sizes-mixed-${engine}-${n}@example.com`, "owner");
     const place = (lines: { sizeId: number; quantity: number }[]) =>
       createOrderFromLines(t.db, { channel: "checkout", userId: null, takeFromStock: true, lines: lines.map((l) => ({ productId: id, ...l })) });
     const jobs = [];

@@ -18,7 +18,7 @@ describe.each(ENGINES)("reviews on %s", (engine) => {
       { name: "Reviewed Oud", price: 5_000_000, stock: 50 },
       { name: "Unreviewed Rose", price: 5_000_000, stock: 50 },
     ]);
-    owner = (await addUser(t.db, "admin")).id;
+    owner = (await addUser(t.db, "owner")).id;
   });
   afterAll(async () => {
     await t?.drop();

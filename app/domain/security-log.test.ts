@@ -12,7 +12,8 @@ import { captureSecurityLog } from "~/lib/security-log.server";
 import { authenticate, createOrPromoteAdmin, registerCustomer, requestPasswordReset, resetPassword } from "./accounts.server";
 import { recordAudit } from "./audit.server";
 import { drainMailOutbox } from "./mail-outbox.server";
-import { createSession, requireAdmin } from "./sessions.server";
+import { requirePermission } from "./permissions.server";
+import { createSession } from "./sessions.server";
 
 // Security events, as the running server writes them: one JSON line each, with an `event` field, and
 // never a password, a token or a reset link.
@@ -88,8 +89,8 @@ describe.each(ENGINES)("the security log on %s", (engine) => {
     const customer = await t.db.selectFrom("users").select("id").where("email", "=", "ada@example.com").executeTakeFirstOrThrow();
     const cookie = await createSession(base, customer.id);
     const ip = freshIp();
-    await expect(requireAdmin(browserRequest("/admin/products?x=1", { cookies: [cookie] }), ctx(ip))).rejects.toMatchObject({ init: { status: 403 } });
-    expect(events("admin_forbidden")).toEqual([expect.objectContaining({ userId: customer.id, method: "GET", path: "/admin/products", ip })]);
+    await expect(requirePermission(browserRequest("/admin/products?x=1", { cookies: [cookie] }), ctx(ip), "catalogue.view")).rejects.toMatchObject({ init: { status: 403 } });
+    expect(events("admin_forbidden")).toEqual([expect.objectContaining({ userId: customer.id, role: "customer", permission: "catalogue.view", method: "GET", path: "/admin/products", ip })]);
 
     const { userId } = await createOrPromoteAdmin(t.db, { email: "boss@example.com", password: "the boss's passphrase" });
     await recordAudit(t.db, { actorId: userId, action: "update", entity: "product", entityId: 7, summary: "Oud Royale" });

@@ -1,13 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type AppLoadContext, data, redirect } from "react-router";
+import { type AppLoadContext, redirect } from "react-router";
 import type { Expression } from "kysely";
 import { builtOnce } from "~/db/built-once.server";
 import { type Db, PREPARED } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import { readCookie, serializeCookie } from "~/lib/cookies.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
-import { logSecurityEvent } from "~/lib/security-log.server";
 
 /**
  * Server-side sessions: the cookie holds a random 256-bit token, the database holds only its hash,
@@ -226,18 +225,6 @@ function signInRedirect(request: Request): never {
 export async function requireUser(request: Request, context: Pick<AppLoadContext, "db">): Promise<SessionUser> {
   const user = await getSessionUser(request, context.db);
   if (!user) signInRedirect(request);
-  return user;
-}
-
-/** First line of every admin loader and action: signed-out visitors sign in, customers get 403. */
-export async function requireAdmin(request: Request, context: Pick<AppLoadContext, "db"> & { clientIp?: string }): Promise<SessionUser> {
-  const user = await requireUser(request, context);
-  if (user.role !== "admin") {
-    const url = new URL(request.url);
-    logSecurityEvent("admin_forbidden", { userId: user.id, method: request.method, path: url.pathname, ip: context.clientIp });
-    throw data("Forbidden", { status: 403 });
-  }
-  if (user.mustChangePassword) throw redirect(changePasswordPath(request));
   return user;
 }
 

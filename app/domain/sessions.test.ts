@@ -11,11 +11,11 @@ import {
   destroySession,
   getSessionUser,
   moveSessionCookie,
-  requireAdmin,
   requireUser,
   safeRedirectPath,
   SESSION_DAYS,
 } from "./sessions.server";
+import { requirePermission } from "./permissions.server";
 
 async function thrown(promise: Promise<unknown>): Promise<Response> {
   try {
@@ -40,7 +40,7 @@ describe.each(ENGINES)("sessions on %s", (engine) => {
       .insertInto("users")
       .values([
         { email: "ada@example.com", password_hash: "x", first_name: "Ada", last_name: "Obi", role: "customer", created_at: at },
-        { email: "boss@example.com", password_hash: "x", first_name: "Bo", last_name: "Ss", role: "admin", created_at: at },
+        { email: "boss@example.com", password_hash: "x", first_name: "Bo", last_name: "Ss", role: "owner", created_at: at },
       ])
       .returning("id")
       .execute();
@@ -180,11 +180,11 @@ describe.each(ENGINES)("sessions on %s", (engine) => {
     expect(anonymous.headers.get("Location")).toBe("/auth?redirectTo=%2Fprofile%3Ftab%3Dorders");
 
     const customer = await createSession(context, customerId);
-    const forbidden = await thrown(requireAdmin(browserRequest("/admin", { cookies: [customer] }), context));
+    const forbidden = await thrown(requirePermission(browserRequest("/admin", { cookies: [customer] }), context, "dashboard"));
     expect((forbidden as unknown as { init: ResponseInit }).init?.status ?? forbidden.status).toBe(403);
 
     const admin = await createSession(context, adminId);
-    expect((await requireAdmin(browserRequest("/admin", { cookies: [admin] }), context)).id).toBe(adminId);
+    expect((await requirePermission(browserRequest("/admin", { cookies: [admin] }), context, "dashboard")).id).toBe(adminId);
   });
 
   it("follows only same-site relative paths after sign-in", () => {

@@ -60,7 +60,7 @@ describe.each(ENGINES)("stock adjustments on %s", (engine) => {
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
-    admin = await addUser(t.db, "admin", "stock-owner@unboxed.example", "Bisi");
+    admin = await addUser(t.db, "owner", "stock-owner@unboxed.example", "Bisi");
     brandId = (await addBrand(t.db)).id;
     categoryId = (await addCategory(t.db)).id;
   });

@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from "react-router";
+import type { Role } from "~/db/schema";
 import type { CartSummary } from "~/domain/cart.server";
 import type { ProductCard } from "~/domain/catalog.server";
 import type { ReviewEligibility } from "~/domain/reviews.server";
@@ -6,7 +7,7 @@ import type { RootData } from "~/root";
 
 /** The shopper's own parts of every storefront page: who is signed in, the cart and the hearts. */
 export interface PersonalState {
-  user: { firstName: string; lastName: string; email: string; role: "customer" | "admin" } | null;
+  user: { firstName: string; lastName: string; email: string; role: Role } | null;
   cart: CartSummary;
   /** product ids in the signed-in shopper's wishlist, ascending */
   wishlist: number[];

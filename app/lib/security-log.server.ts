@@ -17,15 +17,15 @@ export type SecurityEvent =
   | "sign_in_paced"
   /** a request over an abuse limit, answered 429: { limit, ip, retryAfterSeconds } */
   | "throttled"
-  /** a signed-in customer on an admin page or action, answered 403: { userId, method, path, ip } */
+  /** a signed-in account on an admin page or action its role may not use, answered 403: { userId, role, permission, method, path, ip } */
   | "admin_forbidden"
   /** a request that can change something, from another site, answered 403: { method, path, origin, referer, ip } */
   | "cross_site_refused"
   /** a change made in the admin area: { actorId, action, entity, entityId, summary } */
   | "admin_change"
-  /** an account made an admin or its admin role taken away: { actorId, userId, from, to } */
+  /** an account's role changed (customer or a staff role): { actorId, userId, from, to } */
   | "role_changed"
-  /** a role change refused (own role, last admin, asker no longer an admin): { actorId, userId, to, reason } */
+  /** a role change refused (own role, last owner, asker no longer an owner): { actorId, userId, to, reason } */
   | "role_change_refused"
   /** the registration form sent: { email, ip, existingAccount, sent } */
   | "registration_started"

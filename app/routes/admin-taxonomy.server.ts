@@ -19,7 +19,7 @@ import { readForm, requireTextQuery } from "~/lib/form.server";
 
 /**
  * The categories and brands screens work alike; their loaders and actions (each guarded by
- * requireAdmin on its first line) hand over to these.
+ * requirePermission on its first line) hand over to these.
  */
 
 const PATHS: Record<TaxonomyKind, string> = { category: "/admin/categories", brand: "/admin/brands" };

@@ -5,7 +5,8 @@ import { PaymentStatusBadge } from "~/components/payment-status";
 import { loadDashboard } from "~/domain/dashboard.server";
 import { shopSetup } from "~/domain/delivery.server";
 import { countOrdersWaiting, ordersWaiting } from "~/domain/order-alerts.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { can, requirePermission } from "~/domain/permissions.server";
+import { dashboardFor, staffView, waitingFor } from "~/domain/staff-view.server";
 import { ORDER_STATUSES } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -14,7 +15,8 @@ import { formatLagosTime } from "~/lib/dates";
 import type { Route } from "./+types/admin._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const staff = await requirePermission(request, context, "dashboard");
+  const view = staffView(staff.role);
   const t = requestTranslator(request);
   const [dashboard, waiting, waitingCount, setup] = await Promise.all([
     loadDashboard(context.db, new Date(), context.config.lowStockThreshold),
@@ -22,7 +24,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     countOrdersWaiting(context.db),
     shopSetup(context.db, context.config),
   ]);
-  return { dashboard, waiting, waitingCount, setup, title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
+  return {
+    dashboard: dashboardFor(dashboard, view),
+    waiting: waitingFor(waiting, view),
+    waitingCount,
+    // The setup checklist leads to the settings: only for those who may change them.
+    setup: can(staff.role, "settings") ? setup : null,
+    view,
+    title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -41,6 +50,7 @@ function Card({ title, children, className = "" }: { title: string; children: Re
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
   const d = loaderData.dashboard;
+  const view = loaderData.view;
   const periods = [
     { key: "today", figure: d.today },
     { key: "week", figure: d.week },
@@ -49,7 +59,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={t("admin.dashboard.title")} />
-      <SetupChecklist setup={loaderData.setup} />
+      {loaderData.setup && <SetupChecklist setup={loaderData.setup} />}
       <Card title={t("admin.dashboard.waiting.title")} className="mb-4 border-brand-500">
         {loaderData.waiting.length === 0 ? (
           <p className="text-stone-600">{t("admin.dashboard.waiting.none")}</p>
@@ -63,9 +73,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 <span className="font-medium">{t(o.status === "pending" ? "admin.dashboard.waiting.confirm" : "admin.dashboard.waiting.ship")}</span>
                 <StatusBadge status={o.status} />
                 <span>{formatLagosTime(o.createdAt, locale)}</span>
-                <span className="text-stone-600">{o.customer ?? t("admin.orders.guest")}</span>
+                {view.contact && <span className="text-stone-600">{o.customer ?? t("admin.orders.guest")}</span>}
                 <span className="text-stone-600">{t(`admin.orders.channel.${o.channel}`)}</span>
-                <span className="ml-auto tabular-nums">{formatNaira(o.total)}</span>
+                {view.prices && <span className="ml-auto tabular-nums">{formatNaira(o.total)}</span>}
               </li>
             ))}
           </ul>
@@ -79,9 +89,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <div className="grid gap-4 sm:grid-cols-3">
         {periods.map(({ key, figure }) => (
           <Card key={key} title={t(`admin.dashboard.period.${key}`)}>
-            <p className="text-2xl font-semibold tabular-nums text-ink" data-figure={`${key}-revenue`}>
-              {formatNaira(figure.revenue)}
-            </p>
+            {view.revenue && (
+              <p className="text-2xl font-semibold tabular-nums text-ink" data-figure={`${key}-revenue`}>
+                {formatNaira(figure.revenue)}
+              </p>
+            )}
             <p className="text-sm text-stone-600" data-figure={`${key}-orders`}>
               {t("admin.dashboard.orderCount", { count: figure.orders })}
             </p>
@@ -89,9 +101,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         ))}
       </div>
 
-      <Card title={t("admin.dashboard.chart.title")} className="mt-4">
-        <RevenueChart days={d.daily} />
-      </Card>
+      {view.revenue && (
+        <Card title={t("admin.dashboard.chart.title")} className="mt-4">
+          <RevenueChart days={d.daily} />
+        </Card>
+      )}
 
       <div className="mt-4 grid gap-4 lg:grid-cols-3">
         <Card title={t("admin.dashboard.byStatus")}>
@@ -159,10 +173,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 <tr>
                   <th className="py-2 font-medium">{t("admin.orders.columns.number")}</th>
                   <th className="py-2 font-medium">{t("admin.orders.columns.date")}</th>
-                  <th className="py-2 font-medium">{t("admin.orders.columns.customer")}</th>
+                  {view.contact && <th className="py-2 font-medium">{t("admin.orders.columns.customer")}</th>}
                   <th className="py-2 font-medium">{t("admin.orders.columns.channel")}</th>
                   <th className="py-2 font-medium">{t("admin.orders.columns.status")}</th>
-                  <th className="py-2 text-right font-medium">{t("admin.orders.columns.total")}</th>
+                  {view.prices && <th className="py-2 text-right font-medium">{t("admin.orders.columns.total")}</th>}
                 </tr>
               </thead>
               <tbody>
@@ -174,12 +188,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                       </Link>
                     </td>
                     <td className="py-2">{formatLagosTime(o.createdAt, locale)}</td>
-                    <td className="py-2">{o.customer ?? t("admin.orders.guest")}</td>
+                    {view.contact && <td className="py-2">{o.customer ?? t("admin.orders.guest")}</td>}
                     <td className="py-2">{t(`admin.orders.channel.${o.channel}`)}</td>
                     <td className="py-2">
                       <StatusBadge status={o.status} /> <PaymentStatusBadge status={o.paymentStatus} />
                     </td>
-                    <td className="py-2 text-right tabular-nums">{formatNaira(o.total)}</td>
+                    {view.prices && <td className="py-2 text-right tabular-nums">{formatNaira(o.total)}</td>}
                   </tr>
                 ))}
               </tbody>
@@ -209,7 +223,7 @@ function StockList({ items, empty }: { items: { id: number; name: string; stock:
 }
 
 /** What a new shop still has to set up; shown until everything is, and naming the states shoppers cannot pay from. */
-function SetupChecklist({ setup }: { setup: Route.ComponentProps["loaderData"]["setup"] }) {
+function SetupChecklist({ setup }: { setup: NonNullable<Route.ComponentProps["loaderData"]["setup"]> }) {
   const { t } = useT();
   const blocked = setup.statesWithoutPayment;
   const items = [

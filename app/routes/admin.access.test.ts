@@ -47,7 +47,7 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
   beforeAll(async () => {
     t = await freshDatabase(engine);
     context = testContext(t);
-    const admin = await addUser(t.db, "admin");
+    const admin = await addUser(t.db, "owner");
     const customer = await addUser(t.db, "customer");
     customerId = customer.id;
     adminCookie = await createSession(context, admin.id);
@@ -88,7 +88,7 @@ describe.each(ENGINES)("admin routes on %s", (engine) => {
     ["photo import", photos.action, "/admin/products/photos", () => form({ zip: new Blob([new Uint8Array([0x50, 0x4b, 3, 4])], { type: "application/zip" }) })],
     ["gallery delete", gallery.action, `/admin/products/${productId}/photos`, () => form({ intent: "delete", photoId: "1" }), { id: String(productId) }],
     ["gallery add", gallery.action, `/admin/products/${productId}/photos`, () => form({ intent: "add", photo: new Blob([new Uint8Array(10)], { type: "image/jpeg" }) }), { id: String(productId) }],
-    ["customer role", customerPage.action, `/admin/customers/${customerId}`, () => form({ intent: "role", role: "admin" }), { id: String(customerId) }],
+    ["customer role", customerPage.action, `/admin/customers/${customerId}`, () => form({ intent: "role", role: "owner" }), { id: String(customerId) }],
     ["order status", order.action, `/admin/orders/${orderNumber}`, () => form({ from: "pending", to: "cancelled" }), { number: orderNumber }],
   ];
 

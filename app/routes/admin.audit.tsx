@@ -1,10 +1,10 @@
 import { Form, Link, useSubmit } from "react-router";
 import { inputClass, PageHeader, Pagination, screenHref, TableScroller } from "~/components/admin/ui";
 import type { AuditEntity } from "~/db/schema";
-import { type AuditEntry, listAudit } from "~/domain/audit.server";
+import { auditActors, type AuditEntry, listAudit } from "~/domain/audit.server";
 import { AUDIT_ENTITIES, STOCK_REASONS } from "~/lib/admin";
-import { requireAdmin } from "~/domain/sessions.server";
-import { pageParam } from "~/lib/admin-params";
+import { requirePermission } from "~/domain/permissions.server";
+import { pageParam, positiveInt } from "~/lib/admin-params";
 import { type Translate, useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
@@ -14,13 +14,14 @@ import type { Route } from "./+types/admin.audit";
 const PATH = "/admin/audit";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "audit");
   const url = new URL(request.url);
   const raw = url.searchParams.get("entity");
   const entity = (AUDIT_ENTITIES as string[]).includes(raw ?? "") ? (raw as AuditEntity) : null;
-  const log = await listAudit(context.db, { entity, page: pageParam(url.searchParams.get("page")) });
+  const by = positiveInt(url.searchParams.get("by"));
+  const [log, actors] = await Promise.all([listAudit(context.db, { entity, actorId: by, page: pageParam(url.searchParams.get("page")) }), auditActors(context.db)]);
   const t = requestTranslator(request);
-  return { ...log, entity, title: t("admin.meta.title", { page: t("admin.nav.audit") }) };
+  return { ...log, entity, by, actors, title: t("admin.meta.title", { page: t("admin.nav.audit") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -33,7 +34,8 @@ function showValue(field: string, value: unknown, t: Translate): string {
   if (value === null || value === undefined || value === "") return t("admin.audit.none");
   if (MONEY_FIELDS.has(field) && typeof value === "number") return formatNaira(value);
   if (field === "status" && typeof value === "string") return t(`admin.orders.status.${value}`);
-  if (field === "role" && (value === "admin" || value === "customer")) return t(`admin.customers.roles.${value}`);
+  // "admin" is kept for entries written before the staff roles (docs/decisions/218).
+  if (field === "role" && typeof value === "string" && ["admin", "customer", "owner", "manager", "fulfilment", "support"].includes(value)) return t(`admin.customers.roles.${value}`);
   if (field === "stockReason" && (STOCK_REASONS as unknown[]).includes(value)) return t(`admin.stock.reasons.${value as string}`);
   return String(value);
 }
@@ -89,6 +91,17 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </label>
+        <label className="text-sm">
+          <span className="block text-stone-600">{t("admin.audit.by")}</span>
+          <select name="by" defaultValue={log.by ?? ""} className={inputClass}>
+            <option value="">{t("admin.audit.everyone")}</option>
+            {log.actors.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="submit" className="min-h-11 rounded-lg border border-stone-300 bg-white px-4 text-sm">
           {t("admin.orders.filters.apply")}
         </button>
@@ -137,7 +150,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </TableScroller>
-      <Pagination page={log.page} pages={log.pages} href={(page) => screenHref(PATH, { entity: log.entity, page })} />
+      <Pagination page={log.page} pages={log.pages} href={(page) => screenHref(PATH, { entity: log.entity, by: log.by, page })} />
     </>
   );
 }

@@ -57,7 +57,7 @@ describe.each(ENGINES)("back-office routes on %s", (engine) => {
   beforeAll(async () => {
     t = await freshDatabase(engine);
     context = testContext(t);
-    adminCookie = await createSession(context, (await addUser(t.db, "admin")).id);
+    adminCookie = await createSession(context, (await addUser(t.db, "owner")).id);
     customerCookie = await createSession(context, (await addUser(t.db, "customer")).id);
     await addBrand(t.db, "Dior");
     await addCategory(t.db, "Men");

@@ -1,15 +1,15 @@
 import { TaxonomyScreen } from "~/components/admin/taxonomy-screen";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import type { Route } from "./+types/admin.categories";
 import { loadTaxonomyScreen, taxonomyAction } from "./admin-taxonomy.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "catalogue.edit");
   return loadTaxonomyScreen("category", request, context);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "catalogue.edit");
   return taxonomyAction("category", admin, request, context);
 }
 

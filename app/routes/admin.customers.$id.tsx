@@ -4,7 +4,7 @@ import { RolePanel } from "~/components/admin/role-panel";
 import { PageHeader, Pagination, screenHref, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { changeRole, getCustomer, isRole } from "~/domain/customers.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { can, requirePermission } from "~/domain/permissions.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { readForm } from "~/lib/form.server";
@@ -15,7 +15,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/admin.customers.$id";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "customers.view");
   const id = positiveInt(params.id);
   const url = new URL(request.url);
   const customer = id ? await getCustomer(context.db, id, { ordersPage: pageParam(url.searchParams.get("page")) }) : undefined;
@@ -25,16 +25,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     customer,
     self: customer.id === admin.id,
-    confirming: customer.id !== admin.id && isRole(confirming) && confirming !== customer.role ? confirming : null,
+    canChangeRoles: can(admin.role, "staff"),
+    confirming: can(admin.role, "staff") && customer.id !== admin.id && isRole(confirming) && confirming !== customer.role ? confirming : null,
     title: t("admin.meta.title", { page: customer.name || customer.email }),
   };
 }
 
 // Why a role change was refused, and the status it is answered with.
-const REFUSAL_STATUS = { self: 403, notAdmin: 403, lastAdmin: 409 } as const;
+const REFUSAL_STATUS = { self: 403, notOwner: 403, lastOwner: 409 } as const;
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "staff");
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   const form = await readForm(request);
@@ -45,8 +46,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (result.error === "notFound") throw data(null, { status: 404 });
     return data({ problem: `admin.customers.role.errors.${result.error}` }, { status: REFUSAL_STATUS[result.error] });
   }
-  const key = !result.changed ? "unchanged" : role === "admin" ? "made" : "removed";
-  return redirectWithToast(context, `/admin/customers/${id}`, { type: result.changed ? "success" : "info", key: `admin.customers.role.toast.${key}`, values: { email: result.email } });
+  const t = requestTranslator(request);
+  const key = result.changed ? "changed" : "unchanged";
+  const values = { email: result.email, role: t(`admin.customers.roles.${role}`) };
+  return redirectWithToast(context, `/admin/customers/${id}`, { type: result.changed ? "success" : "info", key: `admin.customers.role.toast.${key}`, values });
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -115,13 +118,15 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           </p>
         </section>
 
-        <RolePanel
-          customer={customer}
-          self={loaderData.self}
-          confirming={loaderData.confirming}
-          problem={actionData && "problem" in actionData ? actionData.problem : null}
-          path={path}
-        />
+        {loaderData.canChangeRoles && (
+          <RolePanel
+            customer={customer}
+            self={loaderData.self}
+            confirming={loaderData.confirming}
+            problem={actionData && "problem" in actionData ? actionData.problem : null}
+            path={path}
+          />
+        )}
 
         <section className="min-w-0 rounded-xl border border-stone-200 bg-white p-4 text-sm shadow-sm lg:col-span-3" aria-labelledby="addresses-heading">
           <h2 id="addresses-heading" className="font-semibold text-ink">

@@ -27,7 +27,7 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
   beforeAll(async () => {
     t = await freshDatabase(engine);
     context = testContext(t);
-    const admin = await addUser(t.db, "admin", "owner@unboxed.example", "Ada");
+    const admin = await addUser(t.db, "owner", "owner@unboxed.example", "Ada");
     const customer = await addUser(t.db, "customer", "funke@example.com", "Funke");
     customerId = customer.id;
     adminId = admin.id;
@@ -52,8 +52,8 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
     const list = await run(customers.loader, browserRequest("/admin/customers?q=FUNKE&page=abc", { cookies: [adminCookie] }), context);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ q: "FUNKE", page: 1, total: 1, customers: [{ email: "funke@example.com", orders: 0, spent: 0 }] });
-    const admins = await run(customers.loader, browserRequest("/admin/customers?role=admin", { cookies: [adminCookie] }), context);
-    expect(admins.body).toMatchObject({ role: "admin", total: 1, customers: [{ email: "owner@unboxed.example" }] });
+    const admins = await run(customers.loader, browserRequest("/admin/customers?role=owner", { cookies: [adminCookie] }), context);
+    expect(admins.body).toMatchObject({ role: "owner", total: 1, customers: [{ email: "owner@unboxed.example" }] });
     const bogus = await run(customers.loader, browserRequest("/admin/customers?role=superuser", { cookies: [adminCookie] }), context);
     expect(bogus.body).toMatchObject({ role: null, total: 2 });
     const page = await run(customerPage.loader, browserRequest(`/admin/customers/${customerId}`, { cookies: [adminCookie] }), context, { id: String(customerId) });
@@ -78,9 +78,9 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
 
   it("refuses role changes to a customer (403) and a signed-out visitor (sign in), changing nothing", async () => {
     const url = `/admin/customers/${customerId}`;
-    const asCustomer = await run(customerPage.action, post(url, { intent: "role", role: "admin" }, [customerCookie]), context, { id: String(customerId) });
+    const asCustomer = await run(customerPage.action, post(url, { intent: "role", role: "owner" }, [customerCookie]), context, { id: String(customerId) });
     expect(asCustomer.status).toBe(403);
-    const anonymous = await run(customerPage.action, post(url, { intent: "role", role: "admin" }), context, { id: String(customerId) });
+    const anonymous = await run(customerPage.action, post(url, { intent: "role", role: "owner" }), context, { id: String(customerId) });
     expect(anonymous).toMatchObject({ status: 302, location: `/auth?redirectTo=${encodeURIComponent(url)}` });
     expect(await roleOf(customerId)).toBe("customer");
     expect(await t.db.selectFrom("audit_log").select("id").execute()).toEqual([]);
@@ -91,26 +91,26 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
     const params = { id: String(customerId) };
     const bad = await run(customerPage.action, post(url, { intent: "role", role: "superuser" }, [adminCookie]), context, params);
     expect(bad).toMatchObject({ status: 400, body: { problem: "admin.common.toast.badRequest" } });
-    const noIntent = await run(customerPage.action, post(url, { role: "admin" }, [adminCookie]), context, params);
+    const noIntent = await run(customerPage.action, post(url, { role: "owner" }, [adminCookie]), context, params);
     expect(noIntent.status).toBe(400);
-    const json = browserRequest(url, { method: "POST", body: JSON.stringify({ intent: "role", role: "admin" }), cookies: [adminCookie], headers: { Origin: "http://shop.test", "Content-Type": "application/json" } });
+    const json = browserRequest(url, { method: "POST", body: JSON.stringify({ intent: "role", role: "owner" }), cookies: [adminCookie], headers: { Origin: "http://shop.test", "Content-Type": "application/json" } });
     expect((await run(customerPage.action, json, context, params)).status).toBe(400);
     const self = await run(customerPage.action, post(`/admin/customers/${adminId}`, { intent: "role", role: "customer" }, [adminCookie]), context, { id: String(adminId) });
     expect(self).toMatchObject({ status: 403, body: { problem: "admin.customers.role.errors.self" } });
     for (const id of ["abc", "999999"]) {
-      const missing = await run(customerPage.action, post(`/admin/customers/${id}`, { intent: "role", role: "admin" }, [adminCookie]), context, { id });
+      const missing = await run(customerPage.action, post(`/admin/customers/${id}`, { intent: "role", role: "owner" }, [adminCookie]), context, { id });
       expect(missing.status, id).toBe(404);
     }
     expect(await roleOf(customerId)).toBe("customer");
-    expect(await roleOf(adminId)).toBe("admin");
+    expect(await roleOf(adminId)).toBe("owner");
   });
 
   it("makes a customer an admin, and taking the role away refuses their very next admin request", async () => {
     const url = `/admin/customers/${customerId}`;
     const params = { id: String(customerId) };
-    const made = await run(customerPage.action, post(url, { intent: "role", role: "admin" }, [adminCookie]), context, params);
+    const made = await run(customerPage.action, post(url, { intent: "role", role: "owner" }, [adminCookie]), context, params);
     expect(made).toMatchObject({ status: 303, location: url });
-    expect(await roleOf(customerId)).toBe("admin");
+    expect(await roleOf(customerId)).toBe("owner");
     // Their existing session now opens the admin area.
     expect((await run(layout.loader, browserRequest("/admin", { cookies: [customerCookie] }), context)).status).toBe(200);
     const page = await run(customerPage.loader, browserRequest(`${url}?role=customer`, { cookies: [adminCookie] }), context, params);
@@ -123,8 +123,8 @@ describe.each(ENGINES)("the customers screens on %s", (engine) => {
     expect((await run(customers.loader, browserRequest("/admin/customers", { cookies: [customerCookie] }), context)).status).toBe(403);
     const entries = await t.db.selectFrom("audit_log").select(["entity", "entity_id", "actor_user_id", "changes"]).orderBy("id").execute();
     expect(entries).toEqual([
-      { entity: "user", entity_id: customerId, actor_user_id: adminId, changes: JSON.stringify({ role: ["customer", "admin"] }) },
-      { entity: "user", entity_id: customerId, actor_user_id: adminId, changes: JSON.stringify({ role: ["admin", "customer"] }) },
+      { entity: "user", entity_id: customerId, actor_user_id: adminId, changes: JSON.stringify({ role: ["customer", "owner"] }) },
+      { entity: "user", entity_id: customerId, actor_user_id: adminId, changes: JSON.stringify({ role: ["owner", "customer"] }) },
     ]);
     // The owner's own page offers no role button and no confirmation.
     const own = await run(customerPage.loader, browserRequest(`/admin/customers/${adminId}?role=customer`, { cookies: [adminCookie] }), context, { id: String(adminId) });

@@ -1,7 +1,7 @@
 import { Form, Link, useSubmit } from "react-router";
 import { inputClass, PageHeader, Pagination, screenHref, SearchBox, TableScroller } from "~/components/admin/ui";
 import { isRole, listCustomers, ROLES } from "~/domain/customers.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { requireTextQuery } from "~/lib/form.server";
 import { pageParam, searchParam } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
@@ -13,7 +13,7 @@ import type { Route } from "./+types/admin.customers";
 const PATH = "/admin/customers";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "customers.view");
   requireTextQuery(request);
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
@@ -86,9 +86,9 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
                       {c.name || c.email}
                     </Link>
                     <span className="block break-all text-xs text-stone-500">{c.email}</span>
-                    {c.role === "admin" && (
-                      <span className="mt-1 inline-block rounded-full bg-stone-200 px-2 py-0.5 text-xs font-medium text-ink" data-role-badge="admin">
-                        {t("admin.customers.roles.admin")}
+                    {c.role !== "customer" && (
+                      <span className="mt-1 inline-block rounded-full bg-stone-200 px-2 py-0.5 text-xs font-medium text-ink" data-role-badge={c.role}>
+                        {t(`admin.customers.roles.${c.role}`)}
                       </span>
                     )}
                   </span>

@@ -2,7 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { inputClass, PageHeader, primaryButton } from "~/components/admin/ui";
 import { type DeliveryErrors, parseDeliveryForm, saveDeliverySettings } from "~/domain/delivery-admin.server";
 import { loadDeliveryTable } from "~/domain/delivery.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { NIGERIAN_STATES } from "~/lib/nigeria";
@@ -13,7 +13,7 @@ import type { Route } from "./+types/admin.delivery";
 const PATH = "/admin/delivery";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "settings");
   const t = requestTranslator(request);
   return { table: await loadDeliveryTable(context.db), states: [...NIGERIAN_STATES], title: t("admin.meta.title", { page: t("admin.nav.delivery") }) };
 }
@@ -23,7 +23,7 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "settings");
   const form = await readForm(request);
   const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v).slice(0, 300)]));
   const parsed = parseDeliveryForm(form);

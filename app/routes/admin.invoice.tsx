@@ -1,19 +1,24 @@
 import { data } from "react-router";
 import { InvoiceDocument } from "~/components/invoice";
 import { invoiceForAdmin, invoiceOptions, type InvoiceKind, type InvoicePaper } from "~/domain/invoice.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
+import { invoiceFor, staffView } from "~/domain/staff-view.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import { requestTranslator } from "~/lib/i18n.server";
 import type { Route } from "./+types/admin.invoice";
 
 /** The printable invoice or packing slip of any order, for the owner (outside the admin frame, to print). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
-  const invoice = await invoiceForAdmin(context.db, context.config, params.number);
-  if (!invoice) throw data(null, { status: 404 });
+  const staff = await requirePermission(request, context, "orders.view");
+  const view = staffView(staff.role);
   const options = invoiceOptions(new URL(request.url));
+  // The invoice is money: a role without prices prints the packing slip only (docs/decisions/218).
+  if (options.kind !== "slip" && !view.prices) throw data(null, { status: 403 });
+  const found = await invoiceForAdmin(context.db, context.config, params.number);
+  if (!found) throw data(null, { status: 404 });
+  const invoice = invoiceFor(found, view);
   const t = requestTranslator(request);
-  return { invoice, ...options, title: `${t(options.kind === "slip" ? "invoice.slip" : "invoice.invoice")} ${invoice.number}` };
+  return { invoice, ...options, allowInvoice: view.prices, title: `${t(options.kind === "slip" ? "invoice.slip" : "invoice.invoice")} ${invoice.number}` };
 }
 
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
@@ -26,9 +31,9 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export default function AdminInvoice({ loaderData }: Route.ComponentProps) {
-  const { invoice, kind, paper } = loaderData;
+  const { invoice, kind, paper, allowInvoice } = loaderData;
   const base = `/admin/orders/${encodeURIComponent(invoice.number)}`;
   const href = (o: { kind: InvoiceKind; paper: InvoicePaper }) =>
     `${base}/print${o.kind === "slip" || o.paper === "receipt" ? "?" : ""}${[o.kind === "slip" ? "doc=slip" : "", o.paper === "receipt" ? "paper=receipt" : ""].filter(Boolean).join("&")}`;
-  return <InvoiceDocument invoice={invoice} kind={kind} paper={paper} href={href} backHref={base} allowSlip />;
+  return <InvoiceDocument invoice={invoice} kind={kind} paper={paper} href={href} backHref={base} allowSlip={allowInvoice} />;
 }

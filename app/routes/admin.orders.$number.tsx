@@ -9,7 +9,8 @@ import { refundOnlineOrder } from "~/domain/online-payments.server";
 import { isOrderNumber } from "~/domain/orders.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
-import { requireAdmin } from "~/domain/sessions.server";
+import { assertPermission, can, requirePermission } from "~/domain/permissions.server";
+import { orderDetailFor, staffView } from "~/domain/staff-view.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
@@ -21,16 +22,23 @@ import type { Route } from "./+types/admin.orders.$number";
 
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
-  const order = isOrderNumber(params.number) ? await getAdminOrder(context.db, params.number) : undefined;
-  if (!order) throw data(null, { status: 404 });
+  const staff = await requirePermission(request, context, "orders.view");
+  const found = isOrderNumber(params.number) ? await getAdminOrder(context.db, params.number) : undefined;
+  if (!found) throw data(null, { status: 404 });
+  const view = staffView(staff.role);
+  const order = orderDetailFor(found, view);
   const t = requestTranslator(request);
+  // Each part of the page is offered only to the roles whose permission acts on it (docs/decisions/218).
+  const payments = can(staff.role, "orders.payments");
+  const changesStatus = can(staff.role, "orders.status");
   return {
     order,
-    canMarkPaid: canMarkPaid(order),
-    canSetFee: canSetDeliveryFee(order),
-    canRefund: order.paymentStatus === "paid",
-    confirmingCancel: new URL(request.url).searchParams.has("cancel") && order.next.includes("cancelled"),
+    view,
+    changesStatus,
+    canMarkPaid: payments && canMarkPaid(found),
+    canSetFee: payments && canSetDeliveryFee(found),
+    canRefund: can(staff.role, "orders.refund") && found.paymentStatus === "paid",
+    confirmingCancel: changesStatus && new URL(request.url).searchParams.has("cancel") && found.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
   };
 }
@@ -43,10 +51,12 @@ const status = z.enum(ORDER_STATUSES as [OrderStatus, ...OrderStatus[]]);
 const statusChange = z.object({ from: status, to: status, note: z.string().max(MAX_STATUS_NOTE * 2).optional() });
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "orders.status");
   const path = `/admin/orders/${encodeURIComponent(params.number)}`;
   const form = await readForm(request);
   const intent = form.get("intent");
+  if (intent === "deliveryFee" || intent === "markPaid") assertPermission(admin, request, context, "orders.payments");
+  if (intent === "refund") assertPermission(admin, request, context, "orders.refund");
   if (intent === "deliveryFee" && isOrderNumber(params.number)) {
     const fee = form.get("fee");
     const result = await setDeliveryFee(context, { number: params.number, fee: typeof fee === "string" ? fee : "", actorId: admin.id });
@@ -91,6 +101,7 @@ const ACTION_LABEL = { confirmed: "confirm", shipped: "ship", delivered: "delive
 export default function AdminOrder({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
   const { order } = loaderData;
+  const prices = loaderData.view.prices;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const path = `/admin/orders/${order.number}`;
@@ -104,9 +115,11 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
       </Link>
       <PageHeader title={t("admin.orders.orderTitle", { number: order.number })}>
         <StatusBadge status={order.status} />
-        <Link to={`/admin/orders/${encodeURIComponent(order.number)}/print`} className={secondaryButton}>
-          {t("admin.orders.printInvoice")}
-        </Link>
+        {loaderData.view.prices && (
+          <Link to={`/admin/orders/${encodeURIComponent(order.number)}/print`} className={secondaryButton}>
+            {t("admin.orders.printInvoice")}
+          </Link>
+        )}
         <Link to={`/admin/orders/${encodeURIComponent(order.number)}/print?doc=slip`} className={secondaryButton}>
           {t("admin.orders.printSlip")}
         </Link>
@@ -122,9 +135,9 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
               <thead className="text-stone-500">
                 <tr>
                   <th className="py-2 font-medium">{t("admin.orders.itemColumns.product")}</th>
-                  <th className="py-2 text-right font-medium">{t("admin.orders.itemColumns.price")}</th>
+                  {prices && <th className="py-2 text-right font-medium">{t("admin.orders.itemColumns.price")}</th>}
                   <th className="py-2 text-right font-medium">{t("admin.orders.itemColumns.quantity")}</th>
-                  <th className="py-2 text-right font-medium">{t("admin.orders.itemColumns.total")}</th>
+                  {prices && <th className="py-2 text-right font-medium">{t("admin.orders.itemColumns.total")}</th>}
                 </tr>
               </thead>
               <tbody>
@@ -133,18 +146,23 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                     <td className="py-2 font-medium sm:font-normal" data-label={t("admin.orders.itemColumns.product")}>
                       {item.name}
                     </td>
-                    <td className="py-2 text-right tabular-nums" data-label={t("admin.orders.itemColumns.price")}>
-                      {formatNaira(item.unitPrice)}
-                    </td>
+                    {prices && (
+                      <td className="py-2 text-right tabular-nums" data-label={t("admin.orders.itemColumns.price")}>
+                        {formatNaira(item.unitPrice)}
+                      </td>
+                    )}
                     <td className="py-2 text-right tabular-nums" data-label={t("admin.orders.itemColumns.quantity")}>
                       {item.quantity}
                     </td>
-                    <td className="py-2 text-right tabular-nums" data-label={t("admin.orders.itemColumns.total")}>
-                      {formatNaira(item.lineTotal)}
-                    </td>
+                    {prices && (
+                      <td className="py-2 text-right tabular-nums" data-label={t("admin.orders.itemColumns.total")}>
+                        {formatNaira(item.lineTotal)}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
+              {prices && (
               <tfoot className="border-t border-stone-200">
                 <tr>
                   <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
@@ -167,6 +185,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                   <td className="py-1 text-right font-semibold tabular-nums">{formatNaira(order.total)}</td>
                 </tr>
               </tfoot>
+              )}
             </table>
           </TableScroller>
         </section>
@@ -182,11 +201,15 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
             <dd>{t(`admin.orders.channel.${order.channel}`)}</dd>
             <dt className="text-stone-500">{t("admin.orders.columns.customer")}</dt>
             <dd className="break-all">
-              {order.customerEmail ? (
+              {order.customerName !== null ? (
                 <>
                   {order.customerName}
-                  <br />
-                  {order.customerEmail}
+                  {order.customerEmail && (
+                    <>
+                      <br />
+                      {order.customerEmail}
+                    </>
+                  )}
                 </>
               ) : (
                 t("admin.orders.guest")
@@ -225,6 +248,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
+      {prices && (
       <OrderPaymentPanel
         order={order}
         canMarkPaid={loaderData.canMarkPaid}
@@ -233,7 +257,9 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
         shipping={order.shipping}
         busy={busy}
       />
+      )}
 
+      {loaderData.changesStatus && (
       <section className="mt-4 rounded-xl border border-stone-200 bg-white p-4 shadow-sm" aria-labelledby="status-heading">
         <h2 id="status-heading" className="font-semibold text-ink">
           {t("admin.orders.changeStatus")}
@@ -245,7 +271,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
             {order.channel === "whatsapp" && order.status === "pending" && <p className="text-sm text-stone-600">{t("admin.orders.stockRule")}</p>}
             <input type="hidden" name="from" value={order.status} />
             <label className="block text-sm">
-              <span className="block font-medium text-stone-800">{order.customerEmail ? t("admin.orders.note") : t("admin.orders.noteNoMail")}</span>
+              <span className="block font-medium text-stone-800">{order.customerName !== null ? t("admin.orders.note") : t("admin.orders.noteNoMail")}</span>
               <textarea name="note" rows={2} maxLength={MAX_STATUS_NOTE} className={inputClass} placeholder={t("admin.orders.notePlaceholder")} />
             </label>
             <div className="flex flex-wrap gap-2">
@@ -263,6 +289,7 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           </Form>
         )}
       </section>
+      )}
 
       <section className="mt-4 rounded-xl border border-stone-200 bg-white p-4 shadow-sm" aria-labelledby="history-heading">
         <h2 id="history-heading" className="font-semibold text-ink">
@@ -290,12 +317,12 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
 
       {loaderData.confirmingCancel && (
         <Dialog title={t("admin.orders.cancelTitle", { number: order.number })} closeHref={path}>
-          <p className="text-stone-700">{order.customerEmail ? t("admin.orders.cancelConfirm") : t("admin.orders.cancelConfirmGuest")}</p>
+          <p className="text-stone-700">{order.customerName !== null ? t("admin.orders.cancelConfirm") : t("admin.orders.cancelConfirmGuest")}</p>
           <Form method="post" action={path} className="mt-4 space-y-3" preventScrollReset>
             <input type="hidden" name="from" value={order.status} />
             <input type="hidden" name="to" value="cancelled" />
             <label className="block text-sm">
-              <span className="block font-medium text-stone-800">{order.customerEmail ? t("admin.orders.note") : t("admin.orders.noteNoMail")}</span>
+              <span className="block font-medium text-stone-800">{order.customerName !== null ? t("admin.orders.note") : t("admin.orders.noteNoMail")}</span>
               <textarea name="note" rows={2} maxLength={MAX_STATUS_NOTE} className={inputClass} />
             </label>
             <div className="flex flex-wrap justify-end gap-2">

@@ -1,12 +1,12 @@
 import { exportOrdersCsv, orderExportFileName, parseOrderExportFilters } from "~/domain/order-export.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { requireTextQuery } from "~/lib/form.server";
 import { requestTranslator } from "~/lib/i18n.server";
 import type { Route } from "./+types/admin.orders.export";
 
 /** Orders for the accountant as a CSV download: a date range (Lagos days) and a status. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "orders.export");
   requireTextQuery(request);
   const parsed = parseOrderExportFilters(new URL(request.url).searchParams);
   if ("error" in parsed) {

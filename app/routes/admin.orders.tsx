@@ -4,7 +4,8 @@ import { PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroll
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { OrderFilterFields } from "~/components/admin/order-filter-fields";
 import { listAdminOrders, parseOrderFilters } from "~/domain/admin-orders.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { can, requirePermission } from "~/domain/permissions.server";
+import { orderRowsFor, staffView } from "~/domain/staff-view.server";
 import { requireTextQuery } from "~/lib/form.server";
 import { pageParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";
@@ -16,7 +17,8 @@ import type { Route } from "./+types/admin.orders";
 const PATH = "/admin/orders";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const staff = await requirePermission(request, context, "orders.view");
+  const view = staffView(staff.role);
   requireTextQuery(request);
   const url = new URL(request.url);
   // A value that is not one of ours is ignored here (the export refuses it).
@@ -24,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filters = { status, channel, payment, q };
   const list = await listAdminOrders(context.db, { ...filters, page: pageParam(url.searchParams.get("page")) });
   const t = requestTranslator(request);
-  return { ...list, ...filters, title: t("admin.meta.title", { page: t("admin.nav.orders") }) };
+  return { ...list, orders: orderRowsFor(list.orders, view), ...filters, view, exportable: can(staff.role, "orders.export"), title: t("admin.meta.title", { page: t("admin.nav.orders") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -39,7 +41,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={t("admin.orders.title")} />
-      <OrderExportForm values={list} />
+      {list.exportable && <OrderExportForm values={list} />}
       <div className="flex flex-wrap items-end gap-3">
         <SearchBox q={list.q} placeholder={t("admin.orders.search")} label={t("admin.orders.searchLabel")} hidden={{ status: list.status, channel: list.channel, payment: list.payment }} />
         <Form method="get" className="flex flex-wrap items-end gap-2" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
@@ -54,7 +56,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         <table className="w-full min-w-[44rem] text-left text-sm">
           <thead className="bg-stone-50 text-stone-600">
             <tr>
-              {["number", "date", "customer", "channel", "status", "payment", "total"].map((c) => (
+              {["number", "date", "customer", "channel", "status", "payment", "total"].filter((c) => list.view.prices || c !== "total").map((c) => (
                 <th key={c} scope="col" className={`px-3 py-3 font-medium ${c === "total" ? "text-right" : ""}`}>
                   {t(`admin.orders.columns.${c}`)}
                 </th>
@@ -64,7 +66,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           <tbody>
             {list.orders.length === 0 && (
               <tr>
-                <td colSpan={7} className="px-3 py-8 text-center text-stone-600">
+                <td colSpan={list.view.prices ? 7 : 6} className="px-3 py-8 text-center text-stone-600">
                   {list.q || list.status || list.channel || list.payment ? t("admin.orders.noMatch") : t("admin.orders.empty")}
                 </td>
               </tr>
@@ -78,10 +80,10 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                 </td>
                 <td className="px-3 py-2">{formatLagosTime(o.createdAt, locale)}</td>
                 <td className="px-3 py-2">
-                  {o.customerEmail ? (
+                  {o.customerName !== null ? (
                     <>
                       <span className="block">{o.customerName}</span>
-                      <span className="block text-xs text-stone-500">{o.customerEmail}</span>
+                      {o.customerEmail && <span className="block text-xs text-stone-500">{o.customerEmail}</span>}
                     </>
                   ) : (
                     <span className="text-stone-500">{t("admin.orders.guest")}</span>
@@ -94,7 +96,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                 <td className="px-3 py-2">
                   <PaymentStatusBadge status={o.paymentStatus} />
                 </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatNaira(o.total)}</td>
+                {list.view.prices && <td className="px-3 py-2 text-right tabular-nums">{formatNaira(o.total)}</td>}
               </tr>
             ))}
           </tbody>

@@ -4,7 +4,7 @@ import { data, Form, Link, useActionData, useNavigation, useSubmit } from "react
 import { Field, iconButton, inputClass, PageHeader, primaryButton, screenHref, secondaryButton } from "~/components/admin/ui";
 import { getAdminProduct } from "~/domain/admin-products.server";
 import { addPhoto, adminPhotos, deletePhoto, movePhoto, type PhotoProblem, reorderPhotos, setPhotoAlt } from "~/domain/product-photos.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { MAX_PHOTO_ALT, MAX_PHOTOS, MAX_UPLOAD_BYTES } from "~/lib/admin";
 import { positiveInt } from "~/lib/admin-params";
 import { UPLOAD_BODY_LIMIT } from "~/lib/body-limit.server";
@@ -21,7 +21,7 @@ import type { Route } from "./+types/admin.products.$id.photos";
 const ACCEPTED_TYPES = "image/jpeg,image/png,image/webp,image/avif";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "catalogue.edit");
   const id = positiveInt(params.id);
   const product = id ? await getAdminProduct(context.db, id, { includeArchived: true }) : undefined;
   if (!product) throw data(null, { status: 404 });
@@ -56,7 +56,7 @@ const STATUS: Record<PhotoProblem | "badRequest", number> = {
 const refused = (problem: PhotoProblem | "badRequest", photoId: number | null = null) => data({ problem, photoId }, { status: STATUS[problem] });
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "catalogue.edit");
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   // Nothing larger than one photo and a few fields is read into memory (app/lib/body-limit.server.ts).

@@ -5,7 +5,7 @@ import { getAdminProduct } from "~/domain/admin-products.server";
 import { parseSizesForm, saveSizes } from "~/domain/admin-sizes.server";
 import { MAX_SIZE_LABEL, MAX_SIZES, MAX_SKU, type SizeRowErrors, type SizeRowValues } from "~/lib/sizes";
 import { listSizes } from "~/domain/product-sizes.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { positiveInt } from "~/lib/admin-params";
 import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
@@ -18,7 +18,7 @@ import type { Route } from "./+types/admin.products.$id.sizes";
 const naira = (kobo: number | null) => (kobo === null ? "" : kobo % 100 === 0 ? String(kobo / 100) : (kobo / 100).toFixed(2));
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "catalogue.edit");
   const id = positiveInt(params.id);
   const product = id ? await getAdminProduct(context.db, id, { includeArchived: true }) : undefined;
   if (!product) throw data(null, { status: 404 });
@@ -39,7 +39,7 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "catalogue.edit");
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   const parsed = parseSizesForm(await readForm(request));

@@ -3,7 +3,7 @@ import { data, Form, Link, type ShouldRevalidateFunctionArgs, useActionData, use
 import { Field, inputClass, PageHeader, Pagination, primaryButton, screenHref, TableScroller } from "~/components/admin/ui";
 import { getAdminProduct } from "~/domain/admin-products.server";
 import { listSizes } from "~/domain/product-sizes.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { adjustStock, parseStockAdjustment, stockHistory } from "~/domain/stock-adjustments.server";
 import { MAX_STOCK_NOTE, STOCK_REASONS } from "~/lib/admin";
 import { pageParam, positiveInt } from "~/lib/admin-params";
@@ -17,7 +17,7 @@ import type { Route } from "./+types/admin.products.$id.stock";
 /** A product's stock: adjust it with a reason (received, damaged, correction) and read its history. */
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "stock");
   const id = positiveInt(params.id);
   const product = id ? await getAdminProduct(context.db, id, { includeArchived: true }) : undefined;
   if (!product) throw data(null, { status: 404 });
@@ -47,7 +47,7 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "stock");
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   const parsed = parseStockAdjustment(await readForm(request));

@@ -1,10 +1,10 @@
 import { exportCatalogueCsv } from "~/domain/catalogue-csv.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import type { Route } from "./+types/admin.products.export";
 
 /** The whole catalogue as a CSV download (archived products included, marked so). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "catalogue.export");
   const csv = await exportCatalogueCsv(context.db);
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {

@@ -2,7 +2,7 @@ import { ArrowLeft, Download } from "lucide-react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { Field, PageHeader, primaryButton, secondaryButton, TableScroller } from "~/components/admin/ui";
 import { applyImport, type FileProblem, type ImportPlan, MAX_IMPORT_BYTES, previewImport } from "~/domain/catalogue-csv.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { CATALOGUE_COLUMNS } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
@@ -15,7 +15,7 @@ const PATH = "/admin/products/import";
 const E = "admin.catalogueImport.errors.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "catalogue.edit");
   const t = requestTranslator(request);
   return { title: t("admin.meta.title", { page: t("admin.catalogueImport.title") }) };
 }
@@ -27,7 +27,7 @@ export function meta({ data }: Route.MetaArgs) {
 type ActionData = { problem: FileProblem } | { plan: ImportPlan; id: string | null; fileName: string; createMissing: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "catalogue.edit");
   // The file is read within its limit (app/lib/body-limit.server.ts), counted as it arrives.
   const read = await readFormBody(request);
   if (read.problem === "tooLarge" && read.limit === IMPORT_BODY_LIMIT) {

@@ -31,7 +31,7 @@ describe.each(ENGINES)("the photo import page on %s", (engine) => {
   beforeAll(async () => {
     t = await freshDatabase(engine);
     context = testContext(t);
-    adminCookie = await createSession(context, (await addUser(t.db, "admin")).id);
+    adminCookie = await createSession(context, (await addUser(t.db, "owner")).id);
     const [brand, category] = [await addBrand(t.db), await addCategory(t.db)];
     const product = await addProduct(t.db, { brandId: brand.id, categoryId: category.id, name: "Zip Page Oud" });
     slug = (await t.db.selectFrom("products").select("slug").where("id", "=", product.id).executeTakeFirstOrThrow()).slug;

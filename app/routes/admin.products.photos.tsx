@@ -2,7 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { Field, PageHeader, primaryButton, secondaryButton } from "~/components/admin/ui";
 import { importPhotoZip, type PhotoImportResult } from "~/domain/photo-import.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { MAX_PHOTO_ZIP_BYTES } from "~/lib/admin";
 import { PHOTO_ZIP_BODY_LIMIT } from "~/lib/body-limit.server";
 import { bodyRefusal, readFormBody } from "~/lib/form.server";
@@ -16,7 +16,7 @@ const P = "admin.photoImport.";
 const MB = MAX_PHOTO_ZIP_BYTES / 1024 / 1024;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "catalogue.edit");
   const t = requestTranslator(request);
   return { title: t("admin.meta.title", { page: t(P + "title") }) };
 }
@@ -28,7 +28,7 @@ export function meta({ data }: Route.MetaArgs) {
 type ActionData = { zipProblem: string } | { problems: PhotoImportResult["problems"] };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "catalogue.edit");
   const read = await readFormBody(request);
   if (read.problem === "tooLarge" && read.limit === PHOTO_ZIP_BODY_LIMIT) return data<ActionData>({ zipProblem: "tooLarge" }, { status: 413 });
   if (read.problem) throw bodyRefusal(request, read.problem);

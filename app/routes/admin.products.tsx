@@ -28,7 +28,7 @@ import {
   updateProduct,
 } from "~/domain/admin-products.server";
 import { taxonomyOptions } from "~/domain/admin-taxonomy.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { can, requirePermission } from "~/domain/permissions.server";
 import { MAX_UPLOAD_BYTES, PRODUCT_FIELDS, type ProductErrors, type ProductField } from "~/lib/admin";
 import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";
@@ -46,15 +46,18 @@ const PATH = "/admin/products";
 const ACCEPTED_TYPES = "image/jpeg,image/png,image/webp,image/avif";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const staff = await requirePermission(request, context, "catalogue.view");
   requireTextQuery(request);
+  // Fulfilment counts stock here: no prices, and nothing to create, change or export (docs/decisions/218).
+  const manage = can(staff.role, "catalogue.edit");
+  const prices = can(staff.role, "prices");
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
   const view = url.searchParams.get("view") === "archived" ? "archived" : null;
   const list = await listAdminProducts(context.db, { q, page: pageParam(url.searchParams.get("page")), archived: view === "archived" });
-  const editId = positiveInt(url.searchParams.get("edit"));
-  const deleteId = positiveInt(url.searchParams.get("delete"));
-  const creating = url.searchParams.has("new");
+  const editId = manage ? positiveInt(url.searchParams.get("edit")) : null;
+  const deleteId = manage ? positiveInt(url.searchParams.get("delete")) : null;
+  const creating = manage && url.searchParams.has("new");
   const [editing, deleting] = await Promise.all([
     editId ? getAdminProduct(context.db, editId, { includeArchived: true }) : null,
     deleteId ? getAdminProduct(context.db, deleteId) : null,
@@ -66,6 +69,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = requestTranslator(request);
   return {
     ...list,
+    products: prices ? list.products : list.products.map((p) => ({ ...p, price: 0, discount: null })),
+    manage,
+    prices,
+    exportable: can(staff.role, "catalogue.export"),
     q,
     view,
     lowStockAt: context.config.lowStockThreshold,
@@ -85,7 +92,7 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "catalogue.edit");
   // Nothing larger than one image and the text fields is read into memory (app/lib/body-limit.server.ts).
   const read = await readFormBody(request);
   if (read.problem === "tooLarge" && read.limit === UPLOAD_BODY_LIMIT) return data({ errors: { image: "admin.products.errors.imageSize" } as ProductErrors, values: {} }, { status: 413 });
@@ -342,26 +349,35 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   // The row goes at once; if the server refuses, the reloaded list brings it back with an error toast.
   const removingId = remover.state !== "idle" ? positiveInt(remover.formData?.get("id")?.toString()) : null;
   const shown = list.products.filter((p) => p.id !== removingId);
+  const columns = ["name", "image", "price", "description", "category", "brand", "stock", "action"].filter(
+    (c) => (list.manage || (c !== "image" && c !== "action")) && (list.prices || c !== "price"),
+  );
 
   return (
     <>
       <PageHeader title={t("admin.products.title")}>
-        <a href="/admin/products/export" className={secondaryButton} download>
-          <Download aria-hidden="true" size={18} />
-          {t("admin.products.exportCsv")}
-        </a>
-        <Link to="/admin/products/import" className={secondaryButton}>
-          <Upload aria-hidden="true" size={18} />
-          {t("admin.products.importCsv")}
-        </Link>
-        <Link to="/admin/products/photos" className={secondaryButton}>
-          <Images aria-hidden="true" size={18} />
-          {t("admin.photoImport.link")}
-        </Link>
-        <Link to={screenHref(PATH, { q: list.q, page: list.page, new: 1 })} className={primaryButton} preventScrollReset>
-          <Plus aria-hidden="true" size={18} />
-          {t("admin.products.add")}
-        </Link>
+        {list.exportable && (
+          <a href="/admin/products/export" className={secondaryButton} download>
+            <Download aria-hidden="true" size={18} />
+            {t("admin.products.exportCsv")}
+          </a>
+        )}
+        {list.manage && (
+          <>
+            <Link to="/admin/products/import" className={secondaryButton}>
+              <Upload aria-hidden="true" size={18} />
+              {t("admin.products.importCsv")}
+            </Link>
+            <Link to="/admin/products/photos" className={secondaryButton}>
+              <Images aria-hidden="true" size={18} />
+              {t("admin.photoImport.link")}
+            </Link>
+            <Link to={screenHref(PATH, { q: list.q, page: list.page, new: 1 })} className={primaryButton} preventScrollReset>
+              <Plus aria-hidden="true" size={18} />
+              {t("admin.products.add")}
+            </Link>
+          </>
+        )}
       </PageHeader>
       <nav aria-label={t("admin.products.views")} className="mb-3 flex flex-wrap gap-2">
         <Link to={screenHref(PATH, { q: list.q })} className={archivedView ? secondaryButton : primaryButton} aria-current={archivedView ? undefined : "page"}>
@@ -379,7 +395,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         <table className="w-full min-w-[56rem] text-left text-sm">
           <thead className="bg-stone-50 text-stone-600">
             <tr>
-              {["name", "image", "price", "description", "category", "brand", "stock", "action"].map((c) => (
+              {columns.map((c) => (
                 <th key={c} scope="col" className={`px-3 py-3 font-medium ${c === "action" ? "text-right" : ""}`}>
                   {t(`admin.products.columns.${c}`)}
                 </th>
@@ -389,7 +405,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           <tbody>
             {shown.length === 0 && (
               <tr>
-                <td colSpan={8} className="px-3 py-8 text-center text-stone-600">
+                <td colSpan={columns.length} className="px-3 py-8 text-center text-stone-600">
                   {list.q ? t("admin.products.noMatch", { q: list.q }) : archivedView ? t("admin.products.noArchived") : t("admin.products.empty")}
                 </td>
               </tr>
@@ -397,25 +413,29 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
             {shown.map((p) => (
               <tr key={p.id} className="border-t border-stone-100 align-top" data-product-row={p.id}>
                 <td className="px-3 py-2 font-medium text-ink">{p.name}</td>
-                <td className="px-3 py-2">
-                  <Link to={`/admin/products/${p.id}/photos`} className="inline-flex min-h-11 min-w-11 flex-col items-start gap-1 text-xs underline decoration-dotted underline-offset-4 hover:decoration-solid" data-photos-link>
-                    {p.image && (
-                      <img src={imageVariantUrl(p.image, 320)} alt="" width={48} height={60} loading="lazy" className="h-15 w-12 rounded object-cover" />
-                    )}
-                    <span aria-hidden="true">{t("admin.photos.link")}</span>
-                    <span className="sr-only">{t("admin.photos.linkLabel", { name: p.name })}</span>
-                  </Link>
-                </td>
-                <td className="whitespace-nowrap px-3 py-2 tabular-nums">
-                  {formatNaira(p.price)}
-                  {p.discount ? <s className="block text-xs text-stone-500">{formatNaira(p.price + p.discount)}</s> : null}
-                  {/* Several sizes (docs/decisions/121): the cheapest price, and the way to all of them. */}
-                  {p.sizeCount > 1 && (
-                    <Link to={`/admin/products/${p.id}/sizes`} className="block text-xs underline decoration-dotted underline-offset-4" data-sizes-count>
-                      {t("admin.sizes.count", { count: p.sizeCount })}
+                {list.manage && (
+                  <td className="px-3 py-2">
+                    <Link to={`/admin/products/${p.id}/photos`} className="inline-flex min-h-11 min-w-11 flex-col items-start gap-1 text-xs underline decoration-dotted underline-offset-4 hover:decoration-solid" data-photos-link>
+                      {p.image && (
+                        <img src={imageVariantUrl(p.image, 320)} alt="" width={48} height={60} loading="lazy" className="h-15 w-12 rounded object-cover" />
+                      )}
+                      <span aria-hidden="true">{t("admin.photos.link")}</span>
+                      <span className="sr-only">{t("admin.photos.linkLabel", { name: p.name })}</span>
                     </Link>
-                  )}
-                </td>
+                  </td>
+                )}
+                {list.prices && (
+                  <td className="whitespace-nowrap px-3 py-2 tabular-nums">
+                    {formatNaira(p.price)}
+                    {p.discount ? <s className="block text-xs text-stone-500">{formatNaira(p.price + p.discount)}</s> : null}
+                    {/* Several sizes (docs/decisions/121): the cheapest price, and the way to all of them. */}
+                    {p.sizeCount > 1 && (
+                      <Link to={`/admin/products/${p.id}/sizes`} className="block text-xs underline decoration-dotted underline-offset-4" data-sizes-count>
+                        {t("admin.sizes.count", { count: p.sizeCount })}
+                      </Link>
+                    )}
+                  </td>
+                )}
                 <td className="max-w-xs px-3 py-2 text-stone-600">
                   <p className="line-clamp-2">{p.description}</p>
                 </td>
@@ -427,7 +447,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                     <span className="sr-only"> {t("admin.stock.adjustLabel", { name: p.name })}</span>
                   </Link>
                 </td>
-                {archivedView ? (
+                {!list.manage ? null : archivedView ? (
                   <td className="whitespace-nowrap px-3 py-1 text-right">
                     <Form method="post" className="inline-flex items-center gap-1">
                       <input type="hidden" name="intent" value="restore" />

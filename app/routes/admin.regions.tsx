@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import type { Route } from "./+types/admin.regions";
 
 // The spec's "regions" are brands: the old address keeps working.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "catalogue.edit");
   const { search } = new URL(request.url);
   return redirect(`/admin/brands${search}`);
 }

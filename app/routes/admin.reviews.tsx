@@ -2,7 +2,7 @@ import { data, Form, Link } from "react-router";
 import { PageHeader, Pagination, screenHref, secondaryButton, TableScroller } from "~/components/admin/ui";
 import { Stars } from "~/components/stars";
 import { latestReviews, setReviewHidden } from "~/domain/reviews.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { requirePermission } from "~/domain/permissions.server";
 import { pageParam } from "~/lib/admin-params";
 import { formatLagosTime } from "~/lib/dates";
 import { readForm } from "~/lib/form.server";
@@ -14,7 +14,7 @@ import type { Route } from "./+types/admin.reviews";
 const PATH = "/admin/reviews";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "reviews");
   const page = pageParam(new URL(request.url).searchParams.get("page"));
   const t = requestTranslator(request);
   return { ...(await latestReviews(context.db, page)), title: t("admin.meta.title", { page: t("admin.reviews.title") }) };
@@ -26,7 +26,7 @@ export function meta({ data }: Route.MetaArgs) {
 
 /** Hide a review from the shop, or show it again (docs/decisions/134). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "reviews");
   const form = await readForm(request);
   const id = Number(form.get("id"));
   const intent = form.get("intent");

@@ -1,15 +1,19 @@
 import { Award, History, LayoutDashboard, LogOut, MessageSquareText, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/order-alerts.server";
-import { requireAdmin } from "~/domain/sessions.server";
+import { type Permission, permissionsOf, requirePermission } from "~/domain/permissions.server";
 import { useT } from "~/lib/i18n";
 import { refusalMessage } from "~/lib/refusal";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/admin";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context);
-  return { admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email }, waiting: await countOrdersWaiting(context.db) };
+  const admin = await requirePermission(request, context, "dashboard");
+  return {
+    admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email },
+    waiting: await countOrdersWaiting(context.db),
+    can: permissionsOf(admin.role),
+  };
 }
 
 // Shoppers' pages do not carry the admin area's texts (nor the order status labels, the account
@@ -27,19 +31,20 @@ export function shouldRevalidate({ formMethod }: { formMethod?: string }) {
   return formMethod !== undefined && formMethod.toUpperCase() !== "GET";
 }
 
-const NAV = [
-  { to: "/admin", key: "dashboard", icon: LayoutDashboard, end: true },
-  { to: "/admin/orders", key: "orders", icon: ShoppingBag, end: false },
-  { to: "/admin/customers", key: "customers", icon: Users, end: false },
-  { to: "/admin/products", key: "products", icon: Package, end: false },
-  { to: "/admin/categories", key: "categories", icon: Tags, end: false },
-  { to: "/admin/brands", key: "brands", icon: Award, end: false },
-  { to: "/admin/reviews", key: "reviews", icon: MessageSquareText, end: false },
-  { to: "/admin/delivery", key: "delivery", icon: Truck, end: false },
-  { to: "/admin/audit", key: "audit", icon: History, end: false },
-] as const;
+// Each link is shown only to the roles whose permission opens its screen (docs/decisions/218).
+const NAV: { to: string; key: string; icon: typeof Package; end: boolean; permission: Permission }[] = [
+  { to: "/admin", key: "dashboard", icon: LayoutDashboard, end: true, permission: "dashboard" },
+  { to: "/admin/orders", key: "orders", icon: ShoppingBag, end: false, permission: "orders.view" },
+  { to: "/admin/customers", key: "customers", icon: Users, end: false, permission: "customers.view" },
+  { to: "/admin/products", key: "products", icon: Package, end: false, permission: "catalogue.view" },
+  { to: "/admin/categories", key: "categories", icon: Tags, end: false, permission: "catalogue.edit" },
+  { to: "/admin/brands", key: "brands", icon: Award, end: false, permission: "catalogue.edit" },
+  { to: "/admin/reviews", key: "reviews", icon: MessageSquareText, end: false, permission: "reviews" },
+  { to: "/admin/delivery", key: "delivery", icon: Truck, end: false, permission: "settings" },
+  { to: "/admin/audit", key: "audit", icon: History, end: false, permission: "audit" },
+];
 
-function Sidebar({ admin, waiting = 0 }: { admin?: { name: string; email: string }; waiting?: number }) {
+function Sidebar({ admin, waiting = 0, can = [] }: { admin?: { name: string; email: string }; waiting?: number; can?: Permission[] }) {
   const { t } = useT();
   return (
     <aside className="bg-ink text-stone-200 lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-60 lg:flex-col">
@@ -57,7 +62,7 @@ function Sidebar({ admin, waiting = 0 }: { admin?: { name: string; email: string
       </div>
       <nav aria-label={t("admin.nav.label")} className="overflow-x-auto lg:flex-1 lg:overflow-visible">
         <ul className="flex gap-1 px-2 pb-2 lg:flex-col lg:px-3">
-          {NAV.map(({ to, key, icon: Icon, end }) => (
+          {NAV.filter((item) => can.includes(item.permission)).map(({ to, key, icon: Icon, end }) => (
             <li key={to} className="shrink-0">
               <NavLink
                 to={to}
@@ -107,7 +112,7 @@ export function meta() {
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen bg-stone-100">
-      <Sidebar admin={loaderData.admin} waiting={loaderData.waiting} />
+      <Sidebar admin={loaderData.admin} waiting={loaderData.waiting} can={loaderData.can} />
       <main id="main" className="min-w-0 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8">
         <Outlet />
       </main>
@@ -122,7 +127,8 @@ export function ErrorBoundary() {
   const layout = useRouteLoaderData<typeof loader>("routes/admin");
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (status >= 500) console.error(error);
-  const key = status === 403 ? "forbidden" : status === 404 ? "notFound" : "failed";
+  // Staff inside the area (the layout loaded) are refused a screen their role does not open; anyone else the area.
+  const key = status === 403 ? (layout ? "notYourRole" : "forbidden") : status === 404 ? "notFound" : "failed";
   const message = (
     <div className="mx-auto max-w-xl py-16 text-center">
       <h1 className="font-serif text-3xl font-semibold text-ink">{t(`admin.errors.${key}.title`)}</h1>
@@ -141,7 +147,7 @@ export function ErrorBoundary() {
   );
   return (
     <div className="min-h-screen bg-stone-100">
-      {layout && <Sidebar admin={layout.admin} waiting={layout.waiting} />}
+      {layout && <Sidebar admin={layout.admin} waiting={layout.waiting} can={layout.can} />}
       <main id="main" className={layout ? "min-w-0 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8" : "px-4"}>
         {message}
       </main>

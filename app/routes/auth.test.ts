@@ -84,7 +84,7 @@ describe.each(ENGINES)("account pages on %s", (engine) => {
     }
 
     it("creates a customer once the e-mailed link is confirmed, signed in and back where they were, even when the form carries a role", async () => {
-      const fields = newcomer({ role: "admin", email: "Role@Example.com", redirectTo: "/checkout" });
+      const fields = newcomer({ role: "owner", email: "Role@Example.com", redirectTo: "/checkout" });
       const out = await run(register.action, post("/auth/register", fields), ctx());
       expect(out.status).toBe(303);
       expect(out.headers.get("Location")).toBe("/auth/register?sent=1");

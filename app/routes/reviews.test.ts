@@ -33,7 +33,7 @@ describe.each(ENGINES)("review pages on %s", (engine) => {
     await insertOrder(t.db, { userId: waiting.id, status: "confirmed", items: [{ productId, quantity: 1 }] });
     buyerCookie = await createSession(context, buyer.id);
     waitingCookie = await createSession(context, waiting.id);
-    adminCookie = await createSession(context, (await addUser(t.db, "admin")).id);
+    adminCookie = await createSession(context, (await addUser(t.db, "owner")).id);
   });
   afterAll(async () => {
     await t?.drop();

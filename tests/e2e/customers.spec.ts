@@ -56,7 +56,7 @@ test("the owner searches for a customer, sees what they spent and opens their pa
   await expect(page.getByRole("heading", { level: 1 })).toContainText(paidNumber);
 });
 
-test("the owner makes a customer an admin, the audit log shows it, and taking the role away locks them out", async ({ page, context, baseURL, browser }) => {
+test("the owner makes a customer a manager, the audit log shows it, and taking the role away locks them out", async ({ page, context, baseURL, browser }) => {
   test.setTimeout(90_000);
   await context.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
   const name = `Temitope Bankole${stamp}`;
@@ -65,21 +65,21 @@ test("the owner makes a customer an admin, the audit log shows it, and taking th
   await page.locator("[data-customer-row]").first().getByRole("link", { name }).click();
   const panel = page.locator("[data-role-panel]");
   await expect(panel).toContainText(`${name} shops as a customer`);
-  await panel.getByRole("link", { name: "Make admin" }).click();
-  const dialog = page.getByRole("dialog", { name: `Make ${name} an admin?` });
+  await panel.getByRole("link", { name: "Make manager" }).click();
+  const dialog = page.getByRole("dialog", { name: `Change ${name}'s role to Manager?` });
   await expect(dialog).toBeVisible();
-  await dialog.getByRole("button", { name: "Make admin" }).click();
-  await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${email} is now an admin.` })).toBeVisible();
-  await expect(page.locator("[data-customer-role]")).toHaveAttribute("data-customer-role", "admin");
-  await expect(panel).toContainText(`${name} can use the admin area.`);
+  await dialog.getByRole("button", { name: "Make manager" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${email} now has the role Manager.` })).toBeVisible();
+  await expect(page.locator("[data-customer-role]")).toHaveAttribute("data-customer-role", "manager");
+  await expect(panel).toContainText(`${name} is a manager`);
 
-  // The list shows them among the admins.
+  // The list shows them among the managers.
   await page.goto(`/admin/customers?q=${encodeURIComponent(email)}`);
   await expect(page.locator("[data-customer-row]")).toHaveCount(1);
-  await page.getByLabel("Role").selectOption("admin");
-  await expect(page).toHaveURL(/role=admin/);
+  await page.getByLabel("Role").selectOption("manager");
+  await expect(page).toHaveURL(/role=manager/);
   await expect(page.locator("[data-customer-row]")).toHaveCount(1);
-  await expect(page.locator("[data-customer-row] [data-role-badge=admin]")).toBeVisible();
+  await expect(page.locator("[data-customer-row] [data-role-badge=manager]")).toBeVisible();
 
   // Their own browser, already signed in, now opens the admin area.
   const theirs = await browser.newContext();
@@ -92,15 +92,15 @@ test("the owner makes a customer an admin, the audit log shows it, and taking th
   await expect(entry).toContainText("Changed account");
   await expect(entry).toContainText(email);
   await expect(entry).toContainText("Bisi Owner");
-  await expect(entry.locator('[data-change="role"]')).toHaveText("Role: Customer → Admin");
+  await expect(entry.locator('[data-change="role"]')).toHaveText("Role: Customer → Manager");
   await entry.getByRole("link", { name: email }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/customers/${customer.userId}$`));
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 
   // Taken away again: their next admin page is refused.
-  await panel.getByRole("link", { name: "Remove admin access" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Remove admin access" }).click();
-  await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${email} is no longer an admin.` })).toBeVisible();
+  await panel.getByRole("link", { name: "Remove staff access" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove staff access" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${email} now has the role Customer.` })).toBeVisible();
   expect((await their.goto("/admin/customers"))?.status()).toBe(403);
   await theirs.close();
 

@@ -161,7 +161,7 @@ describe.each(ENGINES)("text that is not text, in every field of every action, o
   beforeAll(async () => {
     t = await freshDatabase(engine);
     context = testContext(t);
-    const admin = await addUser(t.db, "admin");
+    const admin = await addUser(t.db, "owner");
     adminCookie = (await createSession(context, admin.id)).split(";")[0];
     const shopper = await addUser(t.db, "customer");
     shopperCookie = (await createSession(context, shopper.id)).split(";")[0];

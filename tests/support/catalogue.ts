@@ -8,7 +8,7 @@ let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 const now = () => new Date().toISOString();
 
-export async function addUser(db: Db, role: Role, email = `${role}-${unique()}@example.com`, firstName = role === "admin" ? "Ada" : "Chioma") {
+export async function addUser(db: Db, role: Role, email = `${role}-${unique()}@example.com`, firstName = role === "owner" ? "Ada" : "Chioma") {
   const row = await db
     .insertInto("users")
     .values({ email, password_hash: "x", first_name: firstName, last_name: "Test", role, created_at: now() })
