@@ -9,6 +9,7 @@ import { orderConfirmationEmail } from "~/domain/order-mail.server";
 import { findOrderByNumber } from "~/domain/orders.server";
 import type { PaymentMethod, PaymentStatus } from "~/db/schema";
 import { I18nProvider, type Locale } from "~/lib/i18n";
+import { paymentLabel } from "~/lib/order-text";
 import { messagesFor, translatorFor } from "~/lib/i18n.server";
 import OrderPage from "./account.order";
 
@@ -35,7 +36,7 @@ describe.each(ENGINES)("the payment line of a shopper's order on %s", (engine) =
     const Stub = createRoutesStub([{ id: "order", path: "/orders/:number", Component: OrderPage as never }]);
     const html = renderToString(
       <I18nProvider locale={locale} messages={messagesFor(locale)} fallback={messagesFor("en")}>
-        <Stub initialEntries={[`/orders/${placed.number}`]} hydrationData={{ loaderData: { order: { order, bank: null } } }} />
+        <Stub initialEntries={[`/orders/${placed.number}`]} hydrationData={{ loaderData: { order: { order, bank: null, paymentLabel: paymentLabel(translatorFor(locale), order!) } } }} />
       </I18nProvider>,
     );
     const line = /data-testid="order-payment"[^>]*>(.*?)<\/p>/s.exec(html);
