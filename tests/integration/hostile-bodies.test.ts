@@ -1,29 +1,16 @@
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import routes from "~/routes";
 import { createSession } from "~/domain/sessions.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { testContext } from "../support/context";
+import { everyRoute } from "../support/route-config";
 import { ENGINES, freshDatabase, type TestDatabase } from "../support/databases";
 import { insertOrder } from "../support/orders";
 
 // Every action in the route config, called as the server calls it, over a real database on each
 // engine, with each kind of body that is not a form: a 400 (or 413) with a message, never a 500.
 // A route added to app/routes.ts with an action is walked here without being listed.
-
-interface RouteEntry {
-  file: string;
-  path?: string;
-  children?: RouteEntry[];
-}
-
-function flatten(entries: RouteEntry[], base = ""): { file: string; path: string }[] {
-  return entries.flatMap((entry) => {
-    const full = entry.path ? `${base.replace(/\/$/, "")}/${entry.path}` : base || "/";
-    return [{ file: entry.file, path: full }, ...flatten(entry.children ?? [], full)];
-  });
-}
 
 type Action = (args: { request: Request; context: AppLoadContext; params: Record<string, string> }) => Promise<unknown>;
 
@@ -85,7 +72,7 @@ describe.each(ENGINES)("hostile bodies to every action on %s", (engine) => {
 
   it("answers each with a 4xx and a translated message", async () => {
     const withActions: { file: string; path: string; action: Action }[] = [];
-    for (const entry of flatten(routes as RouteEntry[])) {
+    for (const entry of everyRoute()) {
       const module = (await import(/* @vite-ignore */ path.resolve("app", entry.file))) as { action?: Action };
       // Paystack's webhook takes JSON by design; it is refused unless signed (app/domain/online-payments.test.ts).
       if (module.action && entry.path !== "/webhooks/paystack") withActions.push({ ...entry, action: module.action });

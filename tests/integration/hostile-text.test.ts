@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import routes from "~/routes";
 import * as profile from "~/routes/account.profile";
 import * as shop from "~/routes/_store.shop";
 import * as adminBrands from "~/routes/admin.brands";
@@ -14,6 +13,7 @@ import { createSession } from "~/domain/sessions.server";
 import { MULTI_LINE_FIELDS } from "~/lib/form.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { testContext } from "../support/context";
+import { everyRoute } from "../support/route-config";
 import { ENGINES, freshDatabase, type TestDatabase } from "../support/databases";
 import { insertOrder } from "../support/orders";
 
@@ -23,19 +23,6 @@ import { insertOrder } from "../support/orders";
 // and signed out, in both form encodings. Never a 5xx; every route's form reader answers 400 with the
 // translated message; and afterwards no text column of any table holds a control character or U+FFFD.
 // The values are drawn from a fixed seed, so a failure comes back the same on the next run.
-
-interface RouteEntry {
-  file: string;
-  path?: string;
-  children?: RouteEntry[];
-}
-
-function flatten(entries: RouteEntry[], base = ""): { file: string; path: string }[] {
-  return entries.flatMap((entry) => {
-    const full = entry.path ? `${base.replace(/\/$/, "")}/${entry.path}` : base || "/";
-    return [{ file: entry.file, path: full }, ...flatten(entry.children ?? [], full)];
-  });
-}
 
 type Action = (args: { request: Request; context: AppLoadContext; params: Record<string, string> }) => Promise<unknown>;
 
@@ -225,7 +212,7 @@ describe.each(ENGINES)("text that is not text, in every field of every action, o
     const names = fieldNames();
     expect(names).toEqual(expect.arrayContaining(["intent", "street", "country", "addressId", "email", "password", "body", "description", "note", "q"]));
     const withActions: { file: string; path: string; action: Action }[] = [];
-    for (const entry of flatten(routes as RouteEntry[])) {
+    for (const entry of everyRoute()) {
       const module = (await import(/* @vite-ignore */ path.resolve("app", entry.file))) as { action?: Action };
       // Paystack's webhook takes JSON by design and is refused unless signed (app/domain/online-payments.test.ts).
       if (module.action && entry.path !== "/webhooks/paystack") withActions.push({ ...entry, action: module.action });

@@ -1,13 +1,13 @@
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import routes from "~/routes";
 import type { Role } from "~/db/schema";
 import { can, type Permission } from "~/domain/permissions.server";
 import { createSession } from "~/domain/sessions.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { browserRequest, runRoute } from "../support/context";
 import { testContext } from "../support/context";
+import { everyRoute } from "../support/route-config";
 import { ENGINES, freshDatabase, type TestDatabase } from "../support/databases";
 import { insertOrder } from "../support/orders";
 
@@ -15,19 +15,6 @@ import { insertOrder } from "../support/orders";
 // account of each role: refused (403) where the permission table (docs/decisions/218) says no, and
 // answered otherwise. A route added under /admin is walked here without being listed; it fails until
 // the permission it asks for is written below, so none is left unguarded by accident.
-
-interface RouteEntry {
-  file: string;
-  path?: string;
-  children?: RouteEntry[];
-}
-
-function flatten(entries: RouteEntry[], base = ""): { file: string; path: string }[] {
-  return entries.flatMap((entry) => {
-    const full = entry.path ? `${base.replace(/\/$/, "")}/${entry.path}` : base || "/";
-    return [{ file: entry.file, path: full }, ...flatten(entry.children ?? [], full)];
-  });
-}
 
 /** What each admin route module asks; an action whose parts differ says so by `intent`. */
 const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents?: Record<string, Permission>; query?: string }> = {
@@ -88,7 +75,7 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
   const url = (routePath: string) => routePath.replace(/:(\w+)/g, (_, name: string) => routeParams(routePath)[name]);
 
   it("refuses each role exactly what the table denies it, in every loader and action", async () => {
-    const admin = flatten(routes as RouteEntry[]).filter((r) => r.path === "/admin" || r.path.startsWith("/admin/"));
+    const admin = everyRoute().filter((r) => r.path === "/admin" || r.path.startsWith("/admin/"));
     const failures: string[] = [];
     let checked = 0;
     for (const route of admin) {
