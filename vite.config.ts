@@ -138,9 +138,9 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   account: ["email", "expiry"],
   address: ["toast"],
   cart: ["toast"],
-  // An order's payment line, written by the order page's loader (lib/order-text.ts paymentLabel), and
+  // An order's payment line and how to pay, written by the order page's loader (lib/order-text.ts), and
   // why the checkout refused an order, written by its action; toasts, which the root loader translates.
-  purchase: ["order.paymentState", "checkout.problems", "checkout.placed", "pay.unavailable", "pay.received", "pay.checking"],
+  purchase: ["order.paymentState", "order.pay", "checkout.problems", "checkout.placed", "pay.unavailable", "pay.received", "pay.checking"],
   // The product API's refusals, and what the product page's action answers already translated.
   product: [
     "recentErrors",

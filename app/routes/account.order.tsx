@@ -30,7 +30,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     throw data(null, { status: 404 });
   }
   // Written here, so the page's script carries none of the payment labels' texts.
-  return { order, bank: context.config.shop.bank, paymentLabel: paymentLabel(requestTranslator(request), order) };
+  const t = requestTranslator(request);
+  const { bank } = context.config.shop;
+  return { order, bank, paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -45,8 +47,7 @@ export function meta({ data }: Route.MetaArgs) {
 
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
-  const { order, bank } = loaderData;
-  const howToPay = paymentInstructions(t, order, bank);
+  const { order, howToPay } = loaderData;
   // A WhatsApp hand-off the shop has not confirmed: the shopper may never have sent the message.
   const awaitingMessage = order.channel === "whatsapp" && order.status === "pending";
   return (
@@ -134,7 +135,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           {order.deliveryMethod === "pickup" && order.deliveryEstimate && <p className="mt-1 text-sm text-stone-600">{order.deliveryEstimate}</p>}
           {order.phone && (
             <p className="mt-1 text-sm text-stone-700">
-              {t("purchase.order.phone")}: {formatPhone(order.phone)}
+              {t("purchase.order.phone")}: {loaderData.phone}
             </p>
           )}
           <h2 className="mt-4 font-semibold">{t("purchase.order.payment")}</h2>

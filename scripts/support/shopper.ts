@@ -44,7 +44,7 @@ export async function checkoutOnce(base: string, shopper: { cookie: string }, pr
   if (!key || !seen) return null;
   // The form a shopper without JavaScript sends: delivery to Lagos, paid on delivery. The first post
   // answers with the fee and the total to confirm; the second, carrying that total, places the order.
-  const form = { checkoutKey: key, seen, addressId: "new", street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria", deliveryMethod: "delivery", paymentMethod: "on_delivery" };
+  const form = { checkoutKey: key, seen, addressId: "new", street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria", phone: "0803 123 4567", deliveryMethod: "delivery", paymentMethod: "on_delivery" };
   let expectedTotal = "";
   for (let step = 0; step < 2; step++) {
     const placed = await fetch(`${base}/checkout`, {
