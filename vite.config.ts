@@ -138,9 +138,9 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   account: ["email", "expiry"],
   address: ["toast"],
   cart: ["toast"],
-  // An order's payment line and how to pay, written by the order page's loader (lib/order-text.ts), and
+  // An order's payment line, how to pay and paying online, written by the order pages' loaders, and
   // why the checkout refused an order, written by its action; toasts, which the root loader translates.
-  purchase: ["order.paymentState", "order.pay", "checkout.problems", "checkout.placed", "pay.unavailable", "pay.received", "pay.checking"],
+  purchase: ["order.paymentState", "order.pay", "checkout.problems", "checkout.placed", "pay"],
   // The product API's refusals, and what the product page's action answers already translated.
   product: [
     "recentErrors",
@@ -191,6 +191,8 @@ export default defineConfig({
             { name: "storefront", test: STOREFRONT_SHARED },
             { name: "product-card", test: /[\\/]app[\\/]components[\\/](product-card|stars)\.tsx$/ },
             { name: "order-status", test: /[\\/]app[\\/]components[\\/](order-status|payment-status)\.tsx$/ },
+            // The address form with its phone field, and the phone's formatting, are one script.
+            { name: "address-fields", test: /[\\/]app[\\/](components[\\/](address-fields|phone-field)\.tsx|lib[\\/]phone\.ts)$/ },
           ],
         },
       },

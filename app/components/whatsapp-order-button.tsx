@@ -12,7 +12,7 @@ export function WhatsAppOrderButton({ disabled = false, label, hint, hintId, cla
         type="submit"
         disabled={disabled}
         aria-describedby={hintId}
-        className="inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-full bg-[#1f7a4d] px-5 font-medium text-white hover:bg-[#176240] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
+        className="whatsapp-button"
       >
         <img src="/whatsapp.svg" alt="" width="20" height="20" />
         {label}

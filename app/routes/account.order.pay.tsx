@@ -1,3 +1,4 @@
+import { requestTranslator } from "~/lib/i18n.server";
 import { useEffect } from "react";
 import { data, redirect } from "react-router";
 import { startOnlinePayment } from "~/domain/online-payments.server";
@@ -5,7 +6,6 @@ import { isOrderNumber } from "~/domain/orders.server";
 import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { readForm } from "~/lib/form.server";
-import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/account.order.pay";
@@ -46,7 +46,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (order.payment_status !== "unpaid" || order.status === "cancelled" || !order.payment_url || !/^https?:\/\//.test(order.payment_url)) {
     throw redirect(`/orders/${order.number}`);
   }
-  return { number: order.number, url: order.payment_url };
+  const t = requestTranslator(request);
+  return {
+    number: order.number,
+    url: order.payment_url,
+    texts: { title: t("purchase.pay.goingTitle", { number: order.number }), going: t("purchase.pay.going"), continue: t("purchase.pay.continue") },
+  };
 }
 
 /** Reached by in-app navigation (after checkout): the page's texts are loaded with its data. */
@@ -60,17 +65,16 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export default function PayNow({ loaderData }: Route.ComponentProps) {
-  const { t } = useT();
   // Arrived by in-app navigation, the refresh tag may not be acted on: go on from here.
   useEffect(() => {
     window.location.assign(loaderData.url);
   }, [loaderData.url]);
   return (
     <div className="mx-auto max-w-xl py-10 text-center">
-      <h1 className="font-serif text-2xl font-semibold">{t("purchase.pay.goingTitle", { number: loaderData.number })}</h1>
-      <p className="mt-3 text-stone-600">{t("purchase.pay.going")}</p>
+      <h1 className="font-serif text-2xl font-semibold">{loaderData.texts.title}</h1>
+      <p className="mt-3 text-stone-600">{loaderData.texts.going}</p>
       <a href={loaderData.url} className="mt-6 inline-block rounded-full bg-ink px-5 py-2.5 text-white">
-        {t("purchase.pay.continue")}
+        {loaderData.texts.continue}
       </a>
     </div>
   );

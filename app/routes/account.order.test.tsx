@@ -36,7 +36,7 @@ describe.each(ENGINES)("the payment line of a shopper's order on %s", (engine) =
     const Stub = createRoutesStub([{ id: "order", path: "/orders/:number", Component: OrderPage as never }]);
     const html = renderToString(
       <I18nProvider locale={locale} messages={messagesFor(locale)} fallback={messagesFor("en")}>
-        <Stub initialEntries={[`/orders/${placed.number}`]} hydrationData={{ loaderData: { order: { order, bank: null, paymentLabel: paymentLabel(translatorFor(locale), order!), howToPay: [], phone: null } } }} />
+        <Stub initialEntries={[`/orders/${placed.number}`]} hydrationData={{ loaderData: { order: { order, bank: null, paymentLabel: paymentLabel(translatorFor(locale), order!), howToPay: [], phone: null, payOnline: { heading: "", state: "", payNow: "" } } } }} />
       </I18nProvider>,
     );
     const line = /data-testid="order-payment"[^>]*>(.*?)<\/p>/s.exec(html);

@@ -32,7 +32,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // Written here, so the page's script carries none of the payment labels' texts.
   const t = requestTranslator(request);
   const { bank } = context.config.shop;
-  return { order, bank, paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null };
+  const payOnline = { heading: t("purchase.pay.heading"), state: t(order.paymentAttempted ? "purchase.pay.failed" : "purchase.pay.notYet"), payNow: t("purchase.pay.payNow") };
+  return { order, bank, paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null, payOnline };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -160,12 +161,12 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
 
       {order.paymentMethod === "paystack" && order.paymentStatus === "unpaid" && order.status !== "cancelled" && (
         <section aria-labelledby="pay-online-heading" className="mt-6 rounded-xl bg-brand-50 p-4 text-sm">
-          <h2 id="pay-online-heading" className="font-semibold">{t("purchase.pay.heading")}</h2>
-          <p className="mt-1" role={order.paymentAttempted ? "status" : undefined}>{t(order.paymentAttempted ? "purchase.pay.failed" : "purchase.pay.notYet")}</p>
+          <h2 id="pay-online-heading" className="font-semibold">{loaderData.payOnline.heading}</h2>
+          <p className="mt-1" role={order.paymentAttempted ? "status" : undefined}>{loaderData.payOnline.state}</p>
           {/* A document navigation, so the next page can move on to Paystack without JavaScript. */}
           <Form method="post" action={`/orders/${order.number}/pay`} reloadDocument className="mt-3">
             <button type="submit" className="rounded-full bg-ink px-5 py-2.5 font-medium text-white">
-              {t("purchase.pay.payNow")}
+              {loaderData.payOnline.payNow}
             </button>
           </Form>
         </section>
