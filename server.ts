@@ -110,7 +110,7 @@ async function main() {
   app.use(refuseLargeBodies());
   // Under https a session still sent under the cookie's old name is moved to `__Host-ub_session` (decision 212).
   app.use(moveSessionCookie(config.publicUrl));
-  // Pages and data at gzip's default level: a level's cost is paid on every dynamic answer.
+  // Pages and data compressed as the browser asks (brotli or gzip), at the library's default levels.
   app.use(compression());
   const mode = production ? "production" : "development";
   const getLoadContext = (req: express.Request) => ({
