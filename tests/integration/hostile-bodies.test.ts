@@ -4,30 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "~/domain/sessions.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { testContext } from "../support/context";
-import { everyRoute } from "../support/route-config";
+import { type Action, everyRoute, outcome } from "../support/route-config";
 import { ENGINES, freshDatabase, type TestDatabase } from "../support/databases";
 import { insertOrder } from "../support/orders";
 
 // Every action in the route config, called as the server calls it, over a real database on each
 // engine, with each kind of body that is not a form: a 400 (or 413) with a message, never a 500.
 // A route added to app/routes.ts with an action is walked here without being listed.
-
-type Action = (args: { request: Request; context: AppLoadContext; params: Record<string, string> }) => Promise<unknown>;
-
-async function outcome(action: Action, request: Request, context: AppLoadContext, params: Record<string, string>) {
-  let value: unknown;
-  try {
-    value = await action({ request, context, params });
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, message: null };
-  const wrapped = value as { type?: string; data?: { message?: string; error?: { message?: string } }; init?: ResponseInit | null };
-  if (wrapped?.type === "DataWithResponseInit") {
-    return { status: wrapped.init?.status ?? 200, message: wrapped.data?.message ?? wrapped.data?.error?.message ?? null };
-  }
-  return { status: 200, message: null };
-}
 
 const FORM_TYPE = "application/x-www-form-urlencoded";
 const badBodies: [string, () => { body: BodyInit; headers: Record<string, string> }, number][] = [

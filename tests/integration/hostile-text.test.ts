@@ -13,7 +13,7 @@ import { createSession } from "~/domain/sessions.server";
 import { MULTI_LINE_FIELDS } from "~/lib/form.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { testContext } from "../support/context";
-import { everyRoute } from "../support/route-config";
+import { type Action, everyRoute, outcome } from "../support/route-config";
 import { ENGINES, freshDatabase, type TestDatabase } from "../support/databases";
 import { insertOrder } from "../support/orders";
 
@@ -23,24 +23,6 @@ import { insertOrder } from "../support/orders";
 // and signed out, in both form encodings. Never a 5xx; every route's form reader answers 400 with the
 // translated message; and afterwards no text column of any table holds a control character or U+FFFD.
 // The values are drawn from a fixed seed, so a failure comes back the same on the next run.
-
-type Action = (args: { request: Request; context: AppLoadContext; params: Record<string, string> }) => Promise<unknown>;
-
-async function outcome(action: Action, request: Request, context: AppLoadContext, params: Record<string, string> = {}) {
-  let value: unknown;
-  try {
-    value = await action({ request, context, params });
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, message: null };
-  const wrapped = value as { type?: string; data?: { message?: string; error?: { message?: string } }; init?: ResponseInit | null };
-  if (wrapped?.type === "DataWithResponseInit") {
-    return { status: wrapped.init?.status ?? 200, message: wrapped.data?.message ?? wrapped.data?.error?.message ?? null };
-  }
-  if (value instanceof Error) return { status: 500, message: value.message };
-  return { status: 200, message: null };
-}
 
 /** Every field name the shop's forms and actions use: inputs' names and the names actions read. */
 function fieldNames(): string[] {
