@@ -132,7 +132,7 @@ const reactAsModule: Plugin = {
 // are otherwise loaded whole, per area (lib/i18n.client.ts).
 const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   // The form reader's refusals (a body that is not a form, too large, or not text), translated by the
-  // action that refuses it (lib/form.server.ts; the HTTP server's own 413, lib/body-limit.server.ts).
+  // action that refuses it (http/form.server.ts; the HTTP server's own 413, http/body-limit.server.ts).
   common: ["error.badForm", "error.tooLarge", "error.notText"],
   auth: ["email", "toast"],
   account: ["email", "expiry"],

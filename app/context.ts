@@ -1,5 +1,5 @@
 import type { Db, Engine } from "~/db/client.server";
-import type { Config } from "~/lib/config.server";
+import type { Config } from "~/platform/config.server";
 
 // What the Express server hands to every loader and action (see server.ts getLoadContext).
 declare module "react-router" {

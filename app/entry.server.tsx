@@ -2,20 +2,21 @@ import { renderToString } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { DEFAULT_LOCALE } from "~/lib/i18n";
-import { detectLocale, inLanguage as renderInLanguage } from "~/lib/i18n.server";
-import { pageBytesWithoutScriptPreloads } from "~/lib/script-preloads.server";
-import { pageSecurityPolicy } from "~/lib/security-headers.server";
-import { inLanguage } from "~/lib/seo.server";
-import { cacheControl, carriesPersonalCookie, isShared, matchesEtag, pageEtag, PRIVATE } from "~/lib/shared-cache.server";
+import { inLanguage as renderInLanguage } from "~/platform/translations.server";
+import { detectLocale } from "~/http/language.server";
+import { pageBytesWithoutScriptPreloads } from "~/http/script-preloads.server";
+import { pageSecurityPolicy } from "~/http/security-headers.server";
+import { inLanguage } from "~/http/seo.server";
+import { cacheControl, carriesPersonalCookie, isShared, matchesEtag, pageEtag, PRIVATE } from "~/http/shared-cache.server";
 
 export const streamTimeout = 5_000;
 
 // Background work that needs the app's own modules (translations are bundled by Vite): server.ts
 // reaches it through the build.
-export { recheckUnpaidOnlinePayments } from "~/domain/online-payments.server";
+export { recheckUnpaidOnlinePayments } from "~/domain/payments/online-payments.server";
 // Run by server.ts every minute and after catalogue changes: its e-mails are written in each
 // shopper's language, which needs the app's translations.
-export { sendBackInStockAlerts } from "~/domain/back-in-stock.server";
+export { sendBackInStockAlerts } from "~/domain/catalogue/back-in-stock.server";
 
 /** What a route module may say of its page: `export const handle = { sharedCache: true }`. */
 interface PageHandle {

@@ -12,11 +12,13 @@ import {
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { DEFAULT_LOCALE, useT } from "./lib/i18n";
-import { detectLocale, LOCALE_COOKIE, localeCookie, translatorFor } from "./lib/i18n.server";
-import { readCookie } from "./lib/cookies.server";
+import { translatorFor } from "~/platform/translations.server";
+import { detectLocale, localeCookie } from "~/http/language.server";
+import { LOCALE_COOKIE } from "~/lib/locale-detect";
+import { readCookie } from "./http/cookies.server";
 import { refusalMessage } from "./lib/refusal";
-import { readToast } from "./lib/toast.server";
-import { personalState } from "./domain/personal.server";
+import { readToast } from "./http/toast.server";
+import { personalState } from "./domain/shopper/personal.server";
 import { Toasts } from "./components/toasts";
 
 export const links: Route.LinksFunction = () => [

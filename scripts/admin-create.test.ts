@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { verifyPassword } from "~/lib/password.server";
+import { verifyPassword } from "~/platform/password.server";
 import { ENGINES, freshDatabase, type TestDatabase } from "../tests/support/databases";
 
 // `npm run admin:create` as an owner runs it: flags for scripts, or answers at the prompt.

@@ -6,10 +6,10 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { openDatabase } from "../app/db/client.server";
 import { migrateToLatest } from "../app/db/migrate.server";
-import { createOrPromoteAdmin, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../app/domain/accounts.server";
-import { passwordWeakness } from "../app/domain/password-strength.server";
+import { createOrPromoteAdmin, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../app/domain/accounts/accounts.server";
+import { passwordWeakness } from "../app/domain/accounts/password-strength.server";
 import enAuth from "../app/locales/en/auth.json";
-import { loadConfig } from "../app/lib/config.server";
+import { loadConfig } from "../app/platform/config.server";
 
 const { values } = parseArgs({
   options: {

@@ -1,8 +1,8 @@
 // npm run backup
 // Writes a consistent copy of the running shop (database and pictures) to BACKUP_DIR as
 // unboxed-<time>.tar.gz and keeps the newest BACKUP_KEEP. Safe to run while the shop takes orders.
-import { BackupError, createBackup } from "../app/domain/backup.server";
-import { ConfigError, loadConfig } from "../app/lib/config.server";
+import { BackupError, createBackup } from "../app/domain/operations/backup.server";
+import { ConfigError, loadConfig } from "../app/platform/config.server";
 
 try {
   const config = loadConfig(process.env);

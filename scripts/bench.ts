@@ -20,7 +20,7 @@ import { type DatabaseHandle, openDatabase } from "../app/db/client.server";
 import { migrateToLatest } from "../app/db/migrate.server";
 import { addDemoCopies } from "../app/db/seed-copies.server";
 import { seedDemoCatalogue } from "../app/db/seed.server";
-import { imagesDir } from "../app/lib/images.server";
+import { imagesDir } from "../app/platform/images.server";
 import { SHOP_PAGE_SIZE } from "../app/lib/shop-url";
 import { freePort } from "../tests/support/free-port";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../tests/support/postgres";

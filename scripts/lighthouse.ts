@@ -18,9 +18,9 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { openDatabase } from "../app/db/client.server";
-import { addLine, userCartId } from "../app/domain/cart.server";
-import { createSession } from "../app/domain/sessions.server";
-import type { Config } from "../app/lib/config.server";
+import { addLine, userCartId } from "../app/domain/shopper/cart.server";
+import { createSession } from "../app/domain/accounts/sessions.server";
+import type { Config } from "../app/platform/config.server";
 import { freePort } from "../tests/support/free-port";
 
 const { values } = parseArgs({

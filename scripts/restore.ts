@@ -3,8 +3,8 @@
 // database). A shop that already has data is refused unless --force is given; what a forced restore
 // replaces is kept beside it. Stop the shop first.
 import { parseArgs } from "node:util";
-import { BackupError, restoreBackup } from "../app/domain/backup.server";
-import { ConfigError, loadConfig } from "../app/lib/config.server";
+import { BackupError, restoreBackup } from "../app/domain/operations/backup.server";
+import { ConfigError, loadConfig } from "../app/platform/config.server";
 
 const USAGE = "Usage: npm run restore -- FILE [--force]";
 

@@ -6,8 +6,8 @@ import { openDatabase } from "../app/db/client.server";
 import { migrateToLatest } from "../app/db/migrate.server";
 import { addDemoCopies } from "../app/db/seed-copies.server";
 import { seedDemoCatalogue } from "../app/db/seed.server";
-import { loadConfig } from "../app/lib/config.server";
-import { imagesDir } from "../app/lib/images.server";
+import { loadConfig } from "../app/platform/config.server";
+import { imagesDir } from "../app/platform/images.server";
 
 const USAGE = "Usage: npm run seed [-- --products N]  (N: a whole number up to 1000000)";
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { PhoneField } from "~/components/phone-field";
-import type { AddressInput } from "~/domain/addresses.server";
+import type { AddressInput } from "~/domain/accounts/addresses.server";
 import { useT } from "~/lib/i18n";
 import { DEFAULT_COUNTRY, NIGERIAN_STATES } from "~/lib/nigeria";
 

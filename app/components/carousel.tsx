@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from "react";
-import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
+import type { ProductCard as ProductCardData } from "~/domain/catalogue/catalog.server";
 import { useT } from "~/lib/i18n";
 import { Icon } from "./icon";
 import { ProductCard } from "./product-card";

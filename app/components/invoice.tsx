@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { InvoiceKind, InvoicePaper, InvoiceView } from "~/domain/invoice.server";
+import type { InvoiceKind, InvoicePaper, InvoiceView } from "~/domain/orders/invoice.server";
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";

@@ -1,4 +1,4 @@
-import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
+import type { ProductCard as ProductCardData } from "~/domain/catalogue/catalog.server";
 import { useT } from "~/lib/i18n";
 import { responsiveImage } from "~/lib/images";
 import { AddToCartButton } from "./add-to-cart-button";

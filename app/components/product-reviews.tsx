@@ -1,4 +1,4 @@
-import type { ReviewEligibility, ReviewPage, ReviewView } from "~/domain/reviews.server";
+import type { ReviewEligibility, ReviewPage, ReviewView } from "~/domain/catalogue/reviews.server";
 import { useT } from "~/lib/i18n";
 import { Stars } from "./stars";
 

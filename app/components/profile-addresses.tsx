@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
-import type { Address } from "~/domain/addresses.server";
+import type { Address } from "~/domain/accounts/addresses.server";
 import { useT } from "~/lib/i18n";
 import { formatPhone } from "~/lib/phone";
 

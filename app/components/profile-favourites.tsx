@@ -1,4 +1,4 @@
-import type { ProductCard as ProductCardData } from "~/domain/catalog.server";
+import type { ProductCard as ProductCardData } from "~/domain/catalogue/catalog.server";
 import { ProductCard } from "~/components/product-card";
 import { useT } from "~/lib/i18n";
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { ProductCard } from "~/domain/catalog.server";
+import type { ProductCard } from "~/domain/catalogue/catalog.server";
 import { useT } from "~/lib/i18n";
 import { imageVariantUrl } from "~/lib/images";
 import { formatNaira } from "~/lib/money";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { ProductCard } from "~/domain/catalog.server";
+import type { ProductCard } from "~/domain/catalogue/catalog.server";
 import { rememberView, RECENT_SHOWN } from "~/lib/recently-viewed";
 import { ProductCarousel } from "./carousel";
 

@@ -1,6 +1,6 @@
 import { type ChangeEvent, type CSSProperties, useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
-import type { NamedRow, ShopFacets } from "~/domain/catalog.server";
+import type { NamedRow, ShopFacets } from "~/domain/catalogue/catalog.server";
 import { CONCENTRATIONS, FAMILIES, knownValues } from "~/lib/perfume-facts";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";

@@ -2,7 +2,7 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { I18nProvider, type Locale } from "~/lib/i18n";
-import { messagesFor } from "~/lib/i18n.server";
+import { messagesFor } from "~/platform/translations.server";
 import { NOBODY, type PersonalState } from "~/lib/personal";
 import { StoreHeader } from "./store-header";
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listShopProducts, productDetail, shopFacets } from "~/domain/catalog.server";
+import { listShopProducts, productDetail, shopFacets } from "~/domain/catalogue/catalog.server";
 import { CONCENTRATIONS, FAMILIES } from "~/lib/perfume-facts";
 import { NO_FILTERS } from "~/lib/shop-url";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { randomBytes } from "node:crypto";
-import { storeImageVariants } from "~/lib/images.server";
+import { storeImageVariants } from "~/platform/images.server";
 import { nairaToKobo } from "~/lib/money";
-import { hashPassword } from "~/lib/password.server";
+import { hashPassword } from "~/platform/password.server";
 import { slugify } from "~/lib/slug";
 import type { Db } from "./client.server";
 import { bottleSvg } from "./demo/bottle-svg";

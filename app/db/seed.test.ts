@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newestProducts } from "~/domain/catalog.server";
-import { verifyPassword } from "~/lib/password.server";
+import { newestProducts } from "~/domain/catalogue/catalog.server";
+import { verifyPassword } from "~/platform/password.server";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { DEMO_ADMIN_EMAIL, isCatalogueEmpty, seedDemoCatalogue } from "./seed.server";
 

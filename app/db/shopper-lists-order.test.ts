@@ -2,8 +2,8 @@ import { type Compilable, CompiledQuery, type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
-import { latestViews } from "~/domain/recently-viewed.server";
-import { wishlistIdsColumn } from "~/domain/wishlist.server";
+import { latestViews } from "~/domain/shopper/recently-viewed.server";
+import { wishlistIdsColumn } from "~/domain/shopper/wishlist.server";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 
 // Every signed-in page reads the shopper's hearts latest first, and every signed-in product page their

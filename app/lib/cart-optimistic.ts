@@ -1,7 +1,7 @@
 /**
  * The cart as it will be once the cart actions in flight are done: the page applies them to what the
  * server last said, so the badge, the total and the lines move at the tap, not a round trip later.
- * The same rules as the server (app/domain/cart.server.ts), in short; the server's answer always wins.
+ * The same rules as the server (app/domain/shopper/cart.server.ts), in short; the server's answer always wins.
  */
 
 export type PendingCartAction =

@@ -1,4 +1,4 @@
-/** Cart facts shared by the server (app/domain/cart.server.ts) and the pages. */
+/** Cart facts shared by the server (app/domain/shopper/cart.server.ts) and the pages. */
 
 /** The most of one perfume a line may hold (the stock is the real limit); keeps typed input sane. */
 export const MAX_LINE_QUANTITY = 999;

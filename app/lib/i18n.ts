@@ -5,7 +5,7 @@ import { createContext, createElement, useContext, useMemo } from "react";
  * "area.key" (t("common.notFound.title")). Values may hold {{name}} placeholders; a key with a
  * `count` value picks "key_one" / "key_other" by the language's plural rules.
  *
- * The server knows every language (i18n.server.ts); the browser loads only the shopper's language
+ * The server knows every language (platform/translations.server.ts); the browser loads only the shopper's language
  * (i18n.client.ts), which keeps a whole translation library out of the page's JavaScript budget.
  */
 

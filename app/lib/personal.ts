@@ -1,8 +1,8 @@
 import { useRouteLoaderData } from "react-router";
 import type { Role } from "~/db/schema";
-import type { CartSummary } from "~/domain/cart.server";
-import type { ProductCard } from "~/domain/catalog.server";
-import type { ReviewEligibility } from "~/domain/reviews.server";
+import type { CartSummary } from "~/domain/shopper/cart.server";
+import type { ProductCard } from "~/domain/catalogue/catalog.server";
+import type { ReviewEligibility } from "~/domain/catalogue/reviews.server";
 import type { RootData } from "~/root";
 
 /** The shopper's own parts of every storefront page: who is signed in, the cart and the hearts. */

@@ -1,4 +1,4 @@
-/** Sizes form facts shared by the server (app/domain/admin-sizes.server.ts) and the page (docs/decisions/121). */
+/** Sizes form facts shared by the server (app/domain/catalogue/admin-sizes.server.ts) and the page (docs/decisions/121). */
 
 export const MAX_SIZES = 8;
 export const MAX_SIZE_LABEL = 40;

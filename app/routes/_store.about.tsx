@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { pageContent } from "~/lib/content.server";
+import { pageContent } from "~/http/content.server";
 import { useT } from "~/lib/i18n";
-import { seoMeta } from "~/lib/seo.server";
+import { seoMeta } from "~/http/seo.server";
 import type { Route } from "./+types/_store.about";
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import { Icon } from "~/components/icon";
-import { pageContent } from "~/lib/content.server";
-import { seoMeta } from "~/lib/seo.server";
+import { pageContent } from "~/http/content.server";
+import { seoMeta } from "~/http/seo.server";
 import type { Route } from "./+types/_store.contact";
 
 export function loader({ request, context }: Route.LoaderArgs) {

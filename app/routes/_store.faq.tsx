@@ -1,5 +1,5 @@
-import { pageContent } from "~/lib/content.server";
-import { seoMeta } from "~/lib/seo.server";
+import { pageContent } from "~/http/content.server";
+import { seoMeta } from "~/http/seo.server";
 import type { Route } from "./+types/_store.faq";
 
 export function loader({ request, context }: Route.LoaderArgs) {

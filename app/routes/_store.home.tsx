@@ -1,11 +1,11 @@
 import { ProductCarousel } from "~/components/carousel";
 import { HeroCarousel } from "~/components/hero-carousel";
 import { Icon } from "~/components/icon";
-import { homeCarousels } from "~/domain/catalog.server";
-import { pageContent } from "~/lib/content.server";
+import { homeCarousels } from "~/domain/catalogue/catalog.server";
+import { pageContent } from "~/http/content.server";
 import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
-import { seoMeta } from "~/lib/seo.server";
+import { seoMeta } from "~/http/seo.server";
 import type { Route } from "./+types/_store.home";
 import { ShopLink } from "~/components/shop-link";
 

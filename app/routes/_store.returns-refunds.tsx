@@ -1,5 +1,5 @@
-import { fill, pageContent } from "~/lib/content.server";
-import { seoMeta } from "~/lib/seo.server";
+import { fill, pageContent } from "~/http/content.server";
+import { seoMeta } from "~/http/seo.server";
 import type { Route } from "./+types/_store.returns-refunds";
 
 export function loader({ request, context }: Route.LoaderArgs) {

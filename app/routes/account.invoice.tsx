@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import { InvoiceDocument } from "~/components/invoice";
-import { invoiceForCustomer, invoiceOptions, type InvoicePaper } from "~/domain/invoice.server";
-import { isOrderNumber } from "~/domain/orders.server";
-import { noteRefusedObject } from "~/domain/refused-objects.server";
-import { requireUser } from "~/domain/sessions.server";
+import { invoiceForCustomer, invoiceOptions, type InvoicePaper } from "~/domain/orders/invoice.server";
+import { isOrderNumber } from "~/domain/orders/orders.server";
+import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
+import { requireUser } from "~/domain/accounts/sessions.server";
 import { ensureMessages } from "~/lib/i18n.client";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import type { Route } from "./+types/account.invoice";
 
 /** The customer's printable invoice of one of their own orders (save it as PDF from the print dialog). */

@@ -1,13 +1,13 @@
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { useEffect } from "react";
 import { data, redirect } from "react-router";
-import { startOnlinePayment } from "~/domain/online-payments.server";
-import { isOrderNumber } from "~/domain/orders.server";
-import { noteRefusedObject } from "~/domain/refused-objects.server";
-import { requireUser } from "~/domain/sessions.server";
-import { readForm } from "~/lib/form.server";
+import { startOnlinePayment } from "~/domain/payments/online-payments.server";
+import { isOrderNumber } from "~/domain/orders/orders.server";
+import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
+import { requireUser } from "~/domain/accounts/sessions.server";
+import { readForm } from "~/http/form.server";
 import { ensureMessages } from "~/lib/i18n.client";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/account.order.pay";
 
 /**

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProducts, makeUser } from "../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { insertOrder } from "../../tests/support/orders";
-import { findOrderForUser } from "~/domain/order-history.server";
-import { orderConfirmationEmail } from "~/domain/order-mail.server";
-import { findOrderByNumber } from "~/domain/orders.server";
+import { findOrderForUser } from "~/domain/orders/order-history.server";
+import { orderConfirmationEmail } from "~/domain/orders/order-mail.server";
+import { findOrderByNumber } from "~/domain/orders/orders.server";
 import type { PaymentMethod, PaymentStatus } from "~/db/schema";
 import { I18nProvider, type Locale } from "~/lib/i18n";
 import { paymentLabel } from "~/lib/order-text";
-import { messagesFor, translatorFor } from "~/lib/i18n.server";
+import { messagesFor, translatorFor } from "~/platform/translations.server";
 import OrderPage from "./account.order";
 
 // The shopper's order page and confirmation e-mail say how an order is paid as it really is: an unpaid

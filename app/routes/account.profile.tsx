@@ -10,21 +10,21 @@ import {
   MAX_ADDRESSES,
   readSavedAddress,
   updateAddress,
-} from "~/domain/addresses.server";
-import { accountPhone, setAccountPhone } from "~/domain/accounts.server";
-import { listOrdersForUser } from "~/domain/order-history.server";
-import { noteRefusedObject } from "~/domain/refused-objects.server";
-import { requireUser } from "~/domain/sessions.server";
-import { wishlistCards } from "~/domain/wishlist.server";
+} from "~/domain/accounts/addresses.server";
+import { accountPhone, setAccountPhone } from "~/domain/accounts/accounts.server";
+import { listOrdersForUser } from "~/domain/orders/order-history.server";
+import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
+import { requireUser } from "~/domain/accounts/sessions.server";
+import { wishlistCards } from "~/domain/shopper/wishlist.server";
 import { OrderStatusBadge } from "~/components/order-status";
 import { PhoneField } from "~/components/phone-field";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { formatLagosTime } from "~/lib/dates";
-import { bodyRefusal, readForm } from "~/lib/form.server";
+import { bodyRefusal, readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
-import { requestTranslator } from "~/lib/i18n.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { requestTranslator } from "~/http/language.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.profile";
 

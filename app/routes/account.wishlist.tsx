@@ -1,9 +1,9 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { getSessionUser } from "~/domain/sessions.server";
-import { toggleWishlist } from "~/domain/wishlist.server";
-import { readForm } from "~/lib/form.server";
-import { backTo, redirectWithToast } from "~/lib/toast.server";
+import { getSessionUser } from "~/domain/accounts/sessions.server";
+import { toggleWishlist } from "~/domain/shopper/wishlist.server";
+import { readForm } from "~/http/form.server";
+import { backTo, redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/account.wishlist";
 
 export function loader() {

@@ -10,12 +10,12 @@ import {
   type TaxonomyKind,
   taxonomyNameSchema,
   taxonomyOptions,
-} from "~/domain/admin-taxonomy.server";
-import type { SessionUser } from "~/domain/sessions.server";
+} from "~/domain/catalogue/admin-taxonomy.server";
+import type { SessionUser } from "~/domain/accounts/sessions.server";
 import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
-import { requestTranslator } from "~/lib/i18n.server";
-import { redirectWithToast } from "~/lib/toast.server";
-import { readForm, requireTextQuery } from "~/lib/form.server";
+import { requestTranslator } from "~/http/language.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { readForm, requireTextQuery } from "~/http/form.server";
 
 /**
  * The categories and brands screens work alike; their loaders and actions (each guarded by

@@ -1,12 +1,12 @@
 import { Form, Link, useSubmit } from "react-router";
 import { inputClass, PageHeader, Pagination, screenHref, TableScroller } from "~/components/admin/ui";
 import type { AuditEntity } from "~/db/schema";
-import { auditActors, type AuditEntry, listAudit } from "~/domain/audit.server";
+import { auditActors, type AuditEntry, listAudit } from "~/domain/backoffice/audit.server";
 import { AUDIT_ENTITIES, STOCK_REASONS } from "~/lib/admin";
-import { requirePermission } from "~/domain/permissions.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { type Translate, useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { formatNaira } from "~/lib/money";
 import { formatLagosTime } from "~/lib/dates";
 import type { Route } from "./+types/admin.audit";

@@ -3,15 +3,15 @@ import { data, Link } from "react-router";
 import { RolePanel } from "~/components/admin/role-panel";
 import { PageHeader, Pagination, screenHref, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
-import { changeRole, getCustomer, isRole } from "~/domain/customers.server";
-import { can, requirePermission } from "~/domain/permissions.server";
+import { changeRole, getCustomer, isRole } from "~/domain/backoffice/customers.server";
+import { can, requirePermission } from "~/domain/backoffice/permissions.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
-import { readForm } from "~/lib/form.server";
+import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { formatNaira } from "~/lib/money";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/admin.customers.$id";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

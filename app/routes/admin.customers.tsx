@@ -1,12 +1,12 @@
 import { Form, Link, useSubmit } from "react-router";
 import { inputClass, PageHeader, Pagination, screenHref, SearchBox, TableScroller } from "~/components/admin/ui";
-import { isRole, listCustomers, ROLES } from "~/domain/customers.server";
-import { requirePermission } from "~/domain/permissions.server";
-import { requireTextQuery } from "~/lib/form.server";
+import { isRole, listCustomers, ROLES } from "~/domain/backoffice/customers.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requireTextQuery } from "~/http/form.server";
 import { pageParam, searchParam } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { formatNaira } from "~/lib/money";
 import type { Route } from "./+types/admin.customers";
 

@@ -1,13 +1,13 @@
 import { data, Form, useNavigation } from "react-router";
 import { inputClass, PageHeader, primaryButton } from "~/components/admin/ui";
-import { type DeliveryErrors, parseDeliveryForm, saveDeliverySettings } from "~/domain/delivery-admin.server";
-import { loadDeliveryTable } from "~/domain/delivery.server";
-import { requirePermission } from "~/domain/permissions.server";
+import { type DeliveryErrors, parseDeliveryForm, saveDeliverySettings } from "~/domain/orders/delivery-admin.server";
+import { loadDeliveryTable } from "~/domain/orders/delivery.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { NIGERIAN_STATES } from "~/lib/nigeria";
-import { redirectWithToast } from "~/lib/toast.server";
-import { readForm } from "~/lib/form.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { readForm } from "~/http/form.server";
 import type { Route } from "./+types/admin.delivery";
 
 const PATH = "/admin/delivery";

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import { InvoiceDocument } from "~/components/invoice";
-import { invoiceForAdmin, invoiceOptions, type InvoiceKind, type InvoicePaper } from "~/domain/invoice.server";
-import { requirePermission } from "~/domain/permissions.server";
-import { invoiceFor, staffView } from "~/domain/staff-view.server";
+import { invoiceForAdmin, invoiceOptions, type InvoiceKind, type InvoicePaper } from "~/domain/orders/invoice.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { invoiceFor, staffView } from "~/domain/backoffice/staff-view.server";
 import { ensureMessages } from "~/lib/i18n.client";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import type { Route } from "./+types/admin.invoice";
 
 /** The printable invoice or packing slip of any order, for the owner (outside the admin frame, to print). */

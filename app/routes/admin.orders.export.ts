@@ -1,7 +1,7 @@
-import { exportOrdersCsv, orderExportFileName, parseOrderExportFilters } from "~/domain/order-export.server";
-import { requirePermission } from "~/domain/permissions.server";
-import { requireTextQuery } from "~/lib/form.server";
-import { requestTranslator } from "~/lib/i18n.server";
+import { exportOrdersCsv, orderExportFileName, parseOrderExportFilters } from "~/domain/orders/order-export.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requireTextQuery } from "~/http/form.server";
+import { requestTranslator } from "~/http/language.server";
 import type { Route } from "./+types/admin.orders.export";
 
 /** Orders for the accountant as a CSV download: a date range (Lagos days) and a status. */

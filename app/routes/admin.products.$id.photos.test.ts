@@ -4,9 +4,9 @@ import { addBrand, addCategory, addProduct, addUser } from "../../tests/support/
 import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { solidImage, TEXT_NAMED_JPG } from "../../tests/support/images";
-import { adminPhotos, MAX_PHOTO_ALT, MAX_PHOTOS } from "~/domain/product-photos.server";
-import { createSession } from "~/domain/sessions.server";
-import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "~/lib/body-limit.server";
+import { adminPhotos, MAX_PHOTO_ALT, MAX_PHOTOS } from "~/domain/catalogue/product-photos.server";
+import { createSession } from "~/domain/accounts/sessions.server";
+import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "~/http/body-limit.server";
 import * as page from "./admin.products.$id.photos";
 
 describe.each(ENGINES)("a product's photos page on %s", (engine) => {

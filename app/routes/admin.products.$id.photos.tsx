@@ -2,18 +2,18 @@ import { ArrowDown, ArrowLeft, ArrowUp, GripVertical, Trash2 } from "lucide-reac
 import { useState } from "react";
 import { data, Form, Link, useActionData, useNavigation, useSubmit } from "react-router";
 import { Field, iconButton, inputClass, PageHeader, primaryButton, screenHref, secondaryButton } from "~/components/admin/ui";
-import { getAdminProduct } from "~/domain/admin-products.server";
-import { addPhoto, adminPhotos, deletePhoto, movePhoto, type PhotoProblem, reorderPhotos, setPhotoAlt } from "~/domain/product-photos.server";
-import { requirePermission } from "~/domain/permissions.server";
+import { getAdminProduct } from "~/domain/catalogue/admin-products.server";
+import { addPhoto, adminPhotos, deletePhoto, movePhoto, type PhotoProblem, reorderPhotos, setPhotoAlt } from "~/domain/catalogue/product-photos.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
 import { MAX_PHOTO_ALT, MAX_PHOTOS, MAX_UPLOAD_BYTES } from "~/lib/admin";
 import { positiveInt } from "~/lib/admin-params";
-import { UPLOAD_BODY_LIMIT } from "~/lib/body-limit.server";
-import { bodyRefusal, readFormBody } from "~/lib/form.server";
+import { UPLOAD_BODY_LIMIT } from "~/http/body-limit.server";
+import { bodyRefusal, readFormBody } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { imageVariantUrl } from "~/lib/images";
-import { imagesDir } from "~/lib/images.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { imagesDir } from "~/platform/images.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/admin.products.$id.photos";
 
 /** A product's photo gallery (docs/decisions/124): add, describe, order (drag, or up and down without JavaScript), delete. */
@@ -59,7 +59,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "catalogue.edit");
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
-  // Nothing larger than one photo and a few fields is read into memory (app/lib/body-limit.server.ts).
+  // Nothing larger than one photo and a few fields is read into memory (app/http/body-limit.server.ts).
   const read = await readFormBody(request);
   if (read.problem === "tooLarge" && read.limit === UPLOAD_BODY_LIMIT) return refused("size");
   if (read.problem) throw bodyRefusal(request, read.problem);

@@ -1,16 +1,16 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { inputClass, PageHeader, primaryButton, screenHref, TableScroller } from "~/components/admin/ui";
-import { getAdminProduct } from "~/domain/admin-products.server";
-import { parseSizesForm, saveSizes } from "~/domain/admin-sizes.server";
+import { getAdminProduct } from "~/domain/catalogue/admin-products.server";
+import { parseSizesForm, saveSizes } from "~/domain/catalogue/admin-sizes.server";
 import { MAX_SIZE_LABEL, MAX_SIZES, MAX_SKU, type SizeRowErrors, type SizeRowValues } from "~/lib/sizes";
-import { listSizes } from "~/domain/product-sizes.server";
-import { requirePermission } from "~/domain/permissions.server";
+import { listSizes } from "~/domain/catalogue/product-sizes.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
 import { positiveInt } from "~/lib/admin-params";
-import { readForm } from "~/lib/form.server";
+import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { requestTranslator } from "~/http/language.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/admin.products.$id.sizes";
 
 /** A product's sizes (docs/decisions/121): label, ml, SKU, price and discount per size; a plain form. */

@@ -1,17 +1,17 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, type ShouldRevalidateFunctionArgs, useActionData, useNavigation } from "react-router";
 import { Field, inputClass, PageHeader, Pagination, primaryButton, screenHref, TableScroller } from "~/components/admin/ui";
-import { getAdminProduct } from "~/domain/admin-products.server";
-import { listSizes } from "~/domain/product-sizes.server";
-import { requirePermission } from "~/domain/permissions.server";
-import { adjustStock, parseStockAdjustment, stockHistory } from "~/domain/stock-adjustments.server";
+import { getAdminProduct } from "~/domain/catalogue/admin-products.server";
+import { listSizes } from "~/domain/catalogue/product-sizes.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { adjustStock, parseStockAdjustment, stockHistory } from "~/domain/catalogue/stock-adjustments.server";
 import { MAX_STOCK_NOTE, STOCK_REASONS } from "~/lib/admin";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { formatLagosTime } from "~/lib/dates";
-import { readForm } from "~/lib/form.server";
+import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { requestTranslator } from "~/http/language.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/admin.products.$id.stock";
 
 /** A product's stock: adjust it with a reason (received, damaged, correction) and read its history. */

@@ -1,14 +1,14 @@
 import { ArrowLeft, Download } from "lucide-react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { Field, PageHeader, primaryButton, secondaryButton, TableScroller } from "~/components/admin/ui";
-import { applyImport, type FileProblem, type ImportPlan, MAX_IMPORT_BYTES, previewImport } from "~/domain/catalogue-csv.server";
-import { requirePermission } from "~/domain/permissions.server";
+import { applyImport, type FileProblem, type ImportPlan, MAX_IMPORT_BYTES, previewImport } from "~/domain/catalogue/catalogue-csv.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
 import { CATALOGUE_COLUMNS } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
-import { redirectWithToast } from "~/lib/toast.server";
-import { IMPORT_BODY_LIMIT } from "~/lib/body-limit.server";
-import { bodyRefusal, readFormBody } from "~/lib/form.server";
+import { requestTranslator } from "~/http/language.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { IMPORT_BODY_LIMIT } from "~/http/body-limit.server";
+import { bodyRefusal, readFormBody } from "~/http/form.server";
 import type { Route } from "./+types/admin.products.import";
 
 const PATH = "/admin/products/import";
@@ -28,7 +28,7 @@ type ActionData = { problem: FileProblem } | { plan: ImportPlan; id: string | nu
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "catalogue.edit");
-  // The file is read within its limit (app/lib/body-limit.server.ts), counted as it arrives.
+  // The file is read within its limit (app/http/body-limit.server.ts), counted as it arrives.
   const read = await readFormBody(request);
   if (read.problem === "tooLarge" && read.limit === IMPORT_BODY_LIMIT) {
     return data<ActionData>({ problem: { key: E + "tooLarge", values: { mb: MAX_IMPORT_BYTES / 1024 / 1024 } } }, { status: 413 });

@@ -7,9 +7,9 @@ import yazl from "yazl";
 import { addBrand, addCategory, addProduct, addUser } from "../../tests/support/catalogue";
 import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { createSession } from "~/domain/sessions.server";
-import { bodyLimitFor, FORM_BODY_LIMIT, PHOTO_ZIP_BODY_LIMIT } from "~/lib/body-limit.server";
-import { imagesDir } from "~/lib/images.server";
+import { createSession } from "~/domain/accounts/sessions.server";
+import { bodyLimitFor, FORM_BODY_LIMIT, PHOTO_ZIP_BODY_LIMIT } from "~/http/body-limit.server";
+import { imagesDir } from "~/platform/images.server";
 import * as photos from "./admin.products.photos";
 
 async function zipOf(files: [string, Buffer][]): Promise<Buffer> {

@@ -1,15 +1,15 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { Field, PageHeader, primaryButton, secondaryButton } from "~/components/admin/ui";
-import { importPhotoZip, type PhotoImportResult } from "~/domain/photo-import.server";
-import { requirePermission } from "~/domain/permissions.server";
+import { importPhotoZip, type PhotoImportResult } from "~/domain/catalogue/photo-import.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
 import { MAX_PHOTO_ZIP_BYTES } from "~/lib/admin";
-import { PHOTO_ZIP_BODY_LIMIT } from "~/lib/body-limit.server";
-import { bodyRefusal, readFormBody } from "~/lib/form.server";
+import { PHOTO_ZIP_BODY_LIMIT } from "~/http/body-limit.server";
+import { bodyRefusal, readFormBody } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
-import { imagesDir } from "~/lib/images.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { requestTranslator } from "~/http/language.server";
+import { imagesDir } from "~/platform/images.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/admin.products.photos";
 
 const P = "admin.photoImport.";

@@ -26,20 +26,20 @@ import {
   parseProductForm,
   restoreProduct,
   updateProduct,
-} from "~/domain/admin-products.server";
-import { taxonomyOptions } from "~/domain/admin-taxonomy.server";
-import { can, requirePermission } from "~/domain/permissions.server";
+} from "~/domain/catalogue/admin-products.server";
+import { taxonomyOptions } from "~/domain/catalogue/admin-taxonomy.server";
+import { can, requirePermission } from "~/domain/backoffice/permissions.server";
 import { MAX_UPLOAD_BYTES, PRODUCT_FIELDS, type ProductErrors, type ProductField } from "~/lib/admin";
 import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { imageVariantUrl } from "~/lib/images";
-import { imagesDir } from "~/lib/images.server";
+import { imagesDir } from "~/platform/images.server";
 import { formatNaira } from "~/lib/money";
 import { CONCENTRATIONS, FAMILIES } from "~/lib/perfume-facts";
-import { redirectWithToast } from "~/lib/toast.server";
-import { UPLOAD_BODY_LIMIT } from "~/lib/body-limit.server";
-import { bodyRefusal, readFormBody, requireTextQuery } from "~/lib/form.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { UPLOAD_BODY_LIMIT } from "~/http/body-limit.server";
+import { bodyRefusal, readFormBody, requireTextQuery } from "~/http/form.server";
 import type { Route } from "./+types/admin.products";
 
 const PATH = "/admin/products";
@@ -93,7 +93,7 @@ export function meta({ data }: Route.MetaArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "catalogue.edit");
-  // Nothing larger than one image and the text fields is read into memory (app/lib/body-limit.server.ts).
+  // Nothing larger than one image and the text fields is read into memory (app/http/body-limit.server.ts).
   const read = await readFormBody(request);
   if (read.problem === "tooLarge" && read.limit === UPLOAD_BODY_LIMIT) return data({ errors: { image: "admin.products.errors.imageSize" } as ProductErrors, values: {} }, { status: 413 });
   if (read.problem) throw bodyRefusal(request, read.problem);

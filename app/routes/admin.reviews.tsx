@@ -1,14 +1,14 @@
 import { data, Form, Link } from "react-router";
 import { PageHeader, Pagination, screenHref, secondaryButton, TableScroller } from "~/components/admin/ui";
 import { Stars } from "~/components/stars";
-import { latestReviews, setReviewHidden } from "~/domain/reviews.server";
-import { requirePermission } from "~/domain/permissions.server";
+import { latestReviews, setReviewHidden } from "~/domain/catalogue/reviews.server";
+import { requirePermission } from "~/domain/backoffice/permissions.server";
 import { pageParam } from "~/lib/admin-params";
 import { formatLagosTime } from "~/lib/dates";
-import { readForm } from "~/lib/form.server";
+import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { requestTranslator } from "~/http/language.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/admin.reviews";
 
 const PATH = "/admin/reviews";

@@ -1,5 +1,5 @@
-import { recentCards } from "~/domain/recently-viewed.server";
-import { requestTranslator } from "~/lib/i18n.server";
+import { recentCards } from "~/domain/shopper/recently-viewed.server";
+import { requestTranslator } from "~/http/language.server";
 import { parseCardIds, RECENT_SHOWN } from "~/lib/recently-viewed";
 import type { Route } from "./+types/api.products.cards";
 

@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { data, Form, redirect } from "react-router";
 import { AuthCard, PasswordField, PasswordsToggle, SubmitButton } from "~/components/auth-form";
-import { changePassword, changePasswordSchema, signIn } from "~/domain/accounts.server";
-import { requireUser, safeRedirectPath } from "~/domain/sessions.server";
-import { fieldErrors, readForm, textFields } from "~/lib/form.server";
+import { changePassword, changePasswordSchema, signIn } from "~/domain/accounts/accounts.server";
+import { requireUser, safeRedirectPath } from "~/domain/accounts/sessions.server";
+import { fieldErrors, readForm, textFields } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/auth.change-password";
 

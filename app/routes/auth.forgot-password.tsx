@@ -1,10 +1,10 @@
 import { Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, SubmitButton, TextField } from "~/components/auth-form";
-import { forgotPasswordSchema, requestPasswordReset } from "~/domain/accounts.server";
-import { TooManyAttempts } from "~/domain/rate-limits.server";
-import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { forgotPasswordSchema, requestPasswordReset } from "~/domain/accounts/accounts.server";
+import { TooManyAttempts } from "~/domain/operations/rate-limits.server";
+import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/auth.forgot-password";
 

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { destroySession } from "~/domain/sessions.server";
-import { readForm } from "~/lib/form.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { destroySession } from "~/domain/accounts/sessions.server";
+import { readForm } from "~/http/form.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/auth.logout";
 
 // Signing out changes state, so only a POST (from our own pages: see the Origin check) does it.

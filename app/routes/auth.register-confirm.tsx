@@ -1,11 +1,11 @@
 import { data, Form, Link } from "react-router";
 import { AuthCard, FormAlert, SubmitButton } from "~/components/auth-form";
-import { confirmRegistration, registrationState, signIn } from "~/domain/accounts.server";
-import { readForm, textFields } from "~/lib/form.server";
+import { confirmRegistration, registrationState, signIn } from "~/domain/accounts/accounts.server";
+import { readForm, textFields } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { ensureMessages } from "~/lib/i18n.client";
-import { redirectWithToast } from "~/lib/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/auth.register-confirm";
 
 // The e-mailed link that finishes a registration (docs/decisions/083). Opening it only shows a button:

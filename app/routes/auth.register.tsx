@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
-import { registerSchema, startRegistration } from "~/domain/accounts.server";
-import { TooManyAttempts } from "~/domain/rate-limits.server";
-import { getSessionUser, safeRedirectPath } from "~/domain/sessions.server";
-import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
+import { registerSchema, startRegistration } from "~/domain/accounts/accounts.server";
+import { TooManyAttempts } from "~/domain/operations/rate-limits.server";
+import { getSessionUser, safeRedirectPath } from "~/domain/accounts/sessions.server";
+import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/auth.register";
 

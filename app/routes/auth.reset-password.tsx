@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { data, Form, Link } from "react-router";
 import { AuthCard, FormAlert, PasswordField, PasswordsToggle, SubmitButton } from "~/components/auth-form";
-import { resetPassword, resetPasswordSchema, resetTokenState } from "~/domain/accounts.server";
-import { destroySession } from "~/domain/sessions.server";
-import { fieldErrors, readForm, textFields } from "~/lib/form.server";
+import { resetPassword, resetPasswordSchema, resetTokenState } from "~/domain/accounts/accounts.server";
+import { destroySession } from "~/domain/accounts/sessions.server";
+import { fieldErrors, readForm, textFields } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { requestTranslator } from "~/http/language.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/auth.reset-password";
 

@@ -1,7 +1,7 @@
 import { data, Form } from "react-router";
-import { knownStopToken, stopBackInStockAlerts } from "~/domain/back-in-stock.server";
-import { readForm } from "~/lib/form.server";
-import { requestTranslator } from "~/lib/i18n.server";
+import { knownStopToken, stopBackInStockAlerts } from "~/domain/catalogue/back-in-stock.server";
+import { readForm } from "~/http/form.server";
+import { requestTranslator } from "~/http/language.server";
 import type { Route } from "./+types/back-in-stock.stop";
 
 /**

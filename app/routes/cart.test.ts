@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProducts, firstSizeOf } from "../../tests/support/catalogue";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { LIMITS } from "~/domain/rate-limits.server";
+import { LIMITS } from "~/domain/operations/rate-limits.server";
 import * as cart from "./cart";
 
 // The cart action as the server calls it, over a real database: WhatsApp orders are capped per IP address.

@@ -18,22 +18,22 @@ import {
   removeLine,
   requestCartView,
   setLineQuantity,
-} from "~/domain/cart.server";
+} from "~/domain/shopper/cart.server";
 import { RecentStrip } from "~/components/recently-viewed-strip";
-import { recentlyViewedInCart } from "~/domain/recently-viewed.server";
-import { ownerAlert } from "~/domain/order-alerts.server";
-import { OrderError, placeWhatsAppOrder } from "~/domain/orders.server";
-import { consumeAttempt, TooManyAttempts } from "~/domain/rate-limits.server";
-import { getSessionUser } from "~/domain/sessions.server";
+import { recentlyViewedInCart } from "~/domain/shopper/recently-viewed.server";
+import { ownerAlert } from "~/domain/orders/order-alerts.server";
+import { OrderError, placeWhatsAppOrder } from "~/domain/orders/orders.server";
+import { consumeAttempt, TooManyAttempts } from "~/domain/operations/rate-limits.server";
+import { getSessionUser } from "~/domain/accounts/sessions.server";
 import { isBuyable, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { applyCartActions } from "~/lib/cart-optimistic";
-import { BODY_PROBLEM_KEY, BODY_PROBLEM_STATUS, readFormBody } from "~/lib/form.server";
+import { BODY_PROBLEM_KEY, BODY_PROBLEM_STATUS, readFormBody } from "~/http/form.server";
 import { type Translate, useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { imageVariantUrl } from "~/lib/images";
 import { formatNaira } from "~/lib/money";
 import type { ToastInput } from "~/lib/toast";
-import { backTo, redirectWithToast } from "~/lib/toast.server";
+import { backTo, redirectWithToast } from "~/http/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/cart";
 

@@ -1,9 +1,9 @@
 import { data, Link } from "react-router";
-import { findCartId } from "~/domain/cart.server";
-import { findOrderByNumber, whatsAppMessage, whatsAppUrl } from "~/domain/orders.server";
-import { getSessionUser } from "~/domain/sessions.server";
+import { findCartId } from "~/domain/shopper/cart.server";
+import { findOrderByNumber, whatsAppMessage, whatsAppUrl } from "~/domain/orders/orders.server";
+import { getSessionUser } from "~/domain/accounts/sessions.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { requestTranslator } from "~/http/language.server";
 import { formatNaira } from "~/lib/money";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/cart.whatsapp";

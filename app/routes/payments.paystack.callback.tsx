@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { orderNumberOfReference, settlePaystackReference } from "~/domain/online-payments.server";
-import { noteRefusedObject } from "~/domain/refused-objects.server";
-import { requireUser } from "~/domain/sessions.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { orderNumberOfReference, settlePaystackReference } from "~/domain/payments/online-payments.server";
+import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
+import { requireUser } from "~/domain/accounts/sessions.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/payments.paystack.callback";
 
 /**

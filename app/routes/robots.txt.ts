@@ -1,4 +1,4 @@
-import { absoluteUrl } from "~/lib/seo.server";
+import { absoluteUrl } from "~/http/seo.server";
 import type { Route } from "./+types/robots.txt";
 
 /** Search engines may read the shop; the admin and account areas are off limits. */

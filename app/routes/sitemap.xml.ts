@@ -1,5 +1,5 @@
-import { sitemapProducts } from "~/domain/catalog.server";
-import { absoluteUrl } from "~/lib/seo.server";
+import { sitemapProducts } from "~/domain/catalogue/catalog.server";
+import { absoluteUrl } from "~/http/seo.server";
 import type { Route } from "./+types/sitemap.xml";
 
 const PAGES = ["/", "/shop", "/about", "/faq", "/contact", "/returns-refunds"];

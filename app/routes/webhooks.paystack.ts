@@ -1,5 +1,5 @@
-import { settlePaystackReference } from "~/domain/online-payments.server";
-import { isPaystackSignature } from "~/domain/paystack.server";
+import { settlePaystackReference } from "~/domain/payments/online-payments.server";
+import { isPaystackSignature } from "~/domain/payments/paystack.server";
 import type { Route } from "./+types/webhooks.paystack";
 
 /**

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
-import { readOutbox } from "../../app/lib/mail.server";
+import { readOutbox } from "../../app/platform/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { createAdmin, openShopDatabase } from "../support/e2e-shop";
 import { resetLinks } from "../support/mail";

@@ -3,7 +3,7 @@ import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import path from "node:path";
 import sharp from "sharp";
 import type { DatabaseHandle } from "~/db/client.server";
-import { readOutbox } from "~/lib/mail.server";
+import { readOutbox } from "~/platform/mail.server";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { hugePng, SVG_IMAGE, TEXT_NAMED_JPG } from "../support/images";
 import { insertOrder } from "../support/orders";

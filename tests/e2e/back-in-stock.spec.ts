@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
-import { readOutbox } from "~/lib/mail.server";
+import { readOutbox } from "~/platform/mail.server";
 import { addProduct } from "../support/catalogue";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { decodeQuotedPrintable } from "../support/mail";

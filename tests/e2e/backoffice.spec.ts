@@ -4,7 +4,7 @@ import path from "node:path";
 import type { DatabaseHandle } from "~/db/client.server";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
-import { readOutbox } from "~/lib/mail.server";
+import { readOutbox } from "~/platform/mail.server";
 import { decodeQuotedPrintable } from "../support/mail";
 
 // The owner's back office: a catalogue loaded from a spreadsheet (checked first, corrected, then

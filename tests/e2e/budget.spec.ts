@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { expect, test } from "@playwright/test";
-import { addLine, userCartId } from "~/domain/cart.server";
+import { addLine, userCartId } from "~/domain/shopper/cart.server";
 import { LOCALES } from "~/lib/i18n";
 import { LOCALE_COOKIE } from "~/lib/locale-detect";
 import { createCustomer, openShopDatabase } from "../support/e2e-shop";

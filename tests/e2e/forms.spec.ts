@@ -7,7 +7,7 @@ import { createAdmin, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
 import { hydrated } from "./support";
 
-// Every action reads its body through one guarded form reader (app/lib/form.server.ts): a body that
+// Every action reads its body through one guarded form reader (app/http/form.server.ts): a body that
 // is not a form is a 400 with a message, a body over the limit a 413 (counted as it arrives), on the
 // built server, for every route that has an action, in its document, `.data` and `?index` forms.
 
@@ -55,7 +55,7 @@ async function actionRoutes(): Promise<{ id: string; path: string; index: boolea
       .filter((route) => typeof route.module.action === "function")
       .map((route) => ({ id: route.id, path: fullPath(route), index: Boolean(route.index) }))
       // Paystack's webhook takes JSON by design and refuses anything unsigned (401): tested in
-      // app/domain/online-payments.test.ts and tests/e2e/paystack.spec.ts.
+      // app/domain/payments/online-payments.test.ts and tests/e2e/paystack.spec.ts.
       .filter((route) => route.path !== "/webhooks/paystack")
   );
 }

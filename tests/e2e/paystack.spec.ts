@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
-import { readOutbox } from "~/lib/mail.server";
+import { readOutbox } from "~/platform/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { decodeQuotedPrintable } from "../support/mail";

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
-import { registerCustomer } from "~/domain/accounts.server";
+import { registerCustomer } from "~/domain/accounts/accounts.server";
 import { addBrand, addCategory, addProduct } from "../support/catalogue";
 import { createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";

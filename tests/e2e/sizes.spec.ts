@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
-import { readOutbox } from "~/lib/mail.server";
+import { readOutbox } from "~/platform/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { addProduct } from "../support/catalogue";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";

@@ -1,7 +1,7 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
-import { createOrderFromLines } from "~/domain/orders.server";
-import { adjustStock } from "~/domain/stock-adjustments.server";
+import { createOrderFromLines } from "~/domain/orders/orders.server";
+import { adjustStock } from "~/domain/catalogue/stock-adjustments.server";
 import { addProduct } from "../support/catalogue";
 import { createAdmin, openShopDatabase } from "../support/e2e-shop";
 

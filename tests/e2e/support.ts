@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { readOutbox } from "../../app/lib/mail.server";
+import { readOutbox } from "../../app/platform/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { confirmLinks } from "../support/mail";
 

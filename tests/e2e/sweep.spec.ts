@@ -3,7 +3,7 @@ import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/client.server";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { insertOrder } from "../support/orders";
-import { adjustStock } from "~/domain/stock-adjustments.server";
+import { adjustStock } from "~/domain/catalogue/stock-adjustments.server";
 
 // Every page of the shop, on the two phone widths most of our shoppers have, in both languages, signed
 // out, as a customer and as the admin: the document is never wider than the screen, and axe finds no

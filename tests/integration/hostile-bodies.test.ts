@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession } from "~/domain/sessions.server";
+import { createSession } from "~/domain/accounts/sessions.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { testContext } from "../support/context";
 import { type Action, everyRoute, outcome } from "../support/route-config";
@@ -57,7 +57,7 @@ describe.each(ENGINES)("hostile bodies to every action on %s", (engine) => {
     const withActions: { file: string; path: string; action: Action }[] = [];
     for (const entry of everyRoute()) {
       const module = (await import(/* @vite-ignore */ path.resolve("app", entry.file))) as { action?: Action };
-      // Paystack's webhook takes JSON by design; it is refused unless signed (app/domain/online-payments.test.ts).
+      // Paystack's webhook takes JSON by design; it is refused unless signed (app/domain/payments/online-payments.test.ts).
       if (module.action && entry.path !== "/webhooks/paystack") withActions.push({ ...entry, action: module.action });
     }
     expect(withActions.map((r) => r.path)).toEqual(expect.arrayContaining(["/checkout", "/profile", "/wishlist", "/cart", "/auth", "/admin/products"]));

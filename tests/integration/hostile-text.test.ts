@@ -9,8 +9,8 @@ import * as adminCustomers from "~/routes/admin.customers";
 import * as adminOrders from "~/routes/admin.orders";
 import * as adminOrdersExport from "~/routes/admin.orders.export";
 import * as adminProducts from "~/routes/admin.products";
-import { createSession } from "~/domain/sessions.server";
-import { MULTI_LINE_FIELDS } from "~/lib/form.server";
+import { createSession } from "~/domain/accounts/sessions.server";
+import { MULTI_LINE_FIELDS } from "~/http/form.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { testContext } from "../support/context";
 import { type Action, everyRoute, outcome } from "../support/route-config";
@@ -196,7 +196,7 @@ describe.each(ENGINES)("text that is not text, in every field of every action, o
     const withActions: { file: string; path: string; action: Action }[] = [];
     for (const entry of everyRoute()) {
       const module = (await import(/* @vite-ignore */ path.resolve("app", entry.file))) as { action?: Action };
-      // Paystack's webhook takes JSON by design and is refused unless signed (app/domain/online-payments.test.ts).
+      // Paystack's webhook takes JSON by design and is refused unless signed (app/domain/payments/online-payments.test.ts).
       if (module.action && entry.path !== "/webhooks/paystack") withActions.push({ ...entry, action: module.action });
     }
     expect(withActions.length).toBeGreaterThan(25);

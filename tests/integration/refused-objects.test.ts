@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { addAddress } from "~/domain/addresses.server";
-import { checkoutView } from "~/domain/checkout.server";
-import { createSession } from "~/domain/sessions.server";
-import { captureSecurityLog } from "~/lib/security-log.server";
+import { addAddress } from "~/domain/accounts/addresses.server";
+import { checkoutView } from "~/domain/orders/checkout.server";
+import { createSession } from "~/domain/accounts/sessions.server";
+import { captureSecurityLog } from "~/platform/security-log.server";
 import * as order from "~/routes/account.order";
 import * as invoice from "~/routes/account.invoice";
 import * as pay from "~/routes/account.order.pay";

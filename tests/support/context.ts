@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
-import { loadConfig } from "~/lib/config.server";
+import { loadConfig } from "~/platform/config.server";
 import type { TestDatabase } from "./databases";
 
 /** The load context a loader or action gets in the running server, over a test database. */

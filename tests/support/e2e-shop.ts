@@ -1,8 +1,8 @@
 import path from "node:path";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
-import { createOrPromoteAdmin } from "~/domain/accounts.server";
-import { createSession } from "~/domain/sessions.server";
-import type { Config } from "~/lib/config.server";
+import { createOrPromoteAdmin } from "~/domain/accounts/accounts.server";
+import { createSession } from "~/domain/accounts/sessions.server";
+import type { Config } from "~/platform/config.server";
 
 /**
  * For Playwright journeys: reach into the running e2e shop's database (tests/e2e/.data/shop.db) to

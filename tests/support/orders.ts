@@ -1,7 +1,7 @@
 import type { Db } from "~/db/client.server";
 import type { OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 import { holdsStock } from "~/lib/admin";
-import { orderNumber } from "~/domain/orders.server";
+import { orderNumber } from "~/domain/orders/orders.server";
 import { firstSizeOf } from "./catalogue";
 
 export interface TestOrderItem {

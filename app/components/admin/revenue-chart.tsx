@@ -1,4 +1,4 @@
-import type { DayFigure } from "~/domain/dashboard.server";
+import type { DayFigure } from "~/domain/backoffice/dashboard.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 

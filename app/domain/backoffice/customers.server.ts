@@ -1,0 +1,245 @@
+import { sql, type Transaction } from "kysely";
+import { type Db, isPostgres } from "~/db/client.server";
+import { containsText } from "~/db/like";
+import type { Database, OrderChannel, OrderStatus, PaymentStatus, Role } from "~/db/schema";
+import { logSecurityEvent } from "~/platform/security-log.server";
+import { recordAudit } from "./audit.server";
+import { can } from "./permissions.server";
+
+/**
+ * The owner's view of the shop's accounts (docs/decisions/114): a searchable, paged list with each
+ * account's orders summed by the database, and one account's page with its orders, saved addresses
+ * and wishlist. Nothing here ever reads a password hash, a token or a session.
+ */
+
+export const CUSTOMERS_PAGE_SIZE = 20;
+export const CUSTOMER_ORDERS_PAGE_SIZE = 20;
+
+export interface CustomerStats {
+  /** every order the account placed, whatever its status */
+  orders: number;
+  /** kobo: the totals of the account's orders whose payment status is 'paid' */
+  spent: number;
+  lastOrderAt: string | null;
+}
+
+export interface CustomerRow extends CustomerStats {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: string;
+}
+
+function fullName(first: string, last: string): string {
+  return `${first} ${last}`.trim();
+}
+
+const NO_ORDERS: CustomerStats = { orders: 0, spent: 0, lastOrderAt: null };
+
+/** Orders, paid total and last order of these accounts only, in one grouped query. */
+async function statsFor(db: Db, userIds: number[]): Promise<Map<number, CustomerStats>> {
+  const stats = new Map<number, CustomerStats>();
+  if (userIds.length === 0) return stats;
+  const rows = await db
+    .selectFrom("orders")
+    .where("user_id", "in", userIds)
+    .groupBy("user_id")
+    .select((eb) => [
+      "user_id",
+      eb.fn.countAll<number>().as("orders"),
+      sql<number>`coalesce(sum(case when payment_status = 'paid' then total else 0 end), 0)`.as("spent"),
+      eb.fn.max("created_at").as("last_order_at"),
+    ])
+    .execute();
+  for (const r of rows) {
+    if (r.user_id !== null) stats.set(r.user_id, { orders: Number(r.orders), spent: Number(r.spent), lastOrderAt: r.last_order_at ?? null });
+  }
+  return stats;
+}
+
+/**
+ * Newest accounts first, searched by name or e-mail (any part, any case), optionally only one role
+ * (the owner checking who has admin access). Only the page's accounts
+ * are read, and only their orders are summed.
+ */
+export async function listCustomers(
+  db: Db,
+  options: { q?: string; page?: number; role?: Role | null } = {},
+): Promise<{ customers: CustomerRow[]; total: number; page: number; pages: number }> {
+  let base = db.selectFrom("users as u");
+  if (options.role) base = base.where("u.role", "=", options.role);
+  const q = options.q?.trim();
+  if (q) {
+    base = base.where((eb) =>
+      eb.or([containsText(sql.ref<string>("u.email"), q), containsText(sql<string>`${sql.ref("u.first_name")} || ' ' || ${sql.ref("u.last_name")}`, q)]),
+    );
+  }
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const total = Number(n);
+  const pages = Math.max(1, Math.ceil(total / CUSTOMERS_PAGE_SIZE));
+  const page = Math.min(Math.max(1, options.page ?? 1), pages);
+  const rows = await base
+    .select(["u.id", "u.email", "u.first_name", "u.last_name", "u.role", "u.created_at"])
+    .orderBy("u.created_at", "desc")
+    .orderBy("u.id", "desc")
+    .limit(CUSTOMERS_PAGE_SIZE)
+    .offset((page - 1) * CUSTOMERS_PAGE_SIZE)
+    .execute();
+  const stats = await statsFor(
+    db,
+    rows.map((r) => r.id),
+  );
+  return {
+    total,
+    page,
+    pages,
+    customers: rows.map((r) => ({
+      id: r.id,
+      email: r.email,
+      name: fullName(r.first_name, r.last_name),
+      role: r.role,
+      createdAt: r.created_at,
+      ...(stats.get(r.id) ?? NO_ORDERS),
+    })),
+  };
+}
+
+export interface CustomerOrder {
+  id: number;
+  number: string;
+  createdAt: string;
+  channel: OrderChannel;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  total: number;
+}
+
+export interface CustomerDetail extends CustomerRow {
+  firstName: string;
+  lastName: string;
+  /** the language the account last used, null until known */
+  locale: string | null;
+  addresses: { id: number; street: string; city: string; state: string; country: string }[];
+  wishlistCount: number;
+  /** one page of the account's orders, newest first */
+  recentOrders: CustomerOrder[];
+  ordersPage: number;
+  ordersPages: number;
+}
+
+/** One account as the owner sees it, or undefined. The columns are listed: never a hash or a token. */
+export async function getCustomer(db: Db, id: number, options: { ordersPage?: number } = {}): Promise<CustomerDetail | undefined> {
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "email", "first_name", "last_name", "role", "created_at", "locale"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!user) return undefined;
+  const stats = (await statsFor(db, [id])).get(id) ?? NO_ORDERS;
+  const ordersPages = Math.max(1, Math.ceil(stats.orders / CUSTOMER_ORDERS_PAGE_SIZE));
+  const ordersPage = Math.min(Math.max(1, options.ordersPage ?? 1), ordersPages);
+  const [orders, addresses, wishlist] = await Promise.all([
+    db
+      .selectFrom("orders")
+      .select(["id", "number", "created_at", "channel", "status", "payment_status", "total"])
+      .where("user_id", "=", id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(CUSTOMER_ORDERS_PAGE_SIZE)
+      .offset((ordersPage - 1) * CUSTOMER_ORDERS_PAGE_SIZE)
+      .execute(),
+    db.selectFrom("addresses").select(["id", "street", "city", "state", "country"]).where("user_id", "=", id).orderBy("id").execute(),
+    db
+      .selectFrom("wishlist")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    name: fullName(user.first_name, user.last_name),
+    role: user.role,
+    createdAt: user.created_at,
+    locale: user.locale,
+    ...stats,
+    addresses,
+    wishlistCount: Number(wishlist.n),
+    recentOrders: orders.map((o) => ({
+      id: o.id,
+      number: o.number,
+      createdAt: o.created_at,
+      channel: o.channel,
+      status: o.status,
+      paymentStatus: o.payment_status,
+      total: o.total,
+    })),
+    ordersPage,
+    ordersPages,
+  };
+}
+
+export const ROLES: Role[] = ["customer", "owner", "manager", "fulfilment", "support"];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as string[]).includes(value);
+}
+
+export type RoleChangeResult =
+  | { ok: true; changed: boolean; email: string }
+  /**
+   * self: nobody changes their own role; lastOwner: the shop would be left without an owner;
+   * notOwner: the one asking is no longer an owner; notFound: no such account
+   */
+  | { ok: false; error: "self" | "lastOwner" | "notOwner" | "notFound" };
+
+/**
+ * Gives an account a role: customer or one of the staff roles (docs/decisions/115, 218). Only an owner
+ * changes roles, nobody their own, and the shop always keeps one owner. The rules are decided inside
+ * the transaction that writes the change: on PostgreSQL every owner's row, the asker's and the
+ * account's are locked first (in id order, so two owners demoting each other at once queue instead of
+ * both seeing two owners), then read again as they now stand; SQLite runs one writer at a time. The
+ * audit log entry is written in the same transaction. The account's next request reads its role afresh
+ * (sessions hold no role), so a change applies at once.
+ */
+export async function changeRole(db: Db, input: { actorId: number; userId: number; role: Role }): Promise<RoleChangeResult> {
+  const result = input.actorId === input.userId ? ({ ok: false, error: "self" } as const) : await db.transaction().execute((trx) => decideRoleChange(trx, input));
+  if (result.ok && result.changed) {
+    logSecurityEvent("role_changed", { actorId: input.actorId, userId: input.userId, from: result.from, to: input.role });
+  }
+  if (!result.ok && result.error !== "notFound") {
+    logSecurityEvent("role_change_refused", { actorId: input.actorId, userId: input.userId, to: input.role, reason: result.error });
+  }
+  return result.ok ? { ok: true, changed: result.changed, email: result.email } : result;
+}
+
+async function decideRoleChange(trx: Transaction<Database>, input: { actorId: number; userId: number; role: Role }): Promise<RoleChangeResult & { from?: Role }> {
+  let query = trx
+    .selectFrom("users")
+    .select(["id", "email", "role"])
+    .where((eb) => eb.or([eb("role", "=", "owner"), eb("id", "in", [input.actorId, input.userId])]))
+    .orderBy("id");
+  if (isPostgres(trx)) query = query.forUpdate();
+  const rows = await query.execute();
+  const actor = rows.find((r) => r.id === input.actorId);
+  if (!can(actor?.role, "staff")) return { ok: false, error: "notOwner" };
+  const target = rows.find((r) => r.id === input.userId);
+  if (!target) return { ok: false, error: "notFound" };
+  if (target.role === input.role) return { ok: true, changed: false, email: target.email };
+  // Never true while the asker is an owner other than the account; kept so the rule does not rest on that alone.
+  if (input.role !== "owner" && !rows.some((r) => r.role === "owner" && r.id !== target.id)) return { ok: false, error: "lastOwner" };
+  const updated = await trx.updateTable("users").set({ role: input.role }).where("id", "=", target.id).where("role", "=", target.role).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new Error(`the role of account ${target.id} changed under a lock`);
+  await recordAudit(trx, {
+    actorId: input.actorId,
+    action: "update",
+    entity: "user",
+    entityId: target.id,
+    summary: target.email,
+    changes: { role: [target.role, input.role] },
+  });
+  return { ok: true, changed: true, email: target.email, from: target.role };
+}

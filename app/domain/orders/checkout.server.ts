@@ -1,0 +1,347 @@
+import { ownerAlert } from "./order-alerts.server";
+import { randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
+import { type Db, isPostgres, now } from "~/db/client.server";
+import type { Database, DeliveryMethod } from "~/db/schema";
+import {
+  type DeliveryQuote,
+  type DeliveryTable,
+  isPaymentMethod,
+  nigerianState,
+  type PaymentOptions,
+  paymentMethodsFor,
+  type QuoteProblem,
+  quoteDelivery,
+} from "~/lib/delivery";
+import type { Translate } from "~/lib/i18n";
+import type { Config } from "~/platform/config.server";
+import { parseNigerianMobile } from "~/lib/phone";
+import {
+  type Address,
+  AddressLimitError,
+  addressSchema,
+  findAddress,
+  listAddresses,
+  MAX_ADDRESSES,
+  saveNewAddress,
+} from "../accounts/addresses.server";
+import { type CartLine, type CartView, cartView, isBuyable } from "../shopper/cart.server";
+import { type CatalogScope, catalogChanged, stockTakenScope } from "../catalogue/catalog.server";
+import { loadDeliveryTable } from "./delivery.server";
+import { queueMail } from "../operations/mail-outbox.server";
+import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, secondsUntilExpiry } from "./order-expiry.server";
+import { orderConfirmationEmail } from "./order-mail.server";
+import { checkHolds, DEFAULT_HOLDS, type HoldLimits, type HoldProblem, overProductLimit } from "./order-holds.server";
+import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, orderedProducts, type PlacedOrder } from "./orders.server";
+import type { SessionUser } from "../accounts/sessions.server";
+
+/**
+ * Checkout: a signed-in shopper turns the cart into an order, in one transaction that re-reads every
+ * price and stock level, takes the stock, saves the address when asked, snapshots it, and empties the
+ * cart. Amounts come from the database only; nothing the form says about money is believed.
+ */
+
+async function accountCartId(db: Db, userId: number): Promise<string | null> {
+  const row = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Takes the account's cart for this transaction: SELECT … FOR UPDATE on PostgreSQL; on SQLite a write
+ * to the cart row first, so the transaction holds the database's write lock before it reads anything.
+ * Returns the cart's id, or null when the account has none.
+ */
+async function lockAccountCart(trx: Transaction<Database>, userId: number): Promise<string | null> {
+  if (isPostgres(trx)) {
+    const row = await trx.selectFrom("carts").select("id").where("user_id", "=", userId).forUpdate().executeTakeFirst();
+    return row?.id ?? null;
+  }
+  const row = await trx.updateTable("carts").set({ updated_at: now() }).where("user_id", "=", userId).returning("id").executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** The cart's lines that can be bought, if they are what the shopper was shown; otherwise what is wrong. */
+async function cartProblem(
+  db: Db,
+  cartId: string | null,
+  seen: string,
+): Promise<{ problem: "empty" | "changed" | "soldOut"; ok: false; productName?: string } | { cartId: string; lines: CartLine[]; subtotal: number }> {
+  const cart = await cartView(db, cartId);
+  if (!cartId || cart.lines.length === 0) return { ok: false, problem: "empty" };
+  const lines = cart.lines.filter(isBuyable);
+  if (lines.length === 0 || cartFingerprint(cartId, lines) !== seen) {
+    // Something sold out or left the shop since the page was shown: name it; otherwise a price moved.
+    const gone = cart.lines.find((l) => l.status !== "available");
+    return gone ? { ok: false, problem: "soldOut", productName: gone.name } : { ok: false, problem: "changed" };
+  }
+  return { cartId, lines, subtotal: cart.subtotal };
+}
+
+export interface CheckoutView {
+  cart: CartView;
+  /** what the shopper is shown; the order is refused if the cart no longer matches it */
+  seen: string;
+  addresses: Address[];
+  maxAddresses: number;
+  /** a fresh random key per form: the same form submitted twice places one order */
+  checkoutKey: string;
+  /** fees by state, so the page shows the fee as soon as a state is chosen */
+  delivery: DeliveryTable;
+  payment: PaymentOptions;
+  /** the account's mobile number (E.164), offered when the chosen address has none */
+  phone: string | null;
+}
+
+export async function checkoutView(db: Db, userId: number, payment: PaymentOptions): Promise<CheckoutView> {
+  const cartId = await accountCartId(db, userId);
+  const [cart, addresses, delivery, account] = await Promise.all([
+    cartView(db, cartId),
+    listAddresses(db, userId),
+    loadDeliveryTable(db),
+    db.selectFrom("users").select("phone").where("id", "=", userId).executeTakeFirst(),
+  ]);
+  return {
+    phone: account?.phone ?? null,
+    delivery,
+    payment,
+    cart,
+    seen: cartFingerprint(cartId ?? "", cart.lines.filter(isBuyable)),
+    addresses,
+    maxAddresses: MAX_ADDRESSES,
+    checkoutKey: randomBytes(16).toString("base64url"),
+  };
+}
+
+export interface CheckoutInput {
+  checkoutKey: string;
+  seen: string;
+  /** a saved address of the shopper's, or null for the address typed into the form */
+  addressId: number | null;
+  address: Record<string, string>;
+  /** the mobile number as typed: the rider calls it (required, for delivery and pick-up alike) */
+  phone: string;
+  saveAddress: boolean;
+  /** "delivery" or "pickup", as the form says (anything else is refused) */
+  deliveryMethod: string;
+  /** as the form says; checked against what the shop offers for this delivery */
+  paymentMethod: string;
+  /**
+   * The total (kobo) the page showed when the shopper pressed the button. Never used as an amount:
+   * when it is not the total computed here, nothing is placed and the page shows the real one.
+   */
+  expectedTotal: string;
+  /** the ways to pay the shop has set up */
+  payment: PaymentOptions;
+}
+
+export type CheckoutProblem =
+  | { problem: "empty" }
+  /** a price, a quantity or the stock changed since the page was shown */
+  | { problem: "changed" }
+  | { problem: "soldOut"; productName?: string }
+  | { problem: "unknownAddress" }
+  /** the account has MAX_OPEN_CHECKOUT_ORDERS unpaid orders already; one expires in retryAfter seconds */
+  | { problem: "tooManyOpen"; count: number; retryAfter: number }
+  /** over what one order, or the unpaid orders of an account or an address, may hold (docs/decisions/213) */
+  | HoldProblem
+  /** the typed address, or the mobile number, is refused (translation keys by field) */
+  | { problem: "invalidAddress"; errors: CheckoutFieldErrors }
+  /** no delivery to that address (outside Nigeria, no such state) or pick-up not offered */
+  | { problem: "delivery"; reason: QuoteProblem }
+  /** a way to pay the shop does not offer for this delivery */
+  | { problem: "payment" }
+  /** no way to pay is set up for this delivery (the state, or pick-up): order on WhatsApp instead */
+  | { problem: "noPayment"; where: string }
+  /** the page showed another total (no JavaScript, or the fees changed): here is the real one, confirm it */
+  | { problem: "confirm"; quote: DeliveryQuote; subtotal: number; total: number; where: string };
+
+export type CheckoutFieldErrors = Partial<Record<keyof AddressSnapshot | "phone", string>>;
+
+export type CheckoutResult =
+  | { ok: true; order: PlacedOrder; reused: boolean; address: AddressSnapshot | null }
+  | ({ ok: false } & CheckoutProblem);
+
+class DeliveryChanged extends Error {
+  constructor(
+    readonly quote: DeliveryQuote,
+    readonly subtotal: number,
+  ) {
+    super("the delivery fee or the total changed while ordering");
+  }
+}
+
+const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
+async function orderWithKey(db: Db, userId: number, key: string): Promise<PlacedOrder | null> {
+  const row = await db.selectFrom("orders").select("number").where("checkout_key", "=", key).where("user_id", "=", userId).executeTakeFirst();
+  return row ? findOrderByNumber(db, row.number) : null;
+}
+
+/** Who the confirmation goes to, and in which language; it is queued in the order's transaction. */
+export interface ConfirmationMail {
+  t: Translate;
+  config: Pick<Config, "publicUrl" | "shop">;
+  user: Pick<SessionUser, "email" | "firstName">;
+}
+
+export interface CheckoutOptions {
+  /** queue the confirmation e-mail with the order */
+  mail?: ConfirmationMail;
+  /** ORDER_HOLD_HOURS, for the Retry-After of a refusal over the open-order cap */
+  holdHours?: number;
+  /** what unpaid orders may hold (ORDER_LINE_LIMIT, HELD_UNITS_PER_ACCOUNT, HELD_UNITS_PER_IP) */
+  holds?: HoldLimits;
+  /** the shopper's address, kept on the order: units held per address are capped */
+  clientIp?: string | null;
+}
+
+export async function placeCheckoutOrder(
+  db: Db,
+  user: Pick<SessionUser, "id">,
+  input: CheckoutInput,
+  options: CheckoutOptions = {},
+): Promise<CheckoutResult> {
+  const confirmation = options.mail;
+  if (!KEY_PATTERN.test(input.checkoutKey)) return { ok: false, problem: "changed" };
+  // A resent form: the order it already placed.
+  const earlier = await orderWithKey(db, user.id, input.checkoutKey);
+  if (earlier) return { ok: true, order: earlier, reused: true, address: null };
+
+  // A first look without a lock, so an empty or changed cart is reported before the address is.
+  const seenProblem = await cartProblem(db, await accountCartId(db, user.id), input.seen);
+  if ("problem" in seenProblem) return seenProblem;
+
+  if (input.deliveryMethod !== "delivery" && input.deliveryMethod !== "pickup") return { ok: false, problem: "delivery", reason: "state" };
+  const method: DeliveryMethod = input.deliveryMethod;
+  let address: AddressSnapshot | null = null;
+  let addressId: number | null = null;
+  let savedPhone: string | null = null;
+  const errors: CheckoutFieldErrors = {};
+  const phone = parseNigerianMobile(input.phone);
+  if (!phone.ok) errors.phone = phone.error;
+  if (method === "pickup") {
+    // Collected at the shop: no address is needed, none is saved.
+  } else if (input.addressId !== null) {
+    const saved = await findAddress(db, user.id, input.addressId);
+    if (!saved) return { ok: false, problem: "unknownAddress" };
+    address = { street: saved.street, city: saved.city, state: saved.state, country: saved.country };
+    addressId = saved.id;
+    savedPhone = saved.phone;
+  } else {
+    const parsed = addressSchema.safeParse(input.address);
+    if (parsed.success) address = parsed.data;
+    else for (const issue of parsed.error.issues) errors[issue.path[0] as keyof AddressSnapshot] ??= issue.message;
+  }
+  if (!phone.ok || Object.keys(errors).length > 0) return { ok: false, problem: "invalidAddress", errors };
+
+  const quoteFor = (table: DeliveryTable, subtotal: number) =>
+    quoteDelivery(table, { method, state: address?.state ?? "", country: address?.country ?? "", subtotal });
+  const quoted = quoteFor(await loadDeliveryTable(db), seenProblem.subtotal);
+  if (!quoted.ok) return { ok: false, problem: "delivery", reason: quoted.problem };
+  const paymentMethod = input.paymentMethod;
+  if (paymentMethodsFor(input.payment, quoted.quote).length === 0) {
+    return { ok: false, problem: "noPayment", where: method === "pickup" ? "" : (nigerianState(address?.state ?? "") ?? "") };
+  }
+  if (!isPaymentMethod(paymentMethod) || !paymentMethodsFor(input.payment, quoted.quote).includes(paymentMethod)) {
+    return { ok: false, problem: "payment" };
+  }
+  const confirm = (quote: DeliveryQuote, subtotal: number) =>
+    ({ ok: false as const, problem: "confirm" as const, quote, subtotal, total: subtotal + quote.fee, where: address?.state ?? "" });
+  const expected = /^\d{1,15}$/.test(input.expectedTotal) ? Number(input.expectedTotal) : null;
+  if (expected !== seenProblem.subtotal + quoted.quote.fee) return confirm(quoted.quote, seenProblem.subtotal);
+
+  // What the order's stock taken altered, for the pages kept (docs/decisions/205).
+  let stockTaken: CatalogScope = "anything";
+  try {
+    const outcome = await db.transaction().execute(async (trx): Promise<CheckoutResult> => {
+      // One cart, one order: the cart is locked before it is read, so a second tab waits here until
+      // the first has placed its order and emptied the cart, then finds it empty (or its own order).
+      const cartId = await lockAccountCart(trx, user.id);
+      const resent = await orderWithKey(trx, user.id, input.checkoutKey);
+      if (resent) return { ok: true, order: resent, reused: true, address: null };
+      const checked = await cartProblem(trx, cartId, input.seen);
+      if ("problem" in checked) return checked;
+      // Unpaid orders cannot pile up: the cart lock also serialises this account's checkouts.
+      const open = await openCheckoutOrders(trx, user.id);
+      if (open.count >= MAX_OPEN_CHECKOUT_ORDERS) {
+        return { ok: false, problem: "tooManyOpen", count: open.count, retryAfter: secondsUntilExpiry(open.oldest!, options.holdHours ?? 48) };
+      }
+      // Stock held by unpaid orders is bounded per order, per account and per address (docs/decisions/213).
+      const limits = options.holds ?? DEFAULT_HOLDS;
+      const overLimit = overProductLimit(checked.lines, limits);
+      if (overLimit) return { ok: false, ...overLimit };
+      const units = checked.lines.reduce((sum, l) => sum + l.quantity, 0);
+      const held = await checkHolds(trx, { userId: user.id, ip: options.clientIp ?? null }, units, limits);
+      if (held) return { ok: false, ...held };
+
+      let linkTo = addressId;
+      if (linkTo === null && input.saveAddress && address) {
+        try {
+          linkTo = (await saveNewAddress(trx, user.id, { ...address, phone: phone.phone })).id;
+        } catch (error) {
+          // Four saved already (the box is not offered then): the order still goes through, unsaved.
+          if (!(error instanceof AddressLimitError)) throw error;
+        }
+      }
+      // The fee from the delivery table as it is now, inside the transaction that snapshots it.
+      const table = await loadDeliveryTable(trx);
+      const used: { quote: DeliveryQuote | null } = { quote: null };
+      const placed = await insertOrder(trx, {
+        channel: "checkout",
+        userId: user.id,
+        lines: checked.lines.map((l) => ({ productId: l.productId, sizeId: l.sizeId, quantity: l.quantity })),
+        address,
+        addressId: linkTo,
+        takeFromStock: true,
+        checkoutKey: input.checkoutKey,
+        paymentMethod,
+        delivery: (subtotal) => {
+          const now = quoteFor(table, subtotal);
+          if (!now.ok) throw new DeliveryChanged(quoted.quote, subtotal);
+          used.quote = now.quote;
+          return now.quote;
+        },
+        ownerAlert: confirmation ? ownerAlert(confirmation.config) : null,
+        placedFrom: options.clientIp ?? null,
+        phone: phone.phone,
+      });
+      // A saved address, or an account, without a number keeps the one given now (asked once, at its next use).
+      if (addressId !== null && savedPhone === null) {
+        await trx.updateTable("addresses").set({ phone: phone.phone }).where("id", "=", addressId).where("user_id", "=", user.id).where("phone", "is", null).execute();
+      }
+      await trx.updateTable("users").set({ phone: phone.phone }).where("id", "=", user.id).where("phone", "is", null).execute();
+      // Rolls everything back when the total moved or the way to pay is no longer offered there.
+      const delivery = used.quote ?? quoted.quote;
+      if (placed.total !== expected || !paymentMethodsFor(input.payment, delivery).includes(paymentMethod)) {
+        throw new DeliveryChanged(delivery, placed.subtotal);
+      }
+      await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
+      // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
+      if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
+      stockTaken = await stockTakenScope(trx, orderedProducts(placed));
+      return { ok: true, order: placed, reused: false, address };
+    });
+    if (!outcome.ok || outcome.reused) return outcome;
+    catalogChanged("here", stockTaken);
+    return outcome;
+  } catch (error) {
+    // The fees or a price changed while the order was being written: nothing was; show the new total.
+    if (error instanceof DeliveryChanged) return confirm(error.quote, error.subtotal);
+    // The same form submitted twice at once: the unique key let one through; this one finds it.
+    const raced = await orderWithKey(db, user.id, input.checkoutKey);
+    if (raced) return { ok: true, order: raced, reused: true, address: null };
+    if (error instanceof OrderError) return { ok: false, problem: "soldOut", productName: error.productName };
+    throw error;
+  }
+}
+
+async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationMail, order: PlacedOrder, address: AddressSnapshot | null): Promise<void> {
+  const message = orderConfirmationEmail(mail.t, {
+    firstName: mail.user.firstName,
+    order,
+    address,
+    bank: mail.config.shop.bank,
+    orderUrl: `${mail.config.publicUrl}/orders/${order.number}`,
+  });
+  await queueMail(trx, { to: mail.user.email, ...message, kind: "order-confirmation" });
+}

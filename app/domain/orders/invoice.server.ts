@@ -1,0 +1,107 @@
+import type { Db } from "~/db/client.server";
+import type { OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
+import type { Config } from "~/platform/config.server";
+import { qrPath } from "~/platform/qr.server";
+
+/**
+ * What an invoice or a packing slip shows: the shop's details, the order with its items and totals
+ * as recorded when it was placed, the delivery address, and a QR code of the order number. The
+ * customer gets only their own orders; the admin any.
+ */
+
+export interface InvoiceView {
+  number: string;
+  createdAt: string;
+  status: OrderStatus;
+  channel: OrderChannel;
+  customer: { name: string; email: string } | null;
+  address: { street: string; city: string; state: string; country: string } | null;
+  /** the number the rider calls (E.164), null on orders from before it was asked */
+  phone: string | null;
+  items: { name: string; unitPrice: number; quantity: number; lineTotal: number }[];
+  subtotal: number;
+  shipping: number;
+  total: number;
+  payment: { status: PaymentStatus; method: PaymentMethod | null; paidAt: string | null };
+  shop: { name: string; email: string; phone: string; whatsapp: string; address: string; bank: Config["shop"]["bank"] };
+  qr: { size: number; d: string };
+}
+
+export type InvoiceShop = Pick<Config, "shop" | "publicUrl">;
+
+async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: number | null): Promise<InvoiceView | null> {
+  let query = db
+    .selectFrom("orders as o")
+    .leftJoin("users as u", "u.id", "o.user_id")
+    .select([
+      "o.id",
+      "o.number",
+      "o.created_at",
+      "o.status",
+      "o.channel",
+      "o.subtotal",
+      "o.shipping",
+      "o.total",
+      "o.payment_status",
+      "o.payment_method",
+      "o.paid_at",
+      "o.ship_street",
+      "o.ship_city",
+      "o.ship_state",
+      "o.ship_country",
+      "o.phone",
+      "u.email",
+      "u.first_name",
+      "u.last_name",
+    ])
+    .where("o.number", "=", number.slice(0, 40));
+  if (userId !== null) query = query.where("o.user_id", "=", userId);
+  const order = await query.executeTakeFirst();
+  if (!order) return null;
+  const items = await db.selectFrom("order_items").select(["name", "unit_price", "quantity"]).where("order_id", "=", order.id).orderBy("id").execute();
+  const hasAddress = order.ship_street || order.ship_city || order.ship_state || order.ship_country;
+  return {
+    number: order.number,
+    createdAt: order.created_at,
+    status: order.status,
+    channel: order.channel,
+    customer: order.email ? { name: [order.first_name, order.last_name].filter(Boolean).join(" "), email: order.email } : null,
+    address: hasAddress
+      ? { street: order.ship_street ?? "", city: order.ship_city ?? "", state: order.ship_state ?? "", country: order.ship_country ?? "" }
+      : null,
+    phone: order.phone,
+    items: items.map((i) => ({ name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
+    subtotal: order.subtotal,
+    shipping: order.shipping,
+    total: order.total,
+    payment: { status: order.payment_status, method: order.payment_method, paidAt: order.paid_at },
+    shop: {
+      name: "Unboxed",
+      email: config.shop.email,
+      phone: config.shop.phone,
+      whatsapp: config.shop.whatsapp,
+      address: config.publicUrl.replace(/^https?:\/\//, ""),
+      bank: config.shop.bank,
+    },
+    qr: qrPath(order.number),
+  };
+}
+
+export function invoiceForAdmin(db: Db, config: InvoiceShop, number: string): Promise<InvoiceView | null> {
+  return loadInvoice(db, config, number, null);
+}
+
+/** The customer's own order only: another customer's number is not found, like a number that does not exist. */
+export function invoiceForCustomer(db: Db, config: InvoiceShop, userId: number, number: string): Promise<InvoiceView | null> {
+  return loadInvoice(db, config, number, userId);
+}
+
+export type InvoiceKind = "invoice" | "slip";
+export type InvoicePaper = "a4" | "receipt";
+
+export function invoiceOptions(url: URL): { kind: InvoiceKind; paper: InvoicePaper } {
+  return {
+    kind: url.searchParams.get("doc") === "slip" ? "slip" : "invoice",
+    paper: url.searchParams.get("paper") === "receipt" ? "receipt" : "a4",
+  };
+}

@@ -1,0 +1,85 @@
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addUser, makeProducts } from "../../../tests/support/catalogue";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../../tests/support/databases";
+import { insertOrder } from "../../../tests/support/orders";
+import { translatorFor } from "~/platform/translations.server";
+import { exportOrdersCsv, ORDER_EXPORT_COLUMNS, orderExportFileName, parseOrderExportFilters } from "./order-export.server";
+
+const filters = (query: string) => {
+  const parsed = parseOrderExportFilters(new URLSearchParams(query));
+  if ("error" in parsed) throw new Error(parsed.error);
+  return parsed.filters;
+};
+
+describe.each(ENGINES)("orders export on %s", (engine) => {
+  let t: TestDatabase;
+  const rowsOf = async (query: string) => parse(await exportOrdersCsv(t.db, filters(query)), { bom: true, columns: true }) as Record<string, string>[];
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+    const customer = await addUser(t.db, "customer", "=cmd@example.com", "@Ngozi");
+    const [oud, rose] = await makeProducts(t.db, [
+      { name: "Oud, Wood 50ml", price: 2_900_050, stock: 20 },
+      { name: "Rose \"Noir\"", price: 1_000_000, stock: 20 },
+    ]);
+    // 31 October 23:30 UTC is already 1 November in Lagos (UTC+1).
+    await insertOrder(t.db, { number: "UB-1", userId: customer.id, phone: "+2348031234567", items: [{ productId: oud, quantity: 2 }, { productId: rose, quantity: 1 }], createdAt: "2026-10-31T23:30:00.000Z" });
+    await insertOrder(t.db, { number: "UB-2", items: [{ productId: rose, quantity: 1 }], channel: "whatsapp", status: "cancelled", createdAt: "2026-10-31T22:59:00.000Z", address: null });
+    await insertOrder(t.db, { number: "UB-3", userId: customer.id, items: [{ productId: rose, quantity: 3 }], status: "delivered", createdAt: "2026-11-30T22:59:59.000Z" });
+    await insertOrder(t.db, { number: "UB-4", userId: customer.id, items: [{ productId: rose, quantity: 1 }], createdAt: "2026-11-30T23:00:00.000Z" });
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("writes one row per order with naira amounts, Lagos dates and formulas neutralised", async () => {
+    const csv = await exportOrdersCsv(t.db, filters(""));
+    expect(csv.startsWith("\uFEFF" + ORDER_EXPORT_COLUMNS.join(",") + "\r\n")).toBe(true);
+    const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.order)).toEqual(["UB-1", "UB-2", "UB-3", "UB-4"]);
+    expect(rows[0]).toMatchObject({
+      date: "2026-11-01 00:30",
+      channel: "checkout",
+      status: "pending",
+      payment: "unpaid",
+      customer: "'@Ngozi Test",
+      email: "'=cmd@example.com",
+      phone: "'+2348031234567",
+      items: '2 x Oud, Wood 50ml; 1 x Rose "Noir"',
+      quantity: "3",
+      subtotal_ngn: "68001.00",
+      shipping_ngn: "0.00",
+      total_ngn: "68001.00",
+      city: "Lekki",
+    });
+    expect(rows[1]).toMatchObject({ date: "2026-10-31 23:59", customer: "", email: "", phone: "", street: "", status: "cancelled", total_ngn: "10000.00" });
+  });
+
+  it("keeps the days of a range in Lagos time, both ends included, and filters by status", async () => {
+    expect((await rowsOf("from=2026-11-01&to=2026-11-30")).map((r) => r.order)).toEqual(["UB-1", "UB-3"]);
+    expect((await rowsOf("from=2026-10-31&to=2026-10-31")).map((r) => r.order)).toEqual(["UB-2"]);
+    expect((await rowsOf("from=2026-12-01")).map((r) => r.order)).toEqual(["UB-4"]);
+    expect((await rowsOf("status=delivered")).map((r) => r.order)).toEqual(["UB-3"]);
+    // Dates the wrong way round mean the days between them.
+    expect((await rowsOf("from=2026-11-30&to=2026-11-01")).map((r) => r.order)).toEqual(["UB-1", "UB-3"]);
+    expect(await rowsOf("from=2027-01-01")).toEqual([]);
+    expect(orderExportFileName(filters("from=2026-11-01&to=2026-11-30&status=delivered"))).toBe("unboxed-orders-from-2026-11-01-to-2026-11-30-delivered.csv");
+  });
+
+  it.each([
+    ["from=yesterday", "from"],
+    ["from=2026-02-30", "from"],
+    ["to=2026-13-01", "to"],
+    ["to=20261101", "to"],
+    ["status=lost", "status"],
+    ["payment=owed", "payment"],
+    ["channel=phone", "channel"],
+  ])("refuses %s with a translated message", (query, key) => {
+    const parsed = parseOrderExportFilters(new URLSearchParams(query));
+    expect(parsed).toEqual({ error: `admin.orders.export.errors.${key}` });
+    if (!("error" in parsed)) return;
+    expect(translatorFor("en")(parsed.error)).not.toContain("admin.");
+    expect(translatorFor("es")(parsed.error)).not.toContain("admin.");
+  });
+});

@@ -1,0 +1,212 @@
+import type { AppLoadContext } from "react-router";
+import type { Config } from "~/platform/config.server";
+import { DEFAULT_LOCALE } from "~/lib/i18n";
+import { translatorFor } from "~/platform/translations.server";
+import { formatNaira } from "~/lib/money";
+import { queueMail } from "../operations/mail-outbox.server";
+import { movePaymentStatus, queuePaymentReceived } from "./payments.server";
+import { initializeTransaction, PaystackError, refundTransaction, verifyTransaction, type PaystackConfig } from "./paystack.server";
+
+/**
+ * Paying online with Paystack (docs/decisions/101). The order is placed first (stock taken, pending,
+ * unpaid); then a transaction is initialised for the order's total read from the database, with the
+ * order number as reference (UB-10042; a later attempt UB-10042-2, as Paystack wants a new reference
+ * per transaction). The order is marked paid only after Paystack's verify endpoint says success, in
+ * NGN, for exactly the order's total, whichever of the callback, the webhook or the background check
+ * asks first; the mark is one conditional update, so the others change nothing and send no second
+ * e-mail.
+ */
+
+type Context = Pick<AppLoadContext, "db" | "config">;
+
+const REFERENCE = /^(UB-\d{5,12})(?:-(\d{1,3}))?$/;
+/** Online orders still unpaid this long after they were placed, or last checked, are asked about again. */
+export const RECHECK_AFTER_MS = 15 * 60_000;
+
+export function paystackConfig(config: Pick<Config, "paystack">): PaystackConfig | null {
+  return config.paystack ? { secretKey: config.paystack.secretKey, apiUrl: config.paystack.apiUrl } : null;
+}
+
+/** The order a Paystack reference belongs to, or null when it is not one of ours. */
+export function orderNumberOfReference(reference: unknown): string | null {
+  if (typeof reference !== "string") return null;
+  return REFERENCE.exec(reference)?.[1] ?? null;
+}
+
+function nextReference(number: string, previous: string | null): string {
+  if (!previous) return number;
+  const attempt = Number(REFERENCE.exec(previous)?.[2] ?? "1");
+  return `${number}-${attempt + 1}`;
+}
+
+export type StartPaymentResult =
+  | { ok: true; url: string }
+  | { ok: false; error: "notFound" | "notPayable" | "unavailable" | "notConfigured" };
+
+/** Initialises a Paystack transaction for one of the shopper's unpaid online orders. */
+export async function startOnlinePayment(context: Context, input: { number: string; userId: number }): Promise<StartPaymentResult> {
+  const paystack = paystackConfig(context.config);
+  if (!paystack) return { ok: false, error: "notConfigured" };
+  const order = await context.db
+    .selectFrom("orders as o")
+    .innerJoin("users as u", "u.id", "o.user_id")
+    .select(["o.id", "o.number", "o.total", "o.status", "o.payment_status", "o.payment_method", "o.payment_reference", "u.email"])
+    .where("o.number", "=", input.number)
+    .where("o.user_id", "=", input.userId)
+    .executeTakeFirst();
+  if (!order) return { ok: false, error: "notFound" };
+  if (order.payment_method !== "paystack" || order.payment_status !== "unpaid" || order.status === "cancelled") return { ok: false, error: "notPayable" };
+  const reference = nextReference(order.number, order.payment_reference);
+  try {
+    const started = await initializeTransaction(paystack, {
+      email: order.email,
+      amount: Number(order.total),
+      reference,
+      callbackUrl: `${context.config.publicUrl}/payments/paystack/callback`,
+      orderNumber: order.number,
+    });
+    await context.db
+      .updateTable("orders")
+      .set({ payment_reference: started.reference, payment_url: started.authorizationUrl, updated_at: new Date().toISOString() })
+      .where("id", "=", order.id)
+      .where("payment_status", "=", "unpaid")
+      .execute();
+    return { ok: true, url: started.authorizationUrl };
+  } catch (error) {
+    if (!(error instanceof PaystackError)) throw error;
+    console.error(`order ${order.number}: Paystack initialize failed:`, error.message);
+    return { ok: false, error: "unavailable" };
+  }
+}
+
+export type SettleOutcome =
+  /** this call marked the order paid */
+  | "paid"
+  | "alreadyPaid"
+  /** Paystack says the transaction has not succeeded (abandoned, failed, ...) */
+  | "notPaid"
+  /** success, but not NGN or not the order's total: never marked paid */
+  | "mismatch"
+  /** not one of our orders */
+  | "unknown"
+  /** Paystack could not be asked (down, timeout, malformed answer) */
+  | "unavailable";
+
+/**
+ * Asks Paystack about a reference and marks its order paid when, and only when, Paystack says success
+ * for the order's total in naira. Safe to call any number of times, at the same moment too.
+ */
+export async function settlePaystackReference(context: Context, reference: string, source: "callback" | "webhook" | "recheck"): Promise<SettleOutcome> {
+  const paystack = paystackConfig(context.config);
+  const number = orderNumberOfReference(reference);
+  if (!paystack || !number) {
+    console.warn(`Paystack ${source}: reference ${JSON.stringify(reference).slice(0, 60)} is not one of ours; ignored`);
+    return "unknown";
+  }
+  const order = await context.db.selectFrom("orders").select(["id", "number", "total", "payment_status", "user_id", "status"]).where("number", "=", number).executeTakeFirst();
+  if (!order) {
+    console.warn(`Paystack ${source}: no order ${number} for reference ${reference}; ignored`);
+    return "unknown";
+  }
+  if (order.payment_status !== "unpaid") return "alreadyPaid";
+  let transaction;
+  try {
+    transaction = await verifyTransaction(paystack, reference);
+  } catch (error) {
+    if (!(error instanceof PaystackError)) throw error;
+    console.error(`order ${number}: Paystack verify (${source}) failed:`, error.message);
+    return error.kind === "refused" && error.httpStatus === 400 ? "unknown" : "unavailable";
+  }
+  if (transaction.reference !== reference) {
+    console.warn(`order ${number}: Paystack verified another reference (${transaction.reference}); ignored`);
+    return "mismatch";
+  }
+  if (transaction.status !== "success") return "notPaid";
+  if (transaction.currency !== "NGN" || transaction.amount !== Number(order.total)) {
+    console.warn(`order ${number}: Paystack says ${transaction.amount} ${transaction.currency}, the order is ${order.total} NGN; not marked paid`);
+    return "mismatch";
+  }
+  // The mark and its e-mail in one transaction: whichever caller wins sends the one message.
+  const won = await context.db.transaction().execute(async (trx) => {
+    const marked = await movePaymentStatus(trx, { order, from: "unpaid", to: "paid", paystack: { reference, channel: transaction.channel } });
+    if (!marked) return false;
+    await queuePaymentReceived(trx, context.config, order);
+    // Money for an order that was cancelled meanwhile (it expired unpaid, or the owner cancelled it):
+    // recorded as paid, and the owner is told at once to refund it or bring it back.
+    const now = await trx.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
+    if (now.status === "cancelled") {
+      console.warn(`order ${number} was paid online after it was cancelled: refund it or restore it`);
+      const t = translatorFor(DEFAULT_LOCALE);
+      const link = `${context.config.publicUrl}/admin/orders/${encodeURIComponent(number)}`;
+      for (const to of context.config.shop.ownerEmails) {
+        await queueMail(trx, {
+          to,
+          subject: t("mail.paidAfterCancel.subject", { number }),
+          text: t("mail.paidAfterCancel.body", { number, total: formatNaira(Number(order.total)), link }),
+          kind: "paid-after-cancel",
+        });
+      }
+    }
+    return true;
+  });
+  if (!won) return "alreadyPaid";
+  return "paid";
+}
+
+/**
+ * The background check: online orders still unpaid 15 minutes after they were placed (a lost webhook,
+ * a closed tab) are verified again, each at most every 15 minutes. Claiming an order is a conditional
+ * update, so several servers never ask about the same one at once.
+ */
+export async function recheckUnpaidOnlinePayments(context: Context, now = new Date(), limit = 20): Promise<Record<SettleOutcome, number>> {
+  const counts: Record<SettleOutcome, number> = { paid: 0, alreadyPaid: 0, notPaid: 0, mismatch: 0, unknown: 0, unavailable: 0 };
+  if (!paystackConfig(context.config)) return counts;
+  const cutoff = new Date(now.getTime() - RECHECK_AFTER_MS).toISOString();
+  const due = await context.db
+    .selectFrom("orders")
+    .select(["id", "payment_reference", "payment_checked_at"])
+    .where("payment_method", "=", "paystack")
+    .where("payment_status", "=", "unpaid")
+    .where("status", "!=", "cancelled")
+    .where("payment_reference", "is not", null)
+    .where("created_at", "<=", cutoff)
+    .where((eb) => eb.or([eb("payment_checked_at", "is", null), eb("payment_checked_at", "<=", cutoff)]))
+    .orderBy("created_at")
+    .limit(limit)
+    .execute();
+  for (const order of due) {
+    let claim = context.db.updateTable("orders").set({ payment_checked_at: now.toISOString() }).where("id", "=", order.id);
+    claim = order.payment_checked_at === null ? claim.where("payment_checked_at", "is", null) : claim.where("payment_checked_at", "=", order.payment_checked_at);
+    if (Number((await claim.executeTakeFirst()).numUpdatedRows) !== 1) continue;
+    counts[await settlePaystackReference(context, order.payment_reference!, "recheck")]++;
+  }
+  return counts;
+}
+
+export type RefundResult = { ok: true } | { ok: false; error: "notFound" | "stale" | "notAllowed" | "unavailable" };
+
+/** Refunds a paid Paystack order through Paystack, then records it; nothing changes if Paystack says no. */
+export async function refundOnlineOrder(context: Context, input: { number: string; actorId: number }): Promise<RefundResult> {
+  const paystack = paystackConfig(context.config);
+  const order = await context.db.selectFrom("orders").select(["id", "number", "payment_status", "payment_method", "payment_reference"]).where("number", "=", input.number).executeTakeFirst();
+  if (!order) return { ok: false, error: "notFound" };
+  if (order.payment_method !== "paystack" || !order.payment_reference || !paystack) return { ok: false, error: "notAllowed" };
+  if (order.payment_status !== "paid") return { ok: false, error: "stale" };
+  try {
+    await refundTransaction(paystack, order.payment_reference);
+  } catch (error) {
+    if (!(error instanceof PaystackError)) throw error;
+    console.error(`order ${order.number}: Paystack refund failed:`, error.message);
+    return { ok: false, error: "unavailable" };
+  }
+  return context.db.transaction().execute(async (trx) => {
+    const moved = await movePaymentStatus(trx, {
+      order,
+      from: "paid",
+      to: "refunded",
+      actorId: input.actorId,
+      audit: { paystackRefund: [null, order.payment_reference] },
+    });
+    return moved ? { ok: true as const } : { ok: false as const, error: "stale" as const };
+  });
+}
