@@ -18,7 +18,7 @@ import { LOCALE_COOKIE } from "~/lib/locale-detect";
 import { readCookie } from "./http/cookies.server";
 import { refusalMessage } from "./lib/refusal";
 import { readToast } from "./http/toast.server";
-import { personalState } from "./domain/shopper/personal.server";
+import { personalState } from "~/http/personal.server";
 import { Toasts } from "./components/toasts";
 
 export const links: Route.LinksFunction = () => [

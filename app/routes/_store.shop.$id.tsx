@@ -16,7 +16,7 @@ import { consumeAttempt, TooManyAttempts } from "~/domain/operations/rate-limits
 import { productPersonal } from "~/domain/shopper/personal.server";
 import { boughtTogether } from "~/domain/catalogue/recommendations.server";
 import { productReviews, reviewInput, submitReview } from "~/domain/catalogue/reviews.server";
-import { getSessionUser } from "~/domain/accounts/sessions.server";
+import { getSessionUser } from "~/http/session.server";
 import { fieldErrors, passOnRetryAfter, readForm } from "~/http/form.server";
 import { detectLocale, requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";

@@ -12,7 +12,7 @@ import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
 import { nigerianState, paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
 import { WhatsAppOrderButton } from "~/components/whatsapp-order-button";
 import type { Translate } from "~/lib/i18n";
-import { requireUser } from "~/domain/accounts/sessions.server";
+import { requireUser } from "~/http/session.server";
 import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";

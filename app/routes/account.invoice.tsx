@@ -3,7 +3,7 @@ import { InvoiceDocument } from "~/components/invoice";
 import { invoiceForCustomer, invoiceOptions, type InvoicePaper } from "~/domain/orders/invoice.server";
 import { isOrderNumber } from "~/domain/orders/orders.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
-import { requireUser } from "~/domain/accounts/sessions.server";
+import { requireUser } from "~/http/session.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import { requestTranslator } from "~/http/language.server";
 import type { Route } from "./+types/account.invoice";

@@ -4,7 +4,7 @@ import { data, redirect } from "react-router";
 import { startOnlinePayment } from "~/domain/payments/online-payments.server";
 import { isOrderNumber } from "~/domain/orders/orders.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
-import { requireUser } from "~/domain/accounts/sessions.server";
+import { requireUser } from "~/http/session.server";
 import { readForm } from "~/http/form.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import { redirectWithToast } from "~/http/toast.server";

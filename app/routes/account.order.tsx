@@ -6,7 +6,7 @@ import { requestTranslator } from "~/http/language.server";
 import { findOrderForUser } from "~/domain/orders/order-history.server";
 import { isOrderNumber } from "~/domain/orders/orders.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
-import { requireUser } from "~/domain/accounts/sessions.server";
+import { requireUser } from "~/http/session.server";
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";

@@ -4,7 +4,7 @@ import { makeUser } from "../../tests/support/catalogue";
 import { browserRequest, runRoute, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { listAddresses } from "~/domain/accounts/addresses.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { action, loader } from "./account.profile";
 
 // The profile takes the account's mobile number and each saved address's: as typed, kept in E.164, a

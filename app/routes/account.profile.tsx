@@ -14,7 +14,7 @@ import {
 import { accountPhone, setAccountPhone } from "~/domain/accounts/accounts.server";
 import { listOrdersForUser } from "~/domain/orders/order-history.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
-import { requireUser } from "~/domain/accounts/sessions.server";
+import { requireUser } from "~/http/session.server";
 import { wishlistCards } from "~/domain/shopper/wishlist.server";
 import { OrderStatusBadge } from "~/components/order-status";
 import { PhoneField } from "~/components/phone-field";

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { getSessionUser } from "~/domain/accounts/sessions.server";
+import { getSessionUser } from "~/http/session.server";
 import { toggleWishlist } from "~/domain/shopper/wishlist.server";
 import { readForm } from "~/http/form.server";
 import { backTo, redirectWithToast } from "~/http/toast.server";

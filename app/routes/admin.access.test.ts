@@ -5,7 +5,7 @@ import { browserRequest, runRoute as run, testContext } from "../../tests/suppor
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { solidImage, TEXT_NAMED_JPG } from "../../tests/support/images";
 import { insertOrder } from "../../tests/support/orders";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import * as layout from "./admin";
 import * as dashboard from "./admin._index";
 import * as audit from "./admin.audit";

@@ -3,7 +3,7 @@ import { inputClass, PageHeader, Pagination, screenHref, TableScroller } from "~
 import type { AuditEntity } from "~/db/schema";
 import { auditActors, type AuditEntry, listAudit } from "~/domain/backoffice/audit.server";
 import { AUDIT_ENTITIES, STOCK_REASONS } from "~/lib/admin";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { type Translate, useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";

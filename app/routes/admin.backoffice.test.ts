@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addBrand, addCategory, addUser } from "../../tests/support/catalogue";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { CATALOGUE_COLUMNS } from "~/domain/catalogue/catalogue-csv.server";
 import { bodyLimitFor, FORM_BODY_LIMIT, IMPORT_BODY_LIMIT } from "~/http/body-limit.server";
 import { insertOrder } from "../../tests/support/orders";

@@ -1,5 +1,5 @@
 import { TaxonomyScreen } from "~/components/admin/taxonomy-screen";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import type { Route } from "./+types/admin.categories";
 import { loadTaxonomyScreen, taxonomyAction } from "./admin-taxonomy.server";
 

@@ -2,7 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { inputClass, PageHeader, primaryButton } from "~/components/admin/ui";
 import { type DeliveryErrors, parseDeliveryForm, saveDeliverySettings } from "~/domain/orders/delivery-admin.server";
 import { loadDeliveryTable } from "~/domain/orders/delivery.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";
 import { NIGERIAN_STATES } from "~/lib/nigeria";

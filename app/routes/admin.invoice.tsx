@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { InvoiceDocument } from "~/components/invoice";
 import { invoiceForAdmin, invoiceOptions, type InvoiceKind, type InvoicePaper } from "~/domain/orders/invoice.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { invoiceFor, staffView } from "~/domain/backoffice/staff-view.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import { requestTranslator } from "~/http/language.server";

@@ -1,5 +1,5 @@
 import { exportOrdersCsv, orderExportFileName, parseOrderExportFilters } from "~/domain/orders/order-export.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { requireTextQuery } from "~/http/form.server";
 import { requestTranslator } from "~/http/language.server";
 import type { Route } from "./+types/admin.orders.export";

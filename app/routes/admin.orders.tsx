@@ -4,7 +4,8 @@ import { PageHeader, Pagination, screenHref, SearchBox, StatusBadge, TableScroll
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { OrderFilterFields } from "~/components/admin/order-filter-fields";
 import { listAdminOrders, parseOrderFilters } from "~/domain/orders/admin-orders.server";
-import { can, requirePermission } from "~/domain/backoffice/permissions.server";
+import { can } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { orderRowsFor, staffView } from "~/domain/backoffice/staff-view.server";
 import { requireTextQuery } from "~/http/form.server";
 import { pageParam } from "~/lib/admin-params";

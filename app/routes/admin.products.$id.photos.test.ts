@@ -5,7 +5,7 @@ import { browserRequest, runRoute as run, testContext } from "../../tests/suppor
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { solidImage, TEXT_NAMED_JPG } from "../../tests/support/images";
 import { adminPhotos, MAX_PHOTO_ALT, MAX_PHOTOS } from "~/domain/catalogue/product-photos.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "~/http/body-limit.server";
 import * as page from "./admin.products.$id.photos";
 

@@ -4,7 +4,7 @@ import { data, Form, Link, useActionData, useNavigation, useSubmit } from "react
 import { Field, iconButton, inputClass, PageHeader, primaryButton, screenHref, secondaryButton } from "~/components/admin/ui";
 import { getAdminProduct } from "~/domain/catalogue/admin-products.server";
 import { addPhoto, adminPhotos, deletePhoto, movePhoto, type PhotoProblem, reorderPhotos, setPhotoAlt } from "~/domain/catalogue/product-photos.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { MAX_PHOTO_ALT, MAX_PHOTOS, MAX_UPLOAD_BYTES } from "~/lib/admin";
 import { positiveInt } from "~/lib/admin-params";
 import { UPLOAD_BODY_LIMIT } from "~/http/body-limit.server";

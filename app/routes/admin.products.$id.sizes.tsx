@@ -5,7 +5,7 @@ import { getAdminProduct } from "~/domain/catalogue/admin-products.server";
 import { parseSizesForm, saveSizes } from "~/domain/catalogue/admin-sizes.server";
 import { MAX_SIZE_LABEL, MAX_SIZES, MAX_SKU, type SizeRowErrors, type SizeRowValues } from "~/lib/sizes";
 import { listSizes } from "~/domain/catalogue/product-sizes.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { positiveInt } from "~/lib/admin-params";
 import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";

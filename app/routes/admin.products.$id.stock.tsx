@@ -3,7 +3,7 @@ import { data, Form, Link, type ShouldRevalidateFunctionArgs, useActionData, use
 import { Field, inputClass, PageHeader, Pagination, primaryButton, screenHref, TableScroller } from "~/components/admin/ui";
 import { getAdminProduct } from "~/domain/catalogue/admin-products.server";
 import { listSizes } from "~/domain/catalogue/product-sizes.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { adjustStock, parseStockAdjustment, stockHistory } from "~/domain/catalogue/stock-adjustments.server";
 import { MAX_STOCK_NOTE, STOCK_REASONS } from "~/lib/admin";
 import { pageParam, positiveInt } from "~/lib/admin-params";

@@ -1,5 +1,5 @@
 import { exportCatalogueCsv } from "~/domain/catalogue/catalogue-csv.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import type { Route } from "./+types/admin.products.export";
 
 /** The whole catalogue as a CSV download (archived products included, marked so). */

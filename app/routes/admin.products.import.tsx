@@ -2,7 +2,7 @@ import { ArrowLeft, Download } from "lucide-react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { Field, PageHeader, primaryButton, secondaryButton, TableScroller } from "~/components/admin/ui";
 import { applyImport, type FileProblem, type ImportPlan, MAX_IMPORT_BYTES, previewImport } from "~/domain/catalogue/catalogue-csv.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { CATALOGUE_COLUMNS } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";

@@ -7,7 +7,7 @@ import yazl from "yazl";
 import { addBrand, addCategory, addProduct, addUser } from "../../tests/support/catalogue";
 import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { bodyLimitFor, FORM_BODY_LIMIT, PHOTO_ZIP_BODY_LIMIT } from "~/http/body-limit.server";
 import { imagesDir } from "~/platform/images.server";
 import * as photos from "./admin.products.photos";

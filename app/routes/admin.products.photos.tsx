@@ -2,7 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { Field, PageHeader, primaryButton, secondaryButton } from "~/components/admin/ui";
 import { importPhotoZip, type PhotoImportResult } from "~/domain/catalogue/photo-import.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { MAX_PHOTO_ZIP_BYTES } from "~/lib/admin";
 import { PHOTO_ZIP_BODY_LIMIT } from "~/http/body-limit.server";
 import { bodyRefusal, readFormBody } from "~/http/form.server";

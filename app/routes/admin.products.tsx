@@ -28,7 +28,8 @@ import {
   updateProduct,
 } from "~/domain/catalogue/admin-products.server";
 import { taxonomyOptions } from "~/domain/catalogue/admin-taxonomy.server";
-import { can, requirePermission } from "~/domain/backoffice/permissions.server";
+import { can } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { MAX_UPLOAD_BYTES, PRODUCT_FIELDS, type ProductErrors, type ProductField } from "~/lib/admin";
 import { pageParam, positiveInt, searchParam } from "~/lib/admin-params";
 import { useT } from "~/lib/i18n";

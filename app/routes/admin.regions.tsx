@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import type { Route } from "./+types/admin.regions";
 
 // The spec's "regions" are brands: the old address keeps working.

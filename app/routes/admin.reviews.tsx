@@ -2,7 +2,7 @@ import { data, Form, Link } from "react-router";
 import { PageHeader, Pagination, screenHref, secondaryButton, TableScroller } from "~/components/admin/ui";
 import { Stars } from "~/components/stars";
 import { latestReviews, setReviewHidden } from "~/domain/catalogue/reviews.server";
-import { requirePermission } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { pageParam } from "~/lib/admin-params";
 import { formatLagosTime } from "~/lib/dates";
 import { readForm } from "~/http/form.server";

@@ -1,7 +1,8 @@
 import { Award, History, LayoutDashboard, LogOut, MessageSquareText, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/orders/order-alerts.server";
-import { type Permission, permissionsOf, requirePermission } from "~/domain/backoffice/permissions.server";
+import { type Permission, permissionsOf } from "~/domain/backoffice/permissions.server";
+import { requirePermission } from "~/http/staff-guard.server";
 import { useT } from "~/lib/i18n";
 import { refusalMessage } from "~/lib/refusal";
 import { ensureMessages } from "~/lib/i18n.client";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { createOrPromoteAdmin, registerCustomer } from "~/domain/accounts/accounts.server";
-import { createSession, getSessionUser } from "~/domain/accounts/sessions.server";
+import { createSession, getSessionUser } from "~/http/session.server";
 import { verifyPassword } from "~/platform/password.server";
 import * as adminHome from "./admin._index";
 import * as change from "./auth.change-password";

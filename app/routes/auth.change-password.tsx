@@ -1,8 +1,10 @@
 import { useState } from "react";
 import { data, Form, redirect } from "react-router";
 import { AuthCard, PasswordField, PasswordsToggle, SubmitButton } from "~/components/auth-form";
-import { changePassword, changePasswordSchema, signIn } from "~/domain/accounts/accounts.server";
-import { requireUser, safeRedirectPath } from "~/domain/accounts/sessions.server";
+import { changePassword, changePasswordSchema } from "~/domain/accounts/accounts.server";
+import { signIn } from "~/http/sign-in.server";
+import { requireUser } from "~/http/session.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 import { fieldErrors, readForm, textFields } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";

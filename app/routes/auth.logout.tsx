@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { destroySession } from "~/domain/accounts/sessions.server";
+import { destroySession } from "~/http/session.server";
 import { readForm } from "~/http/form.server";
 import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/auth.logout";

@@ -1,6 +1,7 @@
 import { data, Form, Link } from "react-router";
 import { AuthCard, FormAlert, SubmitButton } from "~/components/auth-form";
-import { confirmRegistration, registrationState, signIn } from "~/domain/accounts/accounts.server";
+import { confirmRegistration, registrationState } from "~/domain/accounts/accounts.server";
+import { signIn } from "~/http/sign-in.server";
 import { readForm, textFields } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";

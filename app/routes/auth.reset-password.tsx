@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Form, Link } from "react-router";
 import { AuthCard, FormAlert, PasswordField, PasswordsToggle, SubmitButton } from "~/components/auth-form";
 import { resetPassword, resetPasswordSchema, resetTokenState } from "~/domain/accounts/accounts.server";
-import { destroySession } from "~/domain/accounts/sessions.server";
+import { destroySession } from "~/http/session.server";
 import { fieldErrors, readForm, textFields } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";

@@ -7,7 +7,7 @@ import { browserRequest, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { confirmLinks, decodeQuotedPrintable, resetLinks } from "../../tests/support/mail";
 import { registerCustomer } from "~/domain/accounts/accounts.server";
-import { createSession, getSessionUser } from "~/domain/accounts/sessions.server";
+import { createSession, getSessionUser } from "~/http/session.server";
 import { translatorFor } from "~/platform/translations.server";
 import { readOutbox } from "~/platform/mail.server";
 import { drainMailOutbox } from "~/domain/operations/mail-outbox.server";

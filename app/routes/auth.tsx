@@ -1,9 +1,11 @@
 import { useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
-import { authenticate, loginSchema, signIn, SignInPaced } from "~/domain/accounts/accounts.server";
+import { authenticate, loginSchema, SignInPaced } from "~/domain/accounts/accounts.server";
+import { signIn } from "~/http/sign-in.server";
 import { TooManyAttempts } from "~/domain/operations/rate-limits.server";
-import { getSessionUser, safeRedirectPath } from "~/domain/accounts/sessions.server";
+import { getSessionUser } from "~/http/session.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 import { fieldErrors, formFailure, type FormFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";

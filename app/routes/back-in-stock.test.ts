@@ -4,7 +4,7 @@ import { addUser, makeProducts } from "../../tests/support/catalogue";
 import { browserRequest, runRoute as run, testContext } from "../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { LIMITS } from "~/domain/operations/rate-limits.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import * as product from "./_store.shop.$id";
 import * as stop from "./back-in-stock.stop";
 import { NOBODY_ON_PRODUCT, parseProductPersonal, waitsForAll } from "~/lib/personal";

@@ -4,27 +4,14 @@ import { data, Link, redirect, useFetcher, useRevalidator } from "react-router";
 import type { CartActionError } from "~/components/add-to-cart-button";
 import { Icon } from "~/components/icon";
 import { usePendingCartActions } from "~/components/cart-summary";
-import {
-  addToCart,
-  type CartLine,
-  type CartOutcome,
-  clearCart,
-  decrementLine,
-  findCartId,
-  incrementLine,
-  parseCartAction,
-  PROBLEM_STATUS,
-  cartFormFields,
-  removeLine,
-  requestCartView,
-  setLineQuantity,
-} from "~/domain/shopper/cart.server";
+import { addToCart, findCartId, requestCartView } from "~/http/cart.server";
+import { type CartLine, type CartOutcome, clearCart, decrementLine, incrementLine, parseCartAction, PROBLEM_STATUS, cartFormFields, removeLine, setLineQuantity } from "~/domain/shopper/cart.server";
 import { RecentStrip } from "~/components/recently-viewed-strip";
 import { recentlyViewedInCart } from "~/domain/shopper/recently-viewed.server";
 import { ownerAlert } from "~/domain/orders/order-alerts.server";
 import { OrderError, placeWhatsAppOrder } from "~/domain/orders/orders.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/operations/rate-limits.server";
-import { getSessionUser } from "~/domain/accounts/sessions.server";
+import { getSessionUser } from "~/http/session.server";
 import { isBuyable, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { applyCartActions } from "~/lib/cart-optimistic";
 import { BODY_PROBLEM_KEY, BODY_PROBLEM_STATUS, readFormBody } from "~/http/form.server";

@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
-import { findCartId } from "~/domain/shopper/cart.server";
+import { findCartId } from "~/http/cart.server";
 import { findOrderByNumber, whatsAppMessage, whatsAppUrl } from "~/domain/orders/orders.server";
-import { getSessionUser } from "~/domain/accounts/sessions.server";
+import { getSessionUser } from "~/http/session.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";
 import { formatNaira } from "~/lib/money";

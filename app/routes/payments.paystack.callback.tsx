@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { orderNumberOfReference, settlePaystackReference } from "~/domain/payments/online-payments.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
-import { requireUser } from "~/domain/accounts/sessions.server";
+import { requireUser } from "~/http/session.server";
 import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/payments.paystack.callback";
 

@@ -4,7 +4,7 @@ import { browserRequest, runRoute as run, testContext } from "../../tests/suppor
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { registerCustomer } from "~/domain/accounts/accounts.server";
 import { viewedIds } from "~/domain/shopper/recently-viewed.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import * as cards from "./api.products.cards";
 import * as auth from "./auth";
 import * as cart from "./cart";

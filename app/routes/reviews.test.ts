@@ -5,7 +5,7 @@ import { browserRequest, runRoute as run, testContext } from "../../tests/suppor
 import { ENGINES, freshDatabase, type TestDatabase } from "../../tests/support/databases";
 import { insertOrder } from "../../tests/support/orders";
 import { LIMITS } from "~/domain/operations/rate-limits.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import * as product from "./_store.shop.$id";
 import { formatLagosTime } from "~/lib/dates";
 import * as adminReviews from "./admin.reviews";

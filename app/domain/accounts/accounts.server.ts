@@ -7,13 +7,9 @@ import type { Translate } from "~/lib/i18n";
 import { logSecurityEvent } from "~/platform/security-log.server";
 import { hashPassword, verifyPassword } from "~/platform/password.server";
 import { parseNigerianMobile, type PhoneProblem } from "~/lib/phone";
-import type { ToastInput } from "~/lib/toast";
-import { redirectWithToast } from "~/http/toast.server";
 import { accountExistsEmail, confirmRegistrationEmail, passwordResetEmail } from "./account-mail.server";
 import { queueMail } from "../operations/mail-outbox.server";
 import { passwordWeakness } from "./password-strength.server";
-import { mergeCartOnSignIn } from "../shopper/cart.server";
-import { mergeVisitorViewsOnSignIn } from "../shopper/recently-viewed.server";
 import {
   attemptsMade,
   clearAttempts,
@@ -25,7 +21,8 @@ import {
   TooManyAttempts,
   withinLimit,
 } from "../operations/rate-limits.server";
-import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
+import { destroyAllSessions } from "./sessions.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 
 /**
  * Customer accounts: registration, sign-in, password reset. Self-registration only ever creates
@@ -326,35 +323,10 @@ export async function authenticate(context: AccountContext, input: { email: stri
   return { ok: true, userId: user.id, firstName: user.first_name };
 }
 
-/**
- * The one way a browser becomes signed in (sign-in form and registration): a new session id, the
- * browser's previous session ended, and a 303 to the same-site path it came for, with a toast.
- * Anything that must happen when a shopper signs in (such as adopting the cart they filled while
- * signed out) belongs here.
- */
-export async function signIn(
-  request: Request,
-  context: Pick<AppLoadContext, "db" | "config">,
-  userId: number,
-  redirectTo: string | null | undefined,
-  toast: ToastInput,
-): Promise<Response> {
-  await destroySession(request, context);
-  const headers = new Headers({ "Set-Cookie": await createSession(context, userId) });
-  // What the shopper put in the cart before signing in joins the account's cart.
-  const clearGuestCart = await mergeCartOnSignIn(request, context, userId);
-  if (clearGuestCart) headers.append("Set-Cookie", clearGuestCart);
-  // So do the perfumes viewed as a visitor (docs/decisions/126).
-  const clearVisitorViews = await mergeVisitorViewsOnSignIn(request, context.db, userId);
-  if (clearVisitorViews) headers.append("Set-Cookie", clearVisitorViews);
-  const target = safeRedirectPath(redirectTo);
-  const account = await context.db.selectFrom("users").select("must_change_password").where("id", "=", userId).executeTakeFirst();
-  if (account?.must_change_password) {
-    // A password the owner did not choose (the demo admin's): a new one comes first.
-    const choose = `/auth/change-password?redirectTo=${encodeURIComponent(target)}`;
-    return redirectWithToast(context, choose, { type: "info", key: "auth.toast.choosePassword" }, { headers });
-  }
-  return redirectWithToast(context, target, toast, { headers });
+/** Whether the account must choose a new password before anything else (a password the owner did not choose). */
+export async function mustChangePassword(db: Db, userId: number): Promise<boolean> {
+  const account = await db.selectFrom("users").select("must_change_password").where("id", "=", userId).executeTakeFirst();
+  return !!account?.must_change_password;
 }
 
 export type ChangePasswordResult = { ok: true } | { ok: false; reason: "unchanged" };

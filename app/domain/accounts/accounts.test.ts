@@ -7,19 +7,11 @@ import { decodeQuotedPrintable, resetLinks } from "../../../tests/support/mail";
 import { translatorFor } from "~/platform/translations.server";
 import { readOutbox } from "~/platform/mail.server";
 import { verifyPassword } from "~/platform/password.server";
-import {
-  authenticate,
-  createOrPromoteAdmin,
-  registerCustomer,
-  requestPasswordReset,
-  resetPassword,
-  resetTokenState,
-  signIn,
-  startRegistration,
-} from "./accounts.server";
+import { authenticate, createOrPromoteAdmin, registerCustomer, requestPasswordReset, resetPassword, resetTokenState, startRegistration } from "./accounts.server";
+import { signIn } from "~/http/sign-in.server";
 import { drainMailOutbox } from "../operations/mail-outbox.server";
 import { LIMITS, SIGN_IN_FREE_ATTEMPTS, TooManyAttempts } from "../operations/rate-limits.server";
-import { createSession, getSessionUser } from "./sessions.server";
+import { createSession, getSessionUser } from "~/http/session.server";
 
 const en = translatorFor("en");
 const MINUTE = 60_000;

@@ -5,7 +5,8 @@ import { ENGINES, freshDatabase, type TestDatabase } from "../../../tests/suppor
 import { insertOrder } from "../../../tests/support/orders";
 import * as root from "~/root";
 import { changeOrderStatus } from "../orders/admin-orders.server";
-import { createSession, getSessionUser, rememberLocale } from "./sessions.server";
+import { createSession, getSessionUser } from "~/http/session.server";
+import { rememberLocale } from "./sessions.server";
 
 describe.each(ENGINES)("e-mails in the customer's language on %s", (engine) => {
   let t: TestDatabase;

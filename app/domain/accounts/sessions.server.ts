@@ -1,25 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { type AppLoadContext, redirect } from "react-router";
 import type { Expression } from "kysely";
 import { builtOnce } from "~/db/built-once.server";
 import { type Db, PREPARED } from "~/db/client.server";
 import type { Role } from "~/db/schema";
-import { readCookie, serializeCookie } from "~/http/cookies.server";
-import { safeRedirectPath } from "~/lib/safe-redirect";
 
 /**
- * Server-side sessions: the cookie holds a random 256-bit token, the database holds only its hash,
+ * Server-side sessions: the browser holds a random 256-bit token, the database holds only its hash,
  * so a copy of the table cannot be used to sign in. Sessions last 30 days and are renewed on use.
+ * The cookie that carries the token, and the per-request sharing of a session read, are the web
+ * edge's (app/http/session.server.ts); this module knows only tokens and rows.
  */
 
-export const SESSION_COOKIE = "ub_session";
-/**
- * The session's cookie when the shop is served over https (docs/decisions/212): with the `__Host-`
- * prefix a browser keeps it only if it is Secure, for Path=/ and without a Domain, so no other site
- * under the same domain can set or overwrite it.
- */
-export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const SESSION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Renewing at most once a day keeps ordinary page views free of writes.
@@ -42,51 +33,23 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-function sessionCookie(token: string, secure: boolean, maxAgeSeconds = SESSION_DAYS * 24 * 3600): string {
-  return serializeCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, token, { httpOnly: true, secure, maxAgeSeconds });
-}
-
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** This request's session token: the https cookie's, else the one a browser may still hold from before it. */
-function sessionToken(request: Request): string | undefined {
-  return readCookie(request, SECURE_SESSION_COOKIE) ?? readCookie(request, SESSION_COOKIE);
+/** Whether a value has the shape of a session token (before it is looked up). */
+export function isSessionToken(token: string | undefined): token is string {
+  return token !== undefined && TOKEN.test(token);
 }
 
-/**
- * Under https, the Set-Cookie values that move a session still sent under the cookie's old name to the
- * `__Host-` one (the same token: the shopper stays signed in) and clear the old name; none otherwise.
- */
-export function sessionCookieMove(cookieHeader: string | undefined, secure: boolean): string[] {
-  if (!secure || !cookieHeader) return [];
-  const request = new Request("http://localhost/", { headers: { Cookie: cookieHeader } });
-  const old = readCookie(request, SESSION_COOKIE);
-  if (old === undefined) return [];
-  const moves: string[] = [];
-  if (readCookie(request, SECURE_SESSION_COOKIE) === undefined && TOKEN.test(old)) moves.push(sessionCookie(old, true));
-  moves.push(serializeCookie(SESSION_COOKIE, "", { httpOnly: true, secure: true, maxAgeSeconds: 0 }));
-  return moves;
+/** The stored id of a session token, or null for anything that is not a well-formed token. */
+export function sessionIdOfToken(token: string | undefined): string | null {
+  return isSessionToken(token) ? hashToken(token) : null;
 }
 
-/** The HTTP server's step that moves a session cookie to its https name (sessionCookieMove) on any answer. */
-export function moveSessionCookie(publicUrl: string) {
-  const secure = publicUrl.startsWith("https://");
-  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    const moves = sessionCookieMove(req.headers.cookie, secure);
-    if (moves.length) res.appendHeader("Set-Cookie", moves);
-    next();
-  };
-}
-
-function isSecure(context: Pick<AppLoadContext, "config">): boolean {
-  return context.config.publicUrl.startsWith("https://");
-}
-
-/** Starts a new session (always a new id) and returns the Set-Cookie header value. */
-export async function createSession(context: Pick<AppLoadContext, "db" | "config">, userId: number): Promise<string> {
+/** Starts a new session (always a new id) for an account and returns its token, for the browser only. */
+export async function startSession(db: Db, userId: number): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
-  await context.db
+  await db
     .insertInto("sessions")
     .values({
       id: hashToken(token),
@@ -95,48 +58,7 @@ export async function createSession(context: Pick<AppLoadContext, "db" | "config
       created_at: new Date(now).toISOString(),
     })
     .execute();
-  return sessionCookie(token, isSecure(context));
-}
-
-// Loaders of one request share the answer instead of each asking the database. The framework hands
-// each loader a copy of the request, so on a GET the answer is also kept by the request's
-// `readsOfRequest` (app/context.ts), which all its loaders are given.
-const perRequest = new WeakMap<object, Promise<SessionUser | null>>();
-
-/** This request's session read, if one was asked for, by the request or by its GET's shared object. */
-function readFor(request: Request, readsOfRequest: object | undefined): Promise<SessionUser | null> | undefined {
-  return perRequest.get(request) ?? (readsOfRequest && perRequest.get(readsOfRequest));
-}
-
-function keep(request: Request, readsOfRequest: object | undefined, pending: Promise<SessionUser | null>): Promise<SessionUser | null> {
-  perRequest.set(request, pending);
-  if (readsOfRequest) perRequest.set(readsOfRequest, pending);
-  return pending;
-}
-
-/** The signed-in user for this request, or null. Expired, unknown or malformed tokens count as signed out. */
-export function getSessionUser(request: Request, db: Db, readsOfRequest?: object): Promise<SessionUser | null> {
-  return keep(request, readsOfRequest, readFor(request, readsOfRequest) ?? lookUpSession(request, db));
-}
-
-/**
- * For a read that fetches the session together with other rows in one statement
- * (app/domain/shopper/personal.server.ts): the stored id of this request's session token, or null when there
- * is no well-formed token or the session is already being read for this request (then getSessionUser
- * gives it).
- */
-export function sessionToRead(request: Request, readsOfRequest?: object): string | null {
-  if (readFor(request, readsOfRequest)) return null;
-  return sessionIdOf(request);
-}
-
-/**
- * The session read by such a statement (`sessionColumns` of `sessions as s` joined with `users as u`),
- * judged as getSessionUser judges it; this request's loaders then share it (from the moment it is
- * asked, so none of them reads the session again).
- */
-export function sessionFromRow(request: Request, db: Db, row: Promise<SessionRow | undefined>, readsOfRequest?: object): Promise<SessionUser | null> {
-  return keep(request, readsOfRequest, row.then((found) => settle(db, found)));
+  return token;
 }
 
 const readSession = builtOnce((db, sessionId: Expression<string>) =>
@@ -158,21 +80,14 @@ export interface SessionRow {
   locale: string | null;
 }
 
-function sessionIdOf(request: Request): string | null {
-  const token = sessionToken(request);
-  if (!token || !TOKEN.test(token)) return null;
-  return hashToken(token);
-}
-
-async function lookUpSession(request: Request, db: Db): Promise<SessionUser | null> {
-  const id = sessionIdOf(request);
-  if (id === null) return null;
-  const [row] = await readSession(db, id);
-  return settle(db, row);
+/** The account signed in by this session id, or null when there is none or it has expired. */
+export async function findSession(db: Db, sessionId: string): Promise<SessionUser | null> {
+  const [row] = await readSession(db, sessionId);
+  return settleSession(db, row);
 }
 
 /** An expired session is removed and counts as none; one used a day or more after its last renewal is renewed. */
-async function settle(db: Db, row: SessionRow | undefined): Promise<SessionUser | null> {
+export async function settleSession(db: Db, row: SessionRow | undefined): Promise<SessionUser | null> {
   if (!row) return null;
   const id = row.id;
   const now = Date.now();
@@ -191,41 +106,15 @@ async function settle(db: Db, row: SessionRow | undefined): Promise<SessionUser 
   return { id: row.userId, email: row.email, firstName: row.first_name, lastName: row.last_name, role: row.role, sessionId: id, mustChangePassword: row.must_change_password === 1, locale: row.locale };
 }
 
-/** Ends this browser's session (if any) and returns the Set-Cookie header value that clears the cookie. */
-export async function destroySession(request: Request, context: Pick<AppLoadContext, "db" | "config">): Promise<string> {
-  const token = sessionToken(request);
-  if (token) await context.db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
-  return sessionCookie("", isSecure(context), 0);
+/** Ends the session of a token (sign-out). */
+export async function endSession(db: Db, token: string | undefined): Promise<void> {
+  const id = sessionIdOfToken(token);
+  if (id) await db.deleteFrom("sessions").where("id", "=", id).execute();
 }
 
 /** Ends every session of a user, e.g. after a password reset. */
 export async function destroyAllSessions(db: Db, userId: number): Promise<void> {
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
-}
-
-export { safeRedirectPath };
-
-/** The page where an account chooses a new password, coming back to this request's page after. */
-export function changePasswordPath(request: Request): string {
-  const url = new URL(request.url);
-  // A client-side navigation asks for /admin.data?_routes=…; the page is /admin.
-  url.searchParams.delete("_routes");
-  const path = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/");
-  const back = safeRedirectPath(path + url.search);
-  return `/auth/change-password?redirectTo=${encodeURIComponent(back)}`;
-}
-
-function signInRedirect(request: Request): never {
-  const url = new URL(request.url);
-  const back = safeRedirectPath(url.pathname + url.search);
-  throw redirect(`/auth?redirectTo=${encodeURIComponent(back)}`);
-}
-
-/** First line of every signed-in loader and action: sends signed-out visitors to sign in and back. */
-export async function requireUser(request: Request, context: Pick<AppLoadContext, "db">): Promise<SessionUser> {
-  const user = await getSessionUser(request, context.db);
-  if (!user) signInRedirect(request);
-  return user;
 }
 
 /** Remembers the language a signed-in account is using, when it changed (one small write, then none). */

@@ -5,17 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../../tests/support/databases";
 import { browserRequest, testContext } from "../../../tests/support/context";
 import { countingStatements } from "../../../tests/support/statements";
-import {
-  createSession,
-  destroyAllSessions,
-  destroySession,
-  getSessionUser,
-  moveSessionCookie,
-  requireUser,
-  safeRedirectPath,
-  SESSION_DAYS,
-} from "./sessions.server";
-import { requirePermission } from "../backoffice/permissions.server";
+import { createSession, destroySession, getSessionUser, moveSessionCookie, requireUser } from "~/http/session.server";
+import { destroyAllSessions, SESSION_DAYS } from "./sessions.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
+import { requirePermission } from "~/http/staff-guard.server";
 
 async function thrown(promise: Promise<unknown>): Promise<Response> {
   try {

@@ -8,7 +8,7 @@ import type { Role } from "~/db/schema";
 import { captureSecurityLog } from "~/platform/security-log.server";
 import { listAudit } from "./audit.server";
 import { changeRole, CUSTOMERS_PAGE_SIZE, getCustomer, listCustomers } from "./customers.server";
-import { createSession } from "../accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 
 const HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2VjcmV0c2FsdA$NOT-A-REAL-HASH-but-unmistakable";
 

@@ -1,11 +1,8 @@
-import { type AppLoadContext, data, redirect } from "react-router";
 import type { Role, StaffRole } from "~/db/schema";
-import { logSecurityEvent } from "~/platform/security-log.server";
-import { changePasswordPath, requireUser, type SessionUser } from "../accounts/sessions.server";
 
 /**
  * Who on the staff may do what (docs/decisions/218). This table is the only place that says it: every
- * admin loader and action asks `requirePermission` on its first line, and the screens are given
+ * admin loader and action asks `requirePermission` (app/http/staff-guard.server.ts) on its first line, and the screens are given
  * `permissionsOf(role)` to decide which links, figures and contact details to show.
  */
 export const PERMISSIONS = [
@@ -72,29 +69,4 @@ export function permissionsOf(role: Role | null | undefined): Permission[] {
 
 export function can(role: Role | null | undefined, permission: Permission): boolean {
   return isStaff(role) && TABLE[role].includes(permission);
-}
-
-type GuardContext = Pick<AppLoadContext, "db"> & { clientIp?: string };
-
-function refuse(user: SessionUser, request: Request, context: GuardContext, permission: Permission): never {
-  const url = new URL(request.url);
-  logSecurityEvent("admin_forbidden", { userId: user.id, role: user.role, permission, method: request.method, path: url.pathname, ip: context.clientIp });
-  throw data("Forbidden", { status: 403 });
-}
-
-/**
- * First line of every admin loader and action. Signed-out visitors sign in and come back; an account
- * whose role lacks the permission gets 403 (customers included); staff who must choose a new password
- * do that first. The role is read with the session on every request, so a change applies at once.
- */
-export async function requirePermission(request: Request, context: GuardContext, permission: Permission): Promise<SessionUser> {
-  const user = await requireUser(request, context);
-  if (!can(user.role, permission)) refuse(user, request, context, permission);
-  if (user.mustChangePassword) throw redirect(changePasswordPath(request));
-  return user;
-}
-
-/** A further permission for one part of an action (a refund on the order page): 403 without it. */
-export function assertPermission(user: SessionUser, request: Request, context: GuardContext, permission: Permission): void {
-  if (!can(user.role, permission)) refuse(user, request, context, permission);
 }

@@ -7,7 +7,7 @@ import * as sizesRoute from "~/routes/admin.products.$id.sizes";
 import { parseSizesForm, saveSizes, type SizeRowInput } from "./admin-sizes.server";
 import { createOrderFromLines } from "../orders/orders.server";
 import { listSizes } from "./product-sizes.server";
-import { createSession } from "../accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 
 function form(fields: Record<string, string>): FormData {
   const f = new FormData();

@@ -12,8 +12,8 @@ import { captureSecurityLog } from "~/platform/security-log.server";
 import { authenticate, createOrPromoteAdmin, registerCustomer, requestPasswordReset, resetPassword } from "../accounts/accounts.server";
 import { recordAudit } from "../backoffice/audit.server";
 import { drainMailOutbox } from "./mail-outbox.server";
-import { requirePermission } from "../backoffice/permissions.server";
-import { createSession } from "../accounts/sessions.server";
+import { requirePermission } from "~/http/staff-guard.server";
+import { createSession } from "~/http/session.server";
 
 // Security events, as the running server writes them: one JSON line each, with an `event` field, and
 // never a password, a token or a reset link.

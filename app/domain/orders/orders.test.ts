@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { translatorFor } from "~/platform/translations.server";
 import { browserRequest, testContext } from "../../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../../tests/support/databases";
-import { addLine, clearCart, ensureCart, setLineQuantity } from "../shopper/cart.server";
+import { addLine, clearCart, setLineQuantity } from "../shopper/cart.server";
+import { ensureCart } from "~/http/cart.server";
 import { onCatalogChange } from "../catalogue/catalog.server";
 import {
   cartFingerprint,

@@ -7,7 +7,7 @@ import { insertOrder } from "../../../tests/support/orders";
 import { type PaystackStandIn, startPaystackStandIn } from "../../../tests/support/paystack-stand-in";
 import { action as webhook } from "~/routes/webhooks.paystack";
 import { loader as callback } from "~/routes/payments.paystack.callback";
-import { createSession } from "../accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { recheckUnpaidOnlinePayments, refundOnlineOrder, settlePaystackReference, startOnlinePayment } from "./online-payments.server";
 import { paystackSignature, PAYSTACK_TIMEOUT_MS } from "./paystack.server";
 

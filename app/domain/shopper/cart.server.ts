@@ -1,19 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { type Expression, type ExpressionBuilder, sql } from "kysely";
-import type { AppLoadContext } from "react-router";
 import { builtOnce } from "~/db/built-once.server";
 import { type Db, now, PREPARED, withoutWaitingForDisk } from "~/db/client.server";
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
 import type { Database } from "~/db/schema";
 import { isBuyable, type LineStatus, MAX_LINE_QUANTITY } from "~/lib/cart";
-import { readCookie, serializeCookie } from "~/http/cookies.server";
 import { resolveSize } from "../catalogue/product-sizes.server";
-import { getSessionUser } from "../accounts/sessions.server";
 
 /**
  * The cart lives on the server: a signed-in shopper's cart belongs to the account (one per account,
- * carts.user_id is unique); an anonymous shopper's is found by the random id in the ub_cart cookie.
+ * carts.user_id is unique); an anonymous shopper's is found by its random id, which the browser keeps
+ * in a cookie (app/http/cart.server.ts).
  * Lines hold product, size and quantity only: names, images, prices and stock are read fresh every time.
  * A line is one size of a product (docs/decisions/121): the same perfume in two sizes is two lines.
  *
@@ -21,7 +19,6 @@ import { getSessionUser } from "../accounts/sessions.server";
  * (cart_lines' primary key is (cart_id, size_id) and adds are "insert ... on conflict do nothing")
  * nor push a quantity below 1 or above the size's stock.
  */
-export const CART_COOKIE = "ub_cart";
 /** An anonymous cart (and its cookie) lasts this long after its last change. */
 export const CART_DAYS = 60;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,48 +26,30 @@ const CART_ID_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
 
 export { isBuyable, type LineStatus, MAX_LINE_QUANTITY };
 
-type CartContext = Pick<AppLoadContext, "db" | "config">;
-
 /** 192 random bits, URL-safe: 32 characters. */
 function newCartId(): string {
   return randomBytes(24).toString("base64url");
 }
 
-function isSecure(context: Pick<AppLoadContext, "config">): boolean {
-  return context.config.publicUrl.startsWith("https://");
-}
+/** Whose cart it is: an account's, or a visitor's by the cart's id (null: a visitor without a cart). */
+export type CartHolder = { userId: number } | { visitorCartId: string };
+type CartOwner = { userId: number | Expression<number> } | { visitorCartId: string | Expression<string> };
 
-/** Set-Cookie value carrying the anonymous cart id: HttpOnly, SameSite=Lax, Secure over https. */
-export function cartCookie(context: Pick<AppLoadContext, "config">, cartId: string): string {
-  return serializeCookie(CART_COOKIE, cartId, { httpOnly: true, secure: isSecure(context), maxAgeSeconds: CART_DAYS * 24 * 3600 });
-}
-
-/** Set-Cookie value that removes the cart cookie. */
-export function clearCartCookie(context: Pick<AppLoadContext, "config">): string {
-  return serializeCookie(CART_COOKIE, "", { httpOnly: true, secure: isSecure(context), maxAgeSeconds: 0 });
-}
-
-/** Whose cart this request may reach: the signed-in account's, or a well-formed cart cookie's; null for neither. */
-type CartOwner = { userId: number | Expression<number> } | { cookie: string | Expression<string> };
-
-async function cartOwner(request: Request, db: Db): Promise<{ userId: number } | { cookie: string } | null> {
-  const user = await getSessionUser(request, db);
-  if (user) return { userId: user.id };
-  const cookie = readCookie(request, CART_COOKIE);
-  return cookie && CART_ID_PATTERN.test(cookie) ? { cookie } : null;
+/** Whether a value has the shape of a visitor's cart id (before it is looked up). */
+export function isCartId(value: string | undefined): value is string {
+  return value !== undefined && CART_ID_PATTERN.test(value);
 }
 
 /** The owner's cart among `carts`: a cart that became an account's is never reachable through a cookie again. */
 function ownedBy(owner: CartOwner) {
   return (eb: ExpressionBuilder<Database, "carts">) =>
-    "userId" in owner ? eb("carts.user_id", "=", owner.userId) : eb.and([eb("carts.id", "=", owner.cookie), eb("carts.user_id", "is", null)]);
+    "userId" in owner ? eb("carts.user_id", "=", owner.userId) : eb.and([eb("carts.id", "=", owner.visitorCartId), eb("carts.user_id", "is", null)]);
 }
 
-/** The id of this request's cart, if it has one (a malformed, unknown or forged cookie counts as none). */
-export async function findCartId(request: Request, context: Pick<AppLoadContext, "db">): Promise<string | null> {
-  const owner = await cartOwner(request, context.db);
-  if (!owner) return null;
-  const row = await ownersCart(context.db, owner).executeTakeFirst();
+/** The id of the holder's cart, if it has one (an unknown or forged visitor's id counts as none). */
+export async function findCartIdOf(db: Db, holder: CartHolder | null): Promise<string | null> {
+  if (!holder) return null;
+  const row = await ownersCart(db, holder).executeTakeFirst();
   return row?.id ?? null;
 }
 
@@ -94,26 +73,25 @@ export async function userCartId(db: Db, userId: number): Promise<string> {
 let lastSweep = 0;
 
 /**
- * This request's cart, created when it has none (only when something is put in it, so visits that
- * only look never create rows). `setCookie` renews an anonymous shopper's cookie; null when signed in.
+ * The holder's cart, created when it has none (only when something is put in it, so visits that
+ * only look never create rows). `visitor`: the cart is a visitor's, whose browser must keep its id.
  */
-export async function ensureCart(request: Request, context: CartContext): Promise<{ cartId: string; setCookie: string | null }> {
-  const user = await getSessionUser(request, context.db);
-  if (user) return { cartId: await userCartId(context.db, user.id), setCookie: null };
+export async function openCart(db: Db, holder: CartHolder | null): Promise<{ cartId: string; visitor: boolean }> {
+  if (holder && "userId" in holder) return { cartId: await userCartId(db, holder.userId), visitor: false };
 
-  const existing = await findCartId(request, context);
-  if (existing) return { cartId: existing, setCookie: cartCookie(context, existing) };
+  const existing = await findCartIdOf(db, holder);
+  if (existing) return { cartId: existing, visitor: true };
 
   // A new id every time, never the one the browser sent: a cookie planted by someone else cannot
   // become a cart they can read.
   const id = newCartId();
   const at = now();
-  await context.db.insertInto("carts").values({ id, user_id: null, created_at: at, updated_at: at }).execute();
+  await db.insertInto("carts").values({ id, user_id: null, created_at: at, updated_at: at }).execute();
   if (Date.now() - lastSweep > 60 * 60 * 1000) {
     lastSweep = Date.now();
-    await deleteAbandonedCarts(context.db);
+    await deleteAbandonedCarts(db);
   }
-  return { cartId: id, setCookie: cartCookie(context, id) };
+  return { cartId: id, visitor: true };
 }
 
 /** Anonymous carts untouched for longer than their cookie lives can never be used again. */
@@ -189,12 +167,12 @@ function cartLines(db: Db, cartId: Expression<string> | ReturnType<typeof owners
 }
 const readCartLines = builtOnce((db, cartId: Expression<string>) => cartLines(db, cartId));
 const readUserCartLines = builtOnce((db, userId: Expression<number>) => cartLines(db, ownersCart(db, { userId })));
-const readVisitorCartLines = builtOnce((db, cartId: Expression<string>) => cartLines(db, ownersCart(db, { cookie: cartId })));
+const readVisitorCartLines = builtOnce((db, cartId: Expression<string>) => cartLines(db, ownersCart(db, { visitorCartId: cartId })));
 
 /** The lines of the cart with this id, or of the owner's cart (found in the same statement). */
-async function readLines(db: Db, cart: string | { userId: number } | { cookie: string }): Promise<CartLine[]> {
+async function readLines(db: Db, cart: string | CartHolder): Promise<CartLine[]> {
   const rows =
-    typeof cart === "string" ? await readCartLines(db, cart) : "userId" in cart ? await readUserCartLines(db, cart.userId) : await readVisitorCartLines(db, cart.cookie);
+    typeof cart === "string" ? await readCartLines(db, cart) : "userId" in cart ? await readUserCartLines(db, cart.userId) : await readVisitorCartLines(db, cart.visitorCartId);
   return rows.map((r) => ({
     ...priced(r),
     sizeLabel: Number(r.sizeCount) > 1 ? r.label : null,
@@ -223,12 +201,11 @@ export async function cartView(db: Db, cartId: string | null): Promise<CartView>
 }
 
 /**
- * This request's cart as the cart page shows it: cartView of findCartId's cart, its lines read in the
- * statement that finds it (on PostgreSQL every statement is a round trip).
+ * The holder's cart as the cart page shows it: cartView of its cart, its lines read in the statement
+ * that finds it (on PostgreSQL every statement is a round trip).
  */
-export async function requestCartView(request: Request, context: Pick<AppLoadContext, "db">): Promise<CartView> {
-  const owner = await cartOwner(request, context.db);
-  return viewOf(owner ? await readLines(context.db, owner) : []);
+export async function cartViewOf(db: Db, holder: CartHolder | null): Promise<CartView> {
+  return viewOf(holder ? await readLines(db, holder) : []);
 }
 
 function viewOf(lines: CartLine[]): CartView {
@@ -270,12 +247,11 @@ const SUMMARY_ORDER = ["l.created_at", "l.product_id", "s.position"] as const;
 type SummaryRow = Parameters<typeof priced>[0];
 
 /** What the header shows on every page: read fresh from the catalogue. */
-export async function cartSummary(request: Request, context: Pick<AppLoadContext, "db">): Promise<CartSummary> {
+export async function cartSummaryOf(db: Db, holder: CartHolder | null): Promise<CartSummary> {
   // The cart found and its lines read in one query, with only what the header needs: this runs for
   // every page a shopper with a cart or a session opens.
-  const owner = await cartOwner(request, context.db);
-  if (!owner) return { lines: 0, total: 0, items: [] };
-  return summaryOf(await ("userId" in owner ? readUserCartSummary(context.db, owner.userId) : readVisitorCartSummary(context.db, owner.cookie)));
+  if (!holder) return { lines: 0, total: 0, items: [] };
+  return summaryOf(await ("userId" in holder ? readUserCartSummary(db, holder.userId) : readVisitorCartSummary(db, holder.visitorCartId)));
 }
 
 function summaryRows(db: Db, owner: CartOwner) {
@@ -284,7 +260,7 @@ function summaryRows(db: Db, owner: CartOwner) {
   return rows.modifyEnd(PREPARED);
 }
 const readUserCartSummary = builtOnce((db, userId: Expression<number>) => summaryRows(db, { userId }));
-const readVisitorCartSummary = builtOnce((db, cartId: Expression<string>) => summaryRows(db, { cookie: cartId }));
+const readVisitorCartSummary = builtOnce((db, cartId: Expression<string>) => summaryRows(db, { visitorCartId: cartId }));
 
 /**
  * The signed-in account's cart summary as one column of another statement (the session's, in
@@ -439,20 +415,20 @@ async function insertLine(db: Db, cartId: string, productId: number, size: { id:
 }
 
 /**
- * Adds a product to this request's cart, making the cart (and its cookie) only when the product can be
- * added: an unknown, archived or sold-out product leaves no cart row and no cookie behind.
+ * Adds a product to the holder's cart, making the cart only when the product can be added: an
+ * unknown, archived or sold-out product leaves no cart row behind (`cartId` null).
  */
-export async function addToCart(
-  request: Request,
-  context: CartContext,
+export async function addProductToCart(
+  db: Db,
+  holder: CartHolder | null,
   productId: number,
   sizeId?: number | null,
-): Promise<{ outcome: CartOutcome; setCookie: string | null }> {
-  return withoutWaitingForDisk(context.db, async (trx) => {
+): Promise<{ outcome: CartOutcome; cartId: string | null; visitor: boolean }> {
+  return withoutWaitingForDisk(db, async (trx) => {
     const addable = await addableSize(trx, productId, sizeId);
-    if ("refused" in addable) return { outcome: addable.refused, setCookie: null };
-    const cart = await ensureCart(request, { ...context, db: trx });
-    return { outcome: await insertLine(trx, cart.cartId, productId, addable), setCookie: cart.setCookie };
+    if ("refused" in addable) return { outcome: addable.refused, cartId: null, visitor: false };
+    const cart = await openCart(trx, holder);
+    return { outcome: await insertLine(trx, cart.cartId, productId, addable), cartId: cart.cartId, visitor: cart.visitor };
   });
 }
 
@@ -601,16 +577,6 @@ export async function mergeGuestCartIntoUser(db: Db, guestCartId: string, userId
   });
 }
 
-/**
- * Call right after a successful sign-in: merges this browser's anonymous cart (if any) into the
- * account's cart. Returns a Set-Cookie value that clears the cart cookie, or null when there was none.
- */
-export async function mergeCartOnSignIn(request: Request, context: CartContext, userId: number): Promise<string | null> {
-  const cookie = readCookie(request, CART_COOKIE);
-  if (cookie === undefined) return null;
-  if (CART_ID_PATTERN.test(cookie)) await mergeGuestCartIntoUser(context.db, cookie, userId);
-  return clearCartCookie(context);
-}
 
 // ---------------------------------------------------------------------------------------------
 // What the cart forms send

@@ -1,25 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { browserRequest, testContext } from "../../../tests/support/context";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../../tests/support/databases";
-import {
-  addLine,
-  CART_COOKIE,
-  cartSummary,
-  cartView,
-  clearCart,
-  decrementLine,
-  deleteAbandonedCarts,
-  ensureCart,
-  findCartId,
-  incrementLine,
-  mergeCartOnSignIn,
-  mergeGuestCartIntoUser,
-  parseCartAction,
-  removeLine,
-  requestCartView,
-  setLineQuantity,
-} from "./cart.server";
-import { createSession } from "../accounts/sessions.server";
+import { addLine, cartView, clearCart, decrementLine, deleteAbandonedCarts, incrementLine, mergeGuestCartIntoUser, parseCartAction, removeLine, setLineQuantity } from "./cart.server";
+import { CART_COOKIE, cartSummary, ensureCart, findCartId, mergeCartOnSignIn, requestCartView } from "~/http/cart.server";
+import { createSession } from "~/http/session.server";
 import { addProduct, setSize } from "../../../tests/support/catalogue";
 import { countingStatements } from "../../../tests/support/statements";
 

@@ -6,11 +6,13 @@ import { insertOrder } from "../../../tests/support/orders";
 import { countingStatements } from "../../../tests/support/statements";
 import { RECENT_SHOWN } from "~/lib/recently-viewed";
 import { requestBackInStock, sizesWaitedFor } from "../catalogue/back-in-stock.server";
-import { addLine, CART_COOKIE, cartSummary, ensureCart, setLineQuantity, userCartId } from "./cart.server";
-import { productPersonal, shopperAndState } from "./personal.server";
+import { addLine, setLineQuantity, userCartId } from "./cart.server";
+import { CART_COOKIE, cartSummary, ensureCart } from "~/http/cart.server";
+import { productPersonal } from "./personal.server";
+import { shopperAndState } from "~/http/personal.server";
 import { RECENT_KEPT, recentlyViewed, recordView, viewedIds } from "./recently-viewed.server";
 import { reviewEligibility } from "../catalogue/reviews.server";
-import { createSession, getSessionUser } from "../accounts/sessions.server";
+import { createSession, getSessionUser } from "~/http/session.server";
 import { toggleWishlist, WISHLIST_SHOWN_LIMIT, wishlistIds } from "./wishlist.server";
 
 describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {

@@ -2,8 +2,7 @@ import { type AliasedExpression, type Expression, sql } from "kysely";
 import { builtOnce } from "~/db/built-once.server";
 import { type Db, isPostgres, PREPARED, preparedLimit, withoutWaitingForDisk } from "~/db/client.server";
 import { fromJson, jsonArray, jsonTuple } from "~/db/json.server";
-import { serializeCookie } from "~/http/cookies.server";
-import { cookieIds, RECENT_COOKIE, RECENT_SHOWN } from "~/lib/recently-viewed";
+import { cookieIds, RECENT_SHOWN } from "~/lib/recently-viewed";
 import { type ProductCard, productCardsInOrder } from "../catalogue/catalog.server";
 
 /**
@@ -223,17 +222,16 @@ export async function recentlyViewedInCart(db: Db, userId: number | null, cookie
 }
 
 /**
- * At sign-in: the perfumes viewed on this browser as a visitor (the `recently_viewed` cookie) become
- * the account's latest views, and the cookie is deleted (the Set-Cookie returned; null without one),
- * so they are not shown to whoever uses the browser after the shopper signs out. Ids of products the
- * shop does not have are skipped.
+ * At sign-in: the perfumes viewed on this browser as a visitor (the `recently_viewed` cookie, whose
+ * header is given) become the account's latest views. True when the browser had that cookie: the
+ * caller then deletes it, so they are not shown to whoever uses the browser after the shopper signs
+ * out. Ids of products the shop does not have are skipped.
  */
-export async function mergeVisitorViewsOnSignIn(request: Request, db: Db, userId: number): Promise<string | null> {
-  const header = request.headers.get("Cookie") ?? "";
-  if (!/(?:^|;\s*)recently_viewed=/.test(header)) return null;
-  const ids = cookieIds(header).slice(0, RECENT_KEPT);
+export async function mergeVisitorViews(db: Db, userId: number, cookieHeader: string): Promise<boolean> {
+  if (!/(?:^|;\s*)recently_viewed=/.test(cookieHeader)) return false;
+  const ids = cookieIds(cookieHeader).slice(0, RECENT_KEPT);
   const known = new Set(ids.length ? (await db.selectFrom("products").select("id").where("id", "in", ids).execute()).map((row) => row.id) : []);
   // Oldest first, so that the cookie's latest view becomes the account's latest.
   for (const id of ids.reverse()) if (known.has(id)) await recordView(db, userId, id);
-  return serializeCookie(RECENT_COOKIE, "", { maxAgeSeconds: 0 });
+  return true;
 }
