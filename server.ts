@@ -16,7 +16,7 @@ import { precompressedAssets } from "./app/http/precompressed-assets.server";
 import { catalogChanged, onCatalogChange } from "./app/domain/catalogue/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalogue/catalog-broadcast.server";
 import { startMailWorker } from "./app/domain/operations/mail-outbox.server";
-import { moveSessionCookie } from "./app/domain/accounts/sessions.server";
+import { moveSessionCookie } from "~/http/session.server";
 import { startOrderExpiryJob } from "./app/domain/orders/order-expiry.server";
 import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";

@@ -13,7 +13,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase, type DatabaseHandle } from "../app/db/client.server";
 import { createOrPromoteAdmin } from "../app/domain/accounts/accounts.server";
-import { createSession } from "../app/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import type { Config } from "../app/platform/config.server";
 import { hashPassword } from "../app/platform/password.server";
 import { freePort } from "../tests/support/free-port";

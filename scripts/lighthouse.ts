@@ -19,7 +19,7 @@ import lighthouse from "lighthouse";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { openDatabase } from "../app/db/client.server";
 import { addLine, userCartId } from "../app/domain/shopper/cart.server";
-import { createSession } from "../app/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import type { Config } from "../app/platform/config.server";
 import { freePort } from "../tests/support/free-port";
 

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useNavigation } from "react-router";
 import { useT } from "~/lib/i18n";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -175,6 +176,35 @@ export function PasswordsToggle({ visible, onToggle, controls }: { visible: bool
       <EyeIcon open={!visible} />
       {visible ? t("auth.fields.hidePasswords") : t("auth.fields.showPasswords")}
     </button>
+  );
+}
+
+/**
+ * The new-password block of the account forms. Registration asks once, with an eye button in the
+ * field; a reset or a forced change asks twice (`confirm`), with one button showing both.
+ */
+export function NewPasswordFields({ errors, confirm = false }: { errors: Record<string, string | undefined>; confirm?: boolean }) {
+  const { t } = useT();
+  const [visible, setVisible] = useState(false);
+  const toggle = () => setVisible((v) => !v);
+  return (
+    <>
+      <PasswordField
+        name="password"
+        label={t("auth.fields.password")}
+        autoComplete="new-password"
+        error={errors.password}
+        hint={t("auth.fields.newPasswordHint")}
+        visible={visible}
+        onToggle={confirm ? undefined : toggle}
+      />
+      {confirm && (
+        <>
+          <PasswordField name="confirmPassword" label={t("auth.fields.confirmPassword")} autoComplete="new-password" error={errors.confirmPassword} visible={visible} />
+          <PasswordsToggle visible={visible} onToggle={toggle} controls={["password", "confirmPassword"]} />
+        </>
+      )}
+    </>
   );
 }
 

@@ -1,14 +1,5 @@
-import { useState } from "react";
 import { data, redirect } from "react-router";
-import { BackInStockForm } from "~/components/back-in-stock-form";
-import { ProductReviews } from "~/components/product-reviews";
-import { RecentlyViewed } from "~/components/recently-viewed";
-import { AddToCartButton } from "~/components/add-to-cart-button";
-import { ProductCarousel } from "~/components/carousel";
-import { Icon } from "~/components/icon";
-import { Price } from "~/components/price";
-import { ProductGallery } from "~/components/product-gallery";
-import { WishlistButton } from "~/components/wishlist-button";
+import { ProductDetails } from "~/components/product-details";
 import { requestBackInStock } from "~/domain/catalogue/back-in-stock.server";
 import { parseProductId } from "~/domain/catalogue/catalog.server";
 import { productPage } from "~/domain/catalogue/product-page.server";
@@ -21,12 +12,11 @@ import { fieldErrors, passOnRetryAfter, readForm } from "~/http/form.server";
 import { detectLocale, requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { fill, pageContent } from "~/http/content.server";
-import { useT } from "~/lib/i18n";
 import { formatLagosTime } from "~/lib/dates";
 import { ensureMessages } from "~/lib/i18n.client";
 import { imageVariantUrl } from "~/lib/images";
-import { parseProductPersonal } from "~/lib/personal";
 import { absoluteUrl, seoMeta } from "~/http/seo.server";
+import { productJsonLd } from "~/domain/catalogue/product-structured-data.server";
 import type { Route } from "./+types/_store.shop.$id";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -64,56 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       description: product.description,
       image,
       type: "product",
-      jsonLd: {
-        "@context": "https://schema.org",
-        "@type": "Product",
-        name: product.name,
-        description: product.description,
-        sku: String(product.id),
-        category: product.categoryName,
-        brand: { "@type": "Brand", name: product.brandName },
-        ...(photos.length ? { image: photos.map((p) => absoluteUrl(context, imageVariantUrl(p.key, 1024))) } : {}),
-        ...(reviews.average !== null
-          ? {
-              aggregateRating: { "@type": "AggregateRating", ratingValue: reviews.average, reviewCount: reviews.count, bestRating: 5, worstRating: 1 },
-              review: reviews.reviews.slice(0, 5).map((r) => ({
-                "@type": "Review",
-                reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5 },
-                author: { "@type": "Person", name: r.author },
-                datePublished: r.createdAt.slice(0, 10),
-                reviewBody: r.body,
-              })),
-            }
-          : {}),
-        offers:
-          product.sizes.length > 1
-            ? {
-                // Several sizes (docs/decisions/121): one offer per size, and their range.
-                "@type": "AggregateOffer",
-                priceCurrency: "NGN",
-                lowPrice: (product.price / 100).toFixed(2),
-                highPrice: (product.priceMax / 100).toFixed(2),
-                offerCount: product.sizes.length,
-                offers: product.sizes.map((s) => ({
-                  "@type": "Offer",
-                  name: s.label,
-                  ...(s.sku ? { sku: s.sku } : {}),
-                  url: absoluteUrl(context, path),
-                  priceCurrency: "NGN",
-                  price: (s.price / 100).toFixed(2),
-                  availability: s.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-                  itemCondition: "https://schema.org/NewCondition",
-                })),
-              }
-            : {
-                "@type": "Offer",
-                url: absoluteUrl(context, path),
-                priceCurrency: "NGN",
-                price: (product.price / 100).toFixed(2),
-                availability: product.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-                itemCondition: "https://schema.org/NewCondition",
-              },
-      },
+      jsonLd: productJsonLd(product, photos, reviews, (to) => absoluteUrl(context, to), path),
     }),
   };
 }
@@ -122,7 +63,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const handle = { sharedCache: true };
 
 export const meta = ({ data }: Route.MetaArgs) => data?.meta ?? [];
-
 
 /** Reached by in-app navigation: the reviews' and alerts' texts are loaded with the page's data. */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
@@ -169,73 +109,5 @@ async function postReview(context: Route.ActionArgs["context"], userId: number, 
 }
 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useT();
-  const { product, related } = loaderData;
-  const mine = parseProductPersonal(loaderData.personal);
-  // The size chosen (docs/decisions/121): the first one in stock, as the server would pick; without
-  // JavaScript the radios alone carry the choice, with it the price and "Sold out" follow it.
-  const [sizeId, setSizeId] = useState(() => (product.sizes.find((s) => s.stock > 0) ?? product.sizes[0]).id);
-  const size = product.sizes.find((s) => s.id === sizeId) ?? product.sizes[0];
-  const soldOut = size.stock <= 0;
-  return (
-    <>
-      <article className="grid gap-6 md:grid-cols-2 md:gap-10">
-        <ProductGallery
-          photos={loaderData.photos}
-          name={product.name}
-          badge={soldOut && <span className="badge absolute left-3 top-3">{t("common.product.soldOut")}</span>}
-        />
-        <div className="flex flex-col gap-4">
-          <p className="text-sm uppercase tracking-widest text-stone-600">{product.brandName}</p>
-          <h1 className="font-serif text-3xl font-semibold leading-tight">{product.name}</h1>
-          <Price price={size.price} discount={size.discount} className="text-xl" />
-          {(product.concentration || product.family) && (
-            <p className="text-sm text-stone-700">
-              {[product.concentration && t(`store.facts.concentration.${product.concentration}`), product.family && t(`store.facts.family.${product.family}`)].filter(Boolean).join(" · ")}
-            </p>
-          )}
-          <p className="leading-relaxed text-stone-700">{product.description}</p>
-          <div className="flex items-center gap-3">
-            <AddToCartButton productId={product.id} soldOut={soldOut} className="max-w-xs flex-1">
-              {/* One size: nothing to choose, the server takes it. */}
-              {product.sizes.length > 1 && (
-                <fieldset className="size-choices">
-                  <legend>{t("product.details.size")}</legend>
-                  {product.sizes.map((s) => (
-                    <label key={s.id} className="size-choice">
-                      <input type="radio" name="sizeId" value={s.id} checked={s.id === size.id} disabled={s.stock <= 0} onChange={() => setSizeId(s.id)} className="sr-only" />
-                      {s.label}
-                      {s.stock <= 0 && <small>{t("common.product.soldOut")}</small>}
-                    </label>
-                  ))}
-                </fieldset>
-              )}
-            </AddToCartButton>
-            <WishlistButton productId={product.id} />
-          </div>
-          {loaderData.backInStock && <BackInStockForm state={loaderData.backInStock} waited={mine.waited} error={actionData?.error ?? null} />}
-          <ul className="mt-2 grid gap-3 sm:grid-cols-2">
-            <li className="info-box">
-              <Icon name="truck" size={28} className="text-brand-600" />
-              <span>
-                <strong className="block">{t("product.details.deliveryTitle")}</strong>
-                <span className="text-sm text-stone-600">{t("product.details.deliveryText")}</span>
-              </span>
-            </li>
-            <li className="info-box">
-              <Icon name="clock" size={28} className="text-brand-600" />
-              <span>
-                <strong className="block">{t("product.details.serviceTitle")}</strong>
-                <span className="text-sm text-stone-600">{t("product.details.serviceText")}</span>
-              </span>
-            </li>
-          </ul>
-        </div>
-      </article>
-      <ProductReviews page={loaderData.reviews} form={{ eligibility: mine.review, path: loaderData.reviewPath }} errors={actionData?.reviewErrors ?? {}} />
-      <ProductCarousel title={t("product.boughtTogether")} products={loaderData.together} />
-      <ProductCarousel title={t("product.details.related")} products={related} />
-      <RecentlyViewed title={t("product.recent")} products={mine.recent} productId={product.id} />
-    </>
-  );
+  return <ProductDetails loaderData={loaderData} actionData={actionData} />;
 }

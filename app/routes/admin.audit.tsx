@@ -1,5 +1,5 @@
-import { Form, Link, useSubmit } from "react-router";
-import { inputClass, PageHeader, Pagination, screenHref, TableScroller } from "~/components/admin/ui";
+import { Link } from "react-router";
+import { FilterForm, FilterSelect, ListTable, PageHeader, Pagination, screenHref } from "~/components/admin/ui";
 import type { AuditEntity } from "~/db/schema";
 import { auditActors, type AuditEntry, listAudit } from "~/domain/backoffice/audit.server";
 import { AUDIT_ENTITIES, STOCK_REASONS } from "~/lib/admin";
@@ -75,81 +75,49 @@ function entityLink(entry: AuditEntry): string | null {
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useT();
   const log = loaderData;
-  const submit = useSubmit();
   return (
     <>
       <PageHeader title={t("admin.audit.title")} />
-      <Form method="get" className="flex items-end gap-2" onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
-        <label className="text-sm">
-          <span className="block text-stone-600">{t("admin.audit.filter")}</span>
-          <select name="entity" defaultValue={log.entity ?? ""} className={inputClass}>
-            <option value="">{t("admin.audit.everything")}</option>
-            {AUDIT_ENTITIES.map((e) => (
-              <option key={e} value={e}>
-                {t(`admin.audit.entities.${e}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="block text-stone-600">{t("admin.audit.by")}</span>
-          <select name="by" defaultValue={log.by ?? ""} className={inputClass}>
-            <option value="">{t("admin.audit.everyone")}</option>
-            {log.actors.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="min-h-11 rounded-lg border border-stone-300 bg-white px-4 text-sm">
-          {t("admin.orders.filters.apply")}
-        </button>
-      </Form>
-      <TableScroller label={t("admin.audit.title")} className="mt-4 rounded-xl border border-stone-200 bg-white shadow-sm">
-        <table className="w-full min-w-[48rem] text-left text-sm">
-          <thead className="bg-stone-50 text-stone-600">
-            <tr>
-              {["when", "who", "what", "changes"].map((c) => (
-                <th key={c} scope="col" className="px-3 py-3 font-medium">
-                  {t(`admin.audit.columns.${c}`)}
-                </th>
-              ))}
+      <FilterForm className="flex items-end gap-2">
+        <FilterSelect
+          name="entity"
+          label={t("admin.audit.filter")}
+          value={log.entity}
+          any={t("admin.audit.everything")}
+          options={AUDIT_ENTITIES.map((e) => [e, t(`admin.audit.entities.${e}`)] as const)}
+        />
+        <FilterSelect name="by" label={t("admin.audit.by")} value={log.by} any={t("admin.audit.everyone")} options={log.actors.map((a) => [a.id, a.name] as const)} />
+      </FilterForm>
+      <ListTable
+        label={t("admin.audit.title")}
+        className="mt-4"
+        tableClassName="w-full min-w-[48rem] text-left text-sm"
+        columns={["when", "who", "what", "changes"].map((c) => ({ key: c, label: t(`admin.audit.columns.${c}`) }))}
+        empty={log.entries.length === 0 && t("admin.audit.empty")}
+      >
+        {log.entries.map((entry) => {
+          const link = entityLink(entry);
+          return (
+            <tr key={entry.id} className="border-t border-stone-100 align-top" data-audit-entry={`${entry.entity}:${entry.action}`}>
+              <td className="whitespace-nowrap px-3 py-2">{formatLagosTime(entry.createdAt, locale)}</td>
+              <td className="px-3 py-2">{entry.actor ?? t("admin.audit.unknownActor")}</td>
+              <td className="px-3 py-2">
+                <span className="font-medium">{t(`admin.audit.actions.${entry.action}`, { entity: t(`admin.audit.entities.${entry.entity}`) })}</span>{" "}
+                {link ? (
+                  <Link to={link} className="text-brand-700 underline hover:no-underline">
+                    {entry.summary}
+                  </Link>
+                ) : (
+                  <span>{entry.summary}</span>
+                )}
+              </td>
+              <td className="px-3 py-2">
+                <Changes entry={entry} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {log.entries.length === 0 && (
-              <tr>
-                <td colSpan={4} className="px-3 py-8 text-center text-stone-600">
-                  {t("admin.audit.empty")}
-                </td>
-              </tr>
-            )}
-            {log.entries.map((entry) => {
-              const link = entityLink(entry);
-              return (
-                <tr key={entry.id} className="border-t border-stone-100 align-top" data-audit-entry={`${entry.entity}:${entry.action}`}>
-                  <td className="whitespace-nowrap px-3 py-2">{formatLagosTime(entry.createdAt, locale)}</td>
-                  <td className="px-3 py-2">{entry.actor ?? t("admin.audit.unknownActor")}</td>
-                  <td className="px-3 py-2">
-                    <span className="font-medium">{t(`admin.audit.actions.${entry.action}`, { entity: t(`admin.audit.entities.${entry.entity}`) })}</span>{" "}
-                    {link ? (
-                      <Link to={link} className="text-brand-700 underline hover:no-underline">
-                        {entry.summary}
-                      </Link>
-                    ) : (
-                      <span>{entry.summary}</span>
-                    )}
-                  </td>
-                  <td className="px-3 py-2">
-                    <Changes entry={entry} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroller>
+          );
+        })}
+      </ListTable>
       <Pagination page={log.page} pages={log.pages} href={(page) => screenHref(PATH, { entity: log.entity, by: log.by, page })} />
     </>
   );

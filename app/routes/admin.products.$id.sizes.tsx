@@ -1,6 +1,5 @@
-import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
-import { inputClass, PageHeader, primaryButton, screenHref, TableScroller } from "~/components/admin/ui";
+import { BackLink, inputClass, PageHeader, primaryButton, screenHref, TableScroller } from "~/components/admin/ui";
 import { getAdminProduct } from "~/domain/catalogue/admin-products.server";
 import { parseSizesForm, saveSizes } from "~/domain/catalogue/admin-sizes.server";
 import { MAX_SIZE_LABEL, MAX_SIZES, MAX_SKU, type SizeRowErrors, type SizeRowValues } from "~/lib/sizes";
@@ -63,10 +62,7 @@ export default function AdminProductSizes({ loaderData }: Route.ComponentProps) 
   const shown = rows.length < MAX_SIZES ? [...rows, { id: "", label: "", ml: "", sku: "", price: "", discount: "", remove: false }] : rows;
   return (
     <>
-      <Link to={screenHref("/admin/products", { view: product.archived ? "archived" : null })} className="mb-2 inline-flex min-h-11 items-center gap-2 text-sm text-stone-600 hover:text-ink">
-        <ArrowLeft aria-hidden="true" size={16} />
-        {t("admin.stock.back")}
-      </Link>
+      <BackLink to={screenHref("/admin/products", { view: product.archived ? "archived" : null })}>{t("admin.stock.back")}</BackLink>
       <PageHeader title={t("admin.sizes.title", { name: product.name })} />
       <p className="mb-3 max-w-3xl text-sm text-stone-600">{t("admin.sizes.hint")}</p>
       {answer?.formError && (

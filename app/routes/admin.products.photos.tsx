@@ -1,6 +1,6 @@
-import { ArrowLeft } from "lucide-react";
-import { data, Form, Link, useActionData, useNavigation } from "react-router";
-import { Field, PageHeader, primaryButton, secondaryButton } from "~/components/admin/ui";
+import { data, Form, useActionData, useNavigation } from "react-router";
+import { BackToProducts } from "~/components/admin/catalogue-import";
+import { Field, fileInputClass, PageHeader, primaryButton } from "~/components/admin/ui";
 import { importPhotoZip, type PhotoImportResult } from "~/domain/catalogue/photo-import.server";
 import { requirePermission } from "~/http/staff-guard.server";
 import { MAX_PHOTO_ZIP_BYTES } from "~/lib/admin";
@@ -51,10 +51,7 @@ export default function PhotoImport() {
   return (
     <>
       <PageHeader title={t(P + "title")}>
-        <Link to="/admin/products" className={secondaryButton}>
-          <ArrowLeft aria-hidden="true" size={16} />
-          {t("admin.catalogueImport.back")}
-        </Link>
+        <BackToProducts />
       </PageHeader>
       <div className="max-w-3xl space-y-6">
         <div className="space-y-2 text-sm text-stone-700">
@@ -70,7 +67,7 @@ export default function PhotoImport() {
                 type="file"
                 name="zip"
                 accept=".zip,application/zip"
-                className="block w-full text-sm file:mr-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-stone-200 file:px-4 file:text-sm file:font-medium"
+                className={fileInputClass}
               />
             )}
           </Field>

@@ -1,6 +1,5 @@
-import { useState } from "react";
 import { data, Form, redirect } from "react-router";
-import { AuthCard, PasswordField, PasswordsToggle, SubmitButton } from "~/components/auth-form";
+import { AuthCard, NewPasswordFields, SubmitButton } from "~/components/auth-form";
 import { changePassword, changePasswordSchema } from "~/domain/accounts/accounts.server";
 import { signIn } from "~/http/sign-in.server";
 import { requireUser } from "~/http/session.server";
@@ -50,22 +49,12 @@ export function meta({ data }: Route.MetaArgs) {
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT();
-  const [visible, setVisible] = useState(false);
   const errors = actionData?.errors ?? {};
   return (
     <AuthCard title={t("auth.changePassword.title")} intro={t("auth.changePassword.intro")}>
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-        <PasswordField
-          name="password"
-          label={t("auth.fields.password")}
-          autoComplete="new-password"
-          error={errors.password}
-          hint={t("auth.fields.newPasswordHint")}
-          visible={visible}
-        />
-        <PasswordField name="confirmPassword" label={t("auth.fields.confirmPassword")} autoComplete="new-password" error={errors.confirmPassword} visible={visible} />
-        <PasswordsToggle visible={visible} onToggle={() => setVisible((v) => !v)} controls={["password", "confirmPassword"]} />
+        <NewPasswordFields errors={errors} confirm />
         <SubmitButton>{t("auth.changePassword.submit")}</SubmitButton>
       </Form>
     </AuthCard>

@@ -1,6 +1,5 @@
-import { useState } from "react";
 import { Form, Link, redirect } from "react-router";
-import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
+import { AuthCard, FormAlert, NewPasswordFields, SubmitButton, TextField } from "~/components/auth-form";
 import { registerSchema, startRegistration } from "~/domain/accounts/accounts.server";
 import { TooManyAttempts } from "~/domain/operations/rate-limits.server";
 import { getSessionUser } from "~/http/session.server";
@@ -55,7 +54,6 @@ export function meta({ data }: Route.MetaArgs) {
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT();
-  const [visible, setVisible] = useState(false);
   const errors = actionData?.errors ?? {};
   const values = actionData?.values ?? {};
   const loginHref = loaderData.redirectTo ? `/auth?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "/auth";
@@ -77,15 +75,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           <TextField name="lastName" label={t("auth.fields.lastName")} autoComplete="family-name" error={errors.lastName} defaultValue={values.lastName} />
         </div>
         <TextField name="email" type="email" label={t("auth.fields.email")} autoComplete="email" error={errors.email} defaultValue={values.email} />
-        <PasswordField
-          name="password"
-          label={t("auth.fields.password")}
-          autoComplete="new-password"
-          error={errors.password}
-          hint={t("auth.fields.newPasswordHint")}
-          visible={visible}
-          onToggle={() => setVisible((v) => !v)}
-        />
+        <NewPasswordFields errors={errors} />
         <div className="mt-2">
           <SubmitButton>{t("auth.register.submit")}</SubmitButton>
         </div>

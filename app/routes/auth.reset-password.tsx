@@ -1,6 +1,5 @@
-import { useState } from "react";
 import { data, Form, Link } from "react-router";
-import { AuthCard, FormAlert, PasswordField, PasswordsToggle, SubmitButton } from "~/components/auth-form";
+import { AuthCard, FormAlert, NewPasswordFields, SubmitButton } from "~/components/auth-form";
 import { resetPassword, resetPasswordSchema, resetTokenState } from "~/domain/accounts/accounts.server";
 import { destroySession } from "~/http/session.server";
 import { fieldErrors, readForm, textFields } from "~/http/form.server";
@@ -50,7 +49,6 @@ export function meta({ data }: Route.MetaArgs) {
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT();
-  const [visible, setVisible] = useState(false);
   const state = actionData?.state ?? loaderData.state;
   const errors = actionData?.errors ?? {};
   if (state !== "valid") {
@@ -70,16 +68,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     <AuthCard title={t("auth.reset.title")} intro={t("auth.reset.intro")}>
       <Form method="post" noValidate>
         <input type="hidden" name="token" value={loaderData.token} />
-        <PasswordField
-          name="password"
-          label={t("auth.fields.password")}
-          autoComplete="new-password"
-          error={errors.password}
-          hint={t("auth.fields.newPasswordHint")}
-          visible={visible}
-        />
-        <PasswordField name="confirmPassword" label={t("auth.fields.confirmPassword")} autoComplete="new-password" error={errors.confirmPassword} visible={visible} />
-        <PasswordsToggle visible={visible} onToggle={() => setVisible((v) => !v)} controls={["password", "confirmPassword"]} />
+        <NewPasswordFields errors={errors} confirm />
         <SubmitButton>{t("auth.reset.submit")}</SubmitButton>
       </Form>
     </AuthCard>

@@ -9,7 +9,7 @@ import * as adminCustomers from "~/routes/admin.customers";
 import * as adminOrders from "~/routes/admin.orders";
 import * as adminOrdersExport from "~/routes/admin.orders.export";
 import * as adminProducts from "~/routes/admin.products";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { MULTI_LINE_FIELDS } from "~/http/form.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { testContext } from "../support/context";

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addAddress } from "~/domain/accounts/addresses.server";
 import { checkoutView } from "~/domain/orders/checkout.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { captureSecurityLog } from "~/platform/security-log.server";
 import * as order from "~/routes/account.order";
 import * as invoice from "~/routes/account.invoice";

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { loadConfig } from "~/platform/config.server";
 import { sendMail } from "~/platform/mail.server";
 import { backTo } from "~/http/toast.server";

@@ -3,7 +3,7 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { can, type Permission } from "~/domain/backoffice/permissions.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { browserRequest, runRoute } from "../support/context";
 import { testContext } from "../support/context";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { createOrPromoteAdmin } from "~/domain/accounts/accounts.server";
-import { createSession } from "~/domain/accounts/sessions.server";
+import { createSession } from "~/http/session.server";
 import type { Config } from "~/platform/config.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { OrderChannel, OrderStatus, PaymentStatus } from "~/db/schema";
 import { ORDER_CHANNELS, ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/admin";
 import { useT } from "~/lib/i18n";
-import { inputClass } from "./ui";
+import { FilterSelect } from "./ui";
 
 export interface OrderFilterValues {
   status?: OrderStatus | null;
@@ -16,24 +16,14 @@ export interface OrderFilterValues {
 export function OrderFilterFields({ values = {}, idPrefix }: { values?: OrderFilterValues; idPrefix: string }) {
   const { t } = useT();
   const fields = [
-    { name: "status", label: t("admin.orders.filters.status"), any: t("admin.orders.filters.anyStatus"), options: ORDER_STATUSES.map((s) => [s, t(`admin.orders.status.${s}`)]) },
-    { name: "channel", label: t("admin.orders.filters.channel"), any: t("admin.orders.filters.anyChannel"), options: ORDER_CHANNELS.map((c) => [c, t(`admin.orders.channel.${c}`)]) },
-    { name: "payment", label: t("admin.orders.filters.payment"), any: t("admin.orders.filters.anyPayment"), options: PAYMENT_STATUSES.map((p) => [p, t(`admin.orders.paymentStatus.${p}`)]) },
+    { name: "status", label: t("admin.orders.filters.status"), any: t("admin.orders.filters.anyStatus"), options: ORDER_STATUSES.map((s) => [s, t(`admin.orders.status.${s}`)] as const) },
+    { name: "channel", label: t("admin.orders.filters.channel"), any: t("admin.orders.filters.anyChannel"), options: ORDER_CHANNELS.map((c) => [c, t(`admin.orders.channel.${c}`)] as const) },
+    { name: "payment", label: t("admin.orders.filters.payment"), any: t("admin.orders.filters.anyPayment"), options: PAYMENT_STATUSES.map((p) => [p, t(`admin.orders.paymentStatus.${p}`)] as const) },
   ] as const;
   return (
     <>
       {fields.map((field) => (
-        <label key={field.name} className="text-sm" htmlFor={`${idPrefix}-${field.name}`}>
-          <span className="block text-stone-600">{field.label}</span>
-          <select id={`${idPrefix}-${field.name}`} name={field.name} defaultValue={values[field.name] ?? ""} className={inputClass}>
-            <option value="">{field.any}</option>
-            {field.options.map(([value, text]) => (
-              <option key={value} value={value}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect key={field.name} id={`${idPrefix}-${field.name}`} name={field.name} label={field.label} value={values[field.name]} any={field.any} options={field.options} />
       ))}
     </>
   );

@@ -13,7 +13,7 @@ import {
   screenHref,
   SearchBox,
   secondaryButton,
-  TableScroller,
+  ListTable,
 } from "./ui";
 
 type Kind = "category" | "brand";
@@ -151,62 +151,40 @@ export function TaxonomyScreen({ data }: { data: TaxonomyScreenData }) {
       <p role="status" aria-live="polite" className="mt-3 min-h-5 text-sm text-stone-600">
         {removingId ? t("admin.common.deleting") : ""}
       </p>
-      <TableScroller label={t(`${area}.title`)} className="mt-2 rounded-xl border border-stone-200 bg-white shadow-sm">
-        <table className="w-full min-w-[28rem] text-left text-sm">
-          <thead className="bg-stone-50 text-stone-600">
-            <tr>
-              <th scope="col" className="px-3 py-3 font-medium">
-                {t("admin.taxonomy.columns.id")}
-              </th>
-              <th scope="col" className="px-3 py-3 font-medium">
-                {t("admin.taxonomy.columns.name")}
-              </th>
-              {data.kind === "category" && (
-                <th scope="col" className="px-3 py-3 font-medium">
-                  {t("admin.taxonomy.columns.nameEs")}
-                </th>
-              )}
-              <th scope="col" className="px-3 py-3 font-medium">
-                {t("admin.taxonomy.columns.products")}
-              </th>
-              <th scope="col" className="px-3 py-3 font-medium">
-                {t("admin.taxonomy.columns.archived")}
-              </th>
-              <th scope="col" className="px-3 py-3 text-right font-medium">
-                {t("admin.taxonomy.columns.action")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={data.kind === "category" ? 6 : 5} className="px-3 py-8 text-center text-stone-600">
-                  {data.q ? t(`${area}.noMatch`, { q: data.q }) : t(`${area}.empty`)}
-                </td>
-              </tr>
+      <ListTable
+        label={t(`${area}.title`)}
+        className="mt-2"
+        tableClassName="w-full min-w-[28rem] text-left text-sm"
+        columns={[
+          { key: "id", label: t("admin.taxonomy.columns.id") },
+          { key: "name", label: t("admin.taxonomy.columns.name") },
+          ...(data.kind === "category" ? [{ key: "nameEs", label: t("admin.taxonomy.columns.nameEs") }] : []),
+          { key: "products", label: t("admin.taxonomy.columns.products") },
+          { key: "archived", label: t("admin.taxonomy.columns.archived") },
+          { key: "action", label: t("admin.taxonomy.columns.action"), right: true },
+        ]}
+        empty={rows.length === 0 && (data.q ? t(`${area}.noMatch`, { q: data.q }) : t(`${area}.empty`))}
+      >
+        {rows.map((row) => (
+          <tr key={row.id} className="border-t border-stone-100" data-row={row.id}>
+            <td className="px-3 py-2 tabular-nums text-stone-500">{row.id}</td>
+            <td className="px-3 py-2 font-medium text-ink">{row.name}</td>
+            {data.kind === "category" && (
+              <td className="px-3 py-2" lang="es">
+                {row.nameEs ?? ""}
+              </td>
             )}
-            {rows.map((row) => (
-              <tr key={row.id} className="border-t border-stone-100" data-row={row.id}>
-                <td className="px-3 py-2 tabular-nums text-stone-500">{row.id}</td>
-                <td className="px-3 py-2 font-medium text-ink">{row.name}</td>
-                {data.kind === "category" && (
-                  <td className="px-3 py-2" lang="es">
-                    {row.nameEs ?? ""}
-                  </td>
-                )}
-                <td className="px-3 py-2 tabular-nums">{row.products}</td>
-                <td className="px-3 py-2 tabular-nums text-stone-500">{row.archived}</td>
-                <RowActions
-                  editHref={screenHref(path, { q: data.q, page: data.page, rename: row.id })}
-                  editLabel={t("admin.taxonomy.renameLabel", { name: row.name })}
-                  deleteHref={screenHref(path, { q: data.q, page: data.page, delete: row.id })}
-                  deleteLabel={t("admin.taxonomy.deleteLabel", { name: row.name })}
-                />
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroller>
+            <td className="px-3 py-2 tabular-nums">{row.products}</td>
+            <td className="px-3 py-2 tabular-nums text-stone-500">{row.archived}</td>
+            <RowActions
+              editHref={screenHref(path, { q: data.q, page: data.page, rename: row.id })}
+              editLabel={t("admin.taxonomy.renameLabel", { name: row.name })}
+              deleteHref={screenHref(path, { q: data.q, page: data.page, delete: row.id })}
+              deleteLabel={t("admin.taxonomy.deleteLabel", { name: row.name })}
+            />
+          </tr>
+        ))}
+      </ListTable>
       <Pagination page={data.page} pages={data.pages} href={listHref} />
 
       {data.creating && (

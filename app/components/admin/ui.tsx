@@ -1,4 +1,4 @@
-import { Pencil, Search, Trash2, X } from "lucide-react";
+import { ArrowLeft, Pencil, Search, Trash2, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { type FetcherWithComponents, Form, Link, useNavigate, useSubmit } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status";
@@ -17,12 +17,39 @@ export const iconButton =
 export const inputClass =
   "block w-full rounded-lg border border-stone-300 bg-white px-3 py-2.5 text-base text-ink shadow-sm focus:border-brand-600 focus:outline-2 focus:outline-brand-600 aria-[invalid=true]:border-red-600";
 
+export const fileInputClass =
+  "block w-full text-sm file:mr-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-stone-200 file:px-4 file:text-sm file:font-medium";
+/** The image types a product photo may be (the server checks the bytes). */
+export const IMAGE_TYPES = "image/jpeg,image/png,image/webp,image/avif";
+
 export function PageHeader({ title, children }: { title: string; children?: React.ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
       <h1 className="font-serif text-2xl font-semibold text-ink sm:text-3xl">{title}</h1>
       {children && <div className="flex flex-wrap items-center gap-2">{children}</div>}
     </div>
+  );
+}
+
+/** The way back to the list a detail screen was opened from, above its heading. */
+export function BackLink({ to, children }: { to: string; children: React.ReactNode }) {
+  return (
+    <Link to={to} className="mb-2 inline-flex min-h-11 items-center gap-2 text-sm text-stone-600 hover:text-ink">
+      <ArrowLeft aria-hidden="true" size={16} />
+      {children}
+    </Link>
+  );
+}
+
+/** A white card of a detail screen, named by its heading (`id`-heading). */
+export function Panel({ id, title, className = "", children }: { id: string; title: string; className?: string; children: React.ReactNode }) {
+  return (
+    <section className={`rounded-xl border border-stone-200 bg-white p-4 shadow-sm ${className}`.trim()} aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="font-semibold text-ink">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }
 
@@ -212,6 +239,109 @@ export function TableScroller({ label, className = "", children }: { label: stri
     <div role="region" aria-label={label} tabIndex={0} className={`relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600 ${className}`}>
       {children}
     </div>
+  );
+}
+
+/** A heading of a list table; `right` for figures and actions. */
+export interface ListColumn {
+  key: string;
+  label: React.ReactNode;
+  right?: boolean;
+}
+
+/**
+ * A list screen's table in its bordered scroller: the headings, a row saying why the list is empty
+ * (`empty`, shown when given), and the rows.
+ */
+export function ListTable({
+  label,
+  columns,
+  empty,
+  className = "",
+  tableClassName,
+  children,
+}: {
+  label: string;
+  columns: readonly ListColumn[];
+  empty?: React.ReactNode;
+  /** spacing around the table */
+  className?: string;
+  tableClassName: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <TableScroller label={label} className={`${className} rounded-xl border border-stone-200 bg-white shadow-sm`.trim()}>
+      <table className={tableClassName}>
+        <thead className="bg-stone-50 text-stone-600">
+          <tr>
+            {columns.map((c) => (
+              <th key={c.key} scope="col" className={c.right ? "px-3 py-3 text-right font-medium" : "px-3 py-3 font-medium"}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {empty ? (
+            <tr>
+              <td colSpan={columns.length} className="px-3 py-8 text-center text-stone-600">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+          {children}
+        </tbody>
+      </table>
+    </TableScroller>
+  );
+}
+
+/**
+ * A list screen's filters: a GET form that applies itself when a choice changes (without JavaScript,
+ * by its button); the current search travels with it.
+ */
+export function FilterForm({ q, className = "flex flex-wrap items-end gap-2", children }: { q?: string; className?: string; children: React.ReactNode }) {
+  const { t } = useT();
+  const submit = useSubmit();
+  return (
+    <Form method="get" className={className} onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}>
+      {q && <input type="hidden" name="q" value={q} />}
+      {children}
+      <button type="submit" className="min-h-11 rounded-lg border border-stone-300 bg-white px-4 text-sm">
+        {t("admin.orders.filters.apply")}
+      </button>
+    </Form>
+  );
+}
+
+/** One labelled choice of a filter form: "any" first, then the options as [value, text]. */
+export function FilterSelect({
+  name,
+  label,
+  value,
+  any,
+  options,
+  id,
+}: {
+  name: string;
+  label: string;
+  value: string | number | null | undefined;
+  any: string;
+  options: readonly (readonly [string | number, string])[];
+  id?: string;
+}) {
+  return (
+    <label className="text-sm" htmlFor={id}>
+      <span className="block text-stone-600">{label}</span>
+      <select id={id} name={name} defaultValue={value ?? ""} className={inputClass}>
+        <option value="">{any}</option>
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { type Db, isPostgres } from "~/db/client.server";
+import type { Product } from "~/db/schema";
 import { CATALOGUE_COLUMNS, type CatalogueColumn, MAX_IMPORT_BYTES, type ProductErrors, type ProductField } from "~/lib/admin";
 import { slugify } from "~/lib/slug";
 import { MAX_TAXONOMY_NAME } from "./admin-taxonomy.server";
@@ -118,17 +119,12 @@ export interface ImportPlan {
 
 type Status = "active" | "archived";
 
-interface ExistingProduct {
-  id: number;
+/** A product's columns that a file's row can change, read before and written after. */
+const FILE_COLUMNS = ["id", "name", "description", "price", "discount", "stock", "brand_id", "category_id", "archived_at"] as const;
+type FileFields = Pick<Product, (typeof FILE_COLUMNS)[number]>;
+
+interface ExistingProduct extends FileFields {
   slug: string;
-  name: string;
-  description: string;
-  price: number;
-  discount: number | null;
-  stock: number;
-  brand_id: number;
-  category_id: number;
-  archived_at: string | null;
   /** how many sizes it comes in: the file's price, discount and stock are those of a one-size product */
   size_count: number;
 }
@@ -214,7 +210,7 @@ async function existingBySlug(db: Db, slugs: string[]): Promise<Map<string, Exis
     const chunk = slugs.slice(i, i + BATCH);
     let query = db
       .selectFrom("products")
-      .select(["id", "slug", "name", "description", "price", "discount", "stock", "brand_id", "category_id", "archived_at"])
+      .select([...FILE_COLUMNS, "slug"])
       .select(sql<number>`(select cast(count(*) as integer) from product_sizes s where s.product_id = products.id)`.as("size_count"))
       .where("slug", "in", chunk);
     // Inside the import's transaction on PostgreSQL, the rows are held until it commits.
@@ -439,18 +435,9 @@ async function insertAudit(db: Db, rows: AuditRow[]) {
   for (let i = 0; i < rows.length; i += BATCH) await db.insertInto("audit_log").values(rows.slice(i, i + BATCH)).execute();
 }
 
-interface ProductUpdate {
-  id: number;
+interface ProductUpdate extends FileFields {
   /** one-size products take the file's price, discount and stock on their size */
   oneSize: boolean;
-  name: string;
-  description: string;
-  price: number;
-  discount: number | null;
-  stock: number;
-  brand_id: number;
-  category_id: number;
-  archived_at: string | null;
 }
 
 /**

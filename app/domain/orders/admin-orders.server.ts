@@ -10,6 +10,7 @@ import { holdsStock, MAX_STATUS_NOTE, ORDER_CHANNELS, ORDER_STATUSES, PAYMENT_ST
 import { searchParam } from "~/lib/admin-params";
 import { formatNaira } from "~/lib/money";
 import { recordAudit } from "../backoffice/audit.server";
+import { ORDER_COLUMNS, ordersWithCustomer } from "./order-columns.server";
 import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockMoves } from "../catalogue/catalog.server";
 import { returnSizeStock, sizeStock, takeSizeStock } from "../catalogue/product-sizes.server";
 import { queueMail } from "../operations/mail-outbox.server";
@@ -120,7 +121,7 @@ const lagosNextDay = (day: string) => new Date(new Date(`${day}T00:00:00+01:00`)
  * orders list and of the accountant's export are turned into a query.
  */
 export function filteredOrders(db: Db, filters: Omit<OrderFilters, "page">) {
-  let base = db.selectFrom("orders as o").leftJoin("users as u", "u.id", "o.user_id");
+  let base = ordersWithCustomer(db);
   if (filters.status) base = base.where("o.status", "=", filters.status);
   if (filters.channel) base = base.where("o.channel", "=", filters.channel);
   if (filters.payment) base = base.where("o.payment_status", "=", filters.payment);
@@ -187,24 +188,10 @@ export interface AdminOrderDetail extends AdminOrderRow {
 }
 
 export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderDetail | undefined> {
-  const order = await db
-    .selectFrom("orders as o")
-    .leftJoin("users as u", "u.id", "o.user_id")
+  const order = await ordersWithCustomer(db)
     .leftJoin("addresses as a", "a.id", "o.address_id")
     .select([
-      "o.id",
-      "o.number",
-      "o.created_at",
-      "o.channel",
-      "o.status",
-      "o.subtotal",
-      "o.shipping",
-      "o.total",
-      "o.ship_street",
-      "o.ship_city",
-      "o.ship_state",
-      "o.ship_country",
-      "o.payment_status",
+      ...ORDER_COLUMNS,
       "o.payment_method",
       "o.payment_reference",
       "o.payment_channel",
@@ -213,14 +200,10 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
       "o.delivery_method",
       "o.delivery_zone",
       "o.delivery_estimate",
-      "o.phone",
       "a.street",
       "a.city",
       "a.state",
       "a.country",
-      "u.email",
-      "u.first_name",
-      "u.last_name",
     ])
     .where("o.number", "=", number)
     .executeTakeFirst();

@@ -2,6 +2,7 @@ import type { Db } from "~/db/client.server";
 import type { OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
 import type { Config } from "~/platform/config.server";
 import { qrPath } from "~/platform/qr.server";
+import { ORDER_COLUMNS, ordersWithCustomer } from "./order-columns.server";
 
 /**
  * What an invoice or a packing slip shows: the shop's details, the order with its items and totals
@@ -30,30 +31,8 @@ export interface InvoiceView {
 export type InvoiceShop = Pick<Config, "shop" | "publicUrl">;
 
 async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: number | null): Promise<InvoiceView | null> {
-  let query = db
-    .selectFrom("orders as o")
-    .leftJoin("users as u", "u.id", "o.user_id")
-    .select([
-      "o.id",
-      "o.number",
-      "o.created_at",
-      "o.status",
-      "o.channel",
-      "o.subtotal",
-      "o.shipping",
-      "o.total",
-      "o.payment_status",
-      "o.payment_method",
-      "o.paid_at",
-      "o.ship_street",
-      "o.ship_city",
-      "o.ship_state",
-      "o.ship_country",
-      "o.phone",
-      "u.email",
-      "u.first_name",
-      "u.last_name",
-    ])
+  let query = ordersWithCustomer(db)
+    .select([...ORDER_COLUMNS, "o.payment_method", "o.paid_at"])
     .where("o.number", "=", number.slice(0, 40));
   if (userId !== null) query = query.where("o.user_id", "=", userId);
   const order = await query.executeTakeFirst();

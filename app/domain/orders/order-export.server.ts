@@ -1,4 +1,5 @@
 import type { Db } from "~/db/client.server";
+import { ORDER_COLUMNS } from "./order-columns.server";
 import { filteredOrders, parseOrderFilters, type OrderFilters } from "./admin-orders.server";
 import { nairaCell, neutraliseFormula, toCsv } from "../catalogue/catalogue-csv.server";
 
@@ -51,25 +52,7 @@ export async function exportOrdersCsv(db: Db, filters: OrderExportFilters): Prom
   let afterId = 0;
   for (;;) {
     const orders = await filteredOrders(db, filters)
-      .select([
-        "o.id",
-        "o.number",
-        "o.created_at",
-        "o.channel",
-        "o.status",
-        "o.subtotal",
-        "o.shipping",
-        "o.total",
-        "o.payment_status",
-        "o.ship_street",
-        "o.ship_city",
-        "o.ship_state",
-        "o.ship_country",
-        "o.phone",
-        "u.email",
-        "u.first_name",
-        "u.last_name",
-      ])
+      .select(ORDER_COLUMNS)
       .where("o.id", ">", afterId)
       .orderBy("o.id")
       .limit(BATCH)

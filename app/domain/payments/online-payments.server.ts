@@ -4,7 +4,7 @@ import { DEFAULT_LOCALE } from "~/lib/i18n";
 import { translatorFor } from "~/platform/translations.server";
 import { formatNaira } from "~/lib/money";
 import { queueMail } from "../operations/mail-outbox.server";
-import { movePaymentStatus, queuePaymentReceived } from "./payments.server";
+import { movePaymentStatus, queuePaymentReceived, recordRefund } from "./payments.server";
 import { initializeTransaction, PaystackError, refundTransaction, verifyTransaction, type PaystackConfig } from "./paystack.server";
 
 /**
@@ -209,4 +209,14 @@ export async function refundOnlineOrder(context: Context, input: { number: strin
     });
     return moved ? { ok: true as const } : { ok: false as const, error: "stale" as const };
   });
+}
+
+/**
+ * The staff's refund of a paid order: one paid through Paystack is refunded through Paystack
+ * (`online`); one paid otherwise (transfer, on delivery) has its refund, made by hand, recorded.
+ */
+export async function refundOrder(context: Context, input: { number: string; actorId: number }): Promise<{ result: RefundResult; online: boolean }> {
+  const order = await context.db.selectFrom("orders").select("payment_method").where("number", "=", input.number).executeTakeFirst();
+  const online = order?.payment_method === "paystack";
+  return { result: online ? await refundOnlineOrder(context, input) : await recordRefund(context, input), online };
 }

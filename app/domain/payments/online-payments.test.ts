@@ -8,7 +8,8 @@ import { type PaystackStandIn, startPaystackStandIn } from "../../../tests/suppo
 import { action as webhook } from "~/routes/webhooks.paystack";
 import { loader as callback } from "~/routes/payments.paystack.callback";
 import { createSession } from "~/http/session.server";
-import { recheckUnpaidOnlinePayments, refundOnlineOrder, settlePaystackReference, startOnlinePayment } from "./online-payments.server";
+import { recheckUnpaidOnlinePayments, refundOnlineOrder, refundOrder, settlePaystackReference, startOnlinePayment } from "./online-payments.server";
+import { markOrderPaid } from "./payments.server";
 import { paystackSignature, PAYSTACK_TIMEOUT_MS } from "./paystack.server";
 
 const SECRET = "sk_test_unboxed_integration";
@@ -218,6 +219,25 @@ describe.each(ENGINES)("paying online with Paystack on %s", (engine) => {
     expect(standIn.requests.filter((r) => r.endpoint === "refund").at(-1)).toMatchObject({ authorization: `Bearer ${SECRET}`, body: { transaction: order.number } });
     expect((await row(order.number)).payment_status).toBe("refunded");
     expect(await refundOnlineOrder(context, { number: order.number, actorId: admin.id })).toEqual({ ok: false, error: "stale" });
+  });
+
+  it("the staff's refund goes through Paystack for a Paystack order and is only recorded for one paid otherwise", async () => {
+    const order = await onlineOrder();
+    await startOnlinePayment(context, { number: order.number, userId: customer.id });
+    await standIn.pay(order.number, { webhook: false });
+    await settlePaystackReference(context, order.number, "callback");
+    const before = standIn.requests.filter((r) => r.endpoint === "refund").length;
+    expect(await refundOrder(context, { number: order.number, actorId: admin.id })).toEqual({ result: { ok: true }, online: true });
+    expect(standIn.requests.filter((r) => r.endpoint === "refund")).toHaveLength(before + 1);
+    expect((await row(order.number)).payment_status).toBe("refunded");
+
+    const transfer = await insertOrder(t.db, { userId: customer.id, items: [{ productId, quantity: 1 }] });
+    await t.db.updateTable("orders").set({ payment_method: "bank_transfer" }).where("id", "=", transfer.id).execute();
+    expect(await markOrderPaid(context, { number: transfer.number, actorId: admin.id })).toMatchObject({ ok: true });
+    expect(await refundOrder(context, { number: transfer.number, actorId: admin.id })).toMatchObject({ result: { ok: true }, online: false });
+    expect(standIn.requests.filter((r) => r.endpoint === "refund")).toHaveLength(before + 1);
+    expect((await row(transfer.number)).payment_status).toBe("refunded");
+    expect(await refundOrder(context, { number: "UB-99999", actorId: admin.id })).toEqual({ result: { ok: false, error: "notFound" }, online: false });
   });
 
   it("the callback settles only the signed-in owner's order; someone else's reference is a 404 and Paystack is not asked", async () => {

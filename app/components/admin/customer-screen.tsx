@@ -1,0 +1,142 @@
+import { Link } from "react-router";
+import { RolePanel } from "~/components/admin/role-panel";
+import { BackLink, ListTable, PageHeader, Pagination, Panel, screenHref, StatusBadge } from "~/components/admin/ui";
+import { PaymentStatusBadge } from "~/components/payment-status";
+import type { CustomerDetail } from "~/domain/backoffice/customers.server";
+import type { Role } from "~/db/schema";
+import { formatLagosDate, formatLagosTime } from "~/lib/dates";
+import { useT } from "~/lib/i18n";
+import { formatNaira } from "~/lib/money";
+
+export interface CustomerScreenData {
+  customer: CustomerDetail;
+  /** the staff member is looking at their own account */
+  self: boolean;
+  canChangeRoles: boolean;
+  /** the role a change asks to confirm */
+  confirming: Role | null;
+}
+
+const ORDER_COLUMNS = ["number", "date", "status", "payment", "total"] as const;
+
+/** A customer's details, role, addresses and orders. */
+export function CustomerScreen({ loaderData, problem }: { loaderData: CustomerScreenData; problem: string | null }) {
+  const { t, locale } = useT();
+  const { customer } = loaderData;
+  const path = `/admin/customers/${customer.id}`;
+  const label = (c: (typeof ORDER_COLUMNS)[number]) => t(`admin.customers.orderColumns.${c}`);
+  const language = customer.locale === "en" || customer.locale === "es" ? customer.locale : "unknown";
+  return (
+    <>
+      <BackLink to="/admin/customers">{t("admin.customers.back")}</BackLink>
+      <PageHeader title={customer.name || customer.email}>
+        <span className="rounded-full bg-stone-200 px-3 py-1 text-sm font-medium text-ink" data-customer-role={customer.role}>
+          {t(`admin.customers.roles.${customer.role}`)}
+        </span>
+      </PageHeader>
+
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Panel id="details" title={t("admin.customers.details")} className="min-w-0 text-sm">
+          <dl className="mt-2 space-y-2" data-customer-details>
+            <div>
+              <dt className="text-stone-600">{t("admin.customers.email")}</dt>
+              <dd className="break-all">{customer.email}</dd>
+            </div>
+            <div>
+              <dt className="text-stone-600">{t("admin.customers.columns.signedUp")}</dt>
+              <dd>{formatLagosDate(customer.createdAt, locale)}</dd>
+            </div>
+            <div>
+              <dt className="text-stone-600">{t("admin.customers.language")}</dt>
+              <dd>{t(`admin.customers.languages.${language}`)}</dd>
+            </div>
+            <div>
+              <dt className="text-stone-600">{t("admin.customers.columns.orders")}</dt>
+              <dd className="tabular-nums" data-orders={customer.orders}>
+                {customer.orders}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-stone-600">
+                {t("admin.customers.columns.spent")} <span className="text-xs">({t("admin.customers.spentHint")})</span>
+              </dt>
+              <dd className="tabular-nums" data-spent={customer.spent}>
+                {formatNaira(customer.spent)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-stone-600">{t("admin.customers.columns.lastOrder")}</dt>
+              <dd>{customer.lastOrderAt ? formatLagosTime(customer.lastOrderAt, locale) : t("admin.customers.never")}</dd>
+            </div>
+          </dl>
+          <p className="mt-3 text-stone-700" data-wishlist-count={customer.wishlistCount}>
+            {t("admin.customers.wishlist", { count: customer.wishlistCount })}
+          </p>
+        </Panel>
+
+        {loaderData.canChangeRoles && (
+          <RolePanel
+            customer={customer}
+            self={loaderData.self}
+            confirming={loaderData.confirming}
+            problem={problem}
+            path={path}
+          />
+        )}
+
+        <Panel id="addresses" title={t("admin.customers.addresses")} className="min-w-0 text-sm lg:col-span-3">
+          {customer.addresses.length === 0 ? (
+            <p className="mt-2 text-stone-600">{t("admin.customers.noAddresses")}</p>
+          ) : (
+            <ul className="mt-2 grid gap-2 sm:grid-cols-2">
+              {customer.addresses.map((a) => (
+                <li key={a.id} className="rounded-lg border border-stone-200 p-3" data-customer-address>
+                  <span className="block break-words">{a.street}</span>
+                  <span className="block">
+                    {a.city}, {a.state}
+                  </span>
+                  <span className="block">{a.country}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+      </div>
+
+      <div className="mt-6">
+        <h2 className="mb-2 font-semibold text-ink">
+          {t("admin.customers.orders")}
+        </h2>
+        <ListTable
+          label={t("admin.customers.orders")}
+          tableClassName="stack-table w-full text-left text-sm sm:min-w-[36rem]"
+          columns={ORDER_COLUMNS.map((c) => ({ key: c, label: label(c), right: c === "total" }))}
+          empty={customer.recentOrders.length === 0 && t("admin.customers.noOrders")}
+        >
+          {customer.recentOrders.map((o) => (
+            <tr key={o.id} className="border-t border-stone-100" data-customer-order={o.number}>
+              <td className="px-3 py-2" data-label={label("number")}>
+                <Link to={`/admin/orders/${encodeURIComponent(o.number)}`} className="inline-flex min-h-11 items-center font-medium text-brand-700 hover:underline">
+                  {o.number}
+                </Link>
+              </td>
+              <td className="px-3 py-2" data-label={label("date")}>
+                {formatLagosTime(o.createdAt, locale)}
+              </td>
+              <td className="px-3 py-2" data-label={label("status")}>
+                <StatusBadge status={o.status} />
+              </td>
+              <td className="px-3 py-2" data-label={label("payment")}>
+                <PaymentStatusBadge status={o.paymentStatus} />
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums" data-label={label("total")}>
+                {formatNaira(o.total)}
+              </td>
+            </tr>
+          ))}
+        </ListTable>
+        <Pagination page={customer.ordersPage} pages={customer.ordersPages} href={(page) => screenHref(path, { page })} />
+      </div>
+    </>
+  );
+}
