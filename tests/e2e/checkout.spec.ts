@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
-import { confirmFromEmail, hydrated } from "./support";
+import { confirmFromEmail, hydrated, signedInAsNewCustomer } from "./support";
 
 // Its own shopper address: the server trusts the local proxy's X-Forwarded-For, and the per-IP
 // registration limit is then this file's own.
@@ -115,8 +115,9 @@ test("sign in, add two perfumes, check out with a new saved address, then find t
   await expect(page.locator("main article").filter({ hasText: cardName })).toHaveCount(0);
 });
 
-test("a saved address card fills and locks the form, and a second click lets it go", async ({ page }) => {
-  await register(page, uniqueEmail("cards"));
+// The journeys after the first start signed in: sign-up through the pages is the first one's (and accounts.spec.ts's).
+test("a saved address card fills and locks the form, and a second click lets it go", async ({ page, context, baseURL }) => {
+  await signedInAsNewCustomer(context, baseURL!, uniqueEmail("cards"));
   await page.goto("/profile?tab=addresses");
   await page.getByLabel("Street Address").fill("7 Gimbiya Street");
   await page.getByLabel("City").fill("Garki");
@@ -150,9 +151,9 @@ async function withoutJavaScript(browser: Browser) {
   return { context, page: await context.newPage() };
 }
 
-test("checks out with JavaScript disabled", async ({ browser }) => {
+test("checks out with JavaScript disabled", async ({ browser, baseURL }) => {
   const { context, page } = await withoutJavaScript(browser);
-  await register(page, uniqueEmail("nojs"));
+  await signedInAsNewCustomer(context, baseURL!, uniqueEmail("nojs"));
   await addFromHome(page, 1, { javaScript: false });
   await page.goto("/checkout");
   await page.getByRole("button", { name: "Process Order" }).click();
@@ -179,10 +180,12 @@ test("checks out with JavaScript disabled", async ({ browser }) => {
   await context.close();
 });
 
-test("signed-out shoppers are sent to sign in before checkout, and other people's orders are not found", async ({ page }) => {
+test("signed-out shoppers are sent to sign in before checkout, and other people's orders are not found", async ({ page, context, baseURL }) => {
   await page.goto("/checkout");
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcheckout$/);
-  await register(page, uniqueEmail("nosy"));
+  await signedInAsNewCustomer(context, baseURL!, uniqueEmail("nosy"));
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   const response = await page.goto("/orders/UB-10001");
   expect(response?.status()).toBe(404);
 });

@@ -1,6 +1,7 @@
-import { expect, type Page } from "@playwright/test";
+import { type BrowserContext, expect, type Page } from "@playwright/test";
 import { readOutbox } from "../../app/platform/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
+import { createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { confirmLinks } from "../support/mail";
 
 /** Waits until React has hydrated the page, so clicks go to its handlers rather than plain forms. */
@@ -51,4 +52,20 @@ export async function addFirstFromHome(page: Page, { javaScript = true } = {}) {
   await card.getByRole("button", { name: "Add to Cart" }).click();
   await answered;
   await expect(page.getByTestId("cart-count")).toHaveText(String(before + 1));
+}
+
+/**
+ * Signs the browser context in as a new customer made straight in the shop's database (no sign-up
+ * pages, no password hashing): for journeys that start where sign-up ends. Sign-up itself has its own
+ * journeys (accounts.spec.ts, and checkout.spec.ts's first one).
+ */
+export async function signedInAsNewCustomer(context: BrowserContext, baseURL: string, email: string, firstName?: string, lastName?: string) {
+  const shop = await openShopDatabase();
+  try {
+    const customer = await createCustomer(shop, email, firstName, lastName);
+    await context.addCookies([{ name: "ub_session", value: customer.token, url: baseURL }]);
+    return customer;
+  } finally {
+    await shop.close();
+  }
 }

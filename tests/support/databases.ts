@@ -16,7 +16,11 @@ export interface TestDatabase extends DatabaseHandle {
   url: string | null;
 }
 
-/** A new, empty, migrated database on the given engine: a temp SQLite file, or a new PostgreSQL database. */
+/**
+ * A new, empty, migrated database on the given engine: a temp SQLite file, or a new PostgreSQL database.
+ * Migrated means copied from the template the global setup migrated once (tests/support/global-setup.ts);
+ * `migrate: false` gives an empty database for the migrations' own tests.
+ */
 export async function freshDatabase(engine: Engine, { migrate = true } = {}): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString("hex")}`;
   let handle: DatabaseHandle;
@@ -24,13 +28,15 @@ export async function freshDatabase(engine: Engine, { migrate = true } = {}): Pr
   let databaseUrl: string | null = null;
   if (engine === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "unboxed-sqlite-"));
+    // The template was closed cleanly, so its whole content is in the one file (no WAL beside it).
+    if (migrate) fs.copyFileSync(inject("sqliteTemplate"), path.join(dir, "shop.db"));
     handle = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dir, "shop.db") });
     remove = async () => fs.rmSync(dir, { recursive: true, force: true });
   } else {
     const adminUrl = inject("postgresUrl");
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    await admin.query(migrate ? `create database ${name} template ${inject("postgresTemplate")}` : `create database ${name}`);
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
@@ -43,6 +49,7 @@ export async function freshDatabase(engine: Engine, { migrate = true } = {}): Pr
       await again.end();
     };
   }
+  // Already migrated: this finds nothing left to run, and checks the copy is at the latest schema.
   if (migrate) await migrateToLatest(handle.db);
   return {
     ...handle,
