@@ -3,8 +3,9 @@ import { defineConfig, devices } from "@playwright/test";
 // End-to-end journeys drive the built production server in a real Chromium. No browser is
 // downloaded: CHROME_PATH, else Debian's /usr/bin/chromium.
 const port = Number(process.env.E2E_PORT ?? 3107);
-// The Paystack stand-in (tests/support/paystack-stand-in.ts) listens here; the shop is pointed at it.
-const paystackPort = Number(process.env.E2E_PAYSTACK_PORT ?? 3251);
+// The Paystack stand-in (tests/support/paystack-stand-in.ts) listens here; the shop is pointed at it. Its port follows
+// the shop's, so two checkouts can run their journeys side by side.
+const paystackPort = Number(process.env.E2E_PAYSTACK_PORT ?? port + 1000);
 export const E2E_PAYSTACK_SECRET = "sk_test_unboxed_e2e_stand_in";
 export const E2E_DATA_DIR = "tests/e2e/.data";
 
