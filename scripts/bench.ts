@@ -1,5 +1,5 @@
 // npm run bench [-- --products 10000 --shoppers 50 --warmup 10 --duration 30 --database-url postgres://... | --postgres
-//                  --baseline-rps N --profile --fixed-urls]
+//                  --baseline-rps N --profile --fixed-urls --port N]
 // Seeds a fresh data folder with N products (the demo perfumes and numbered copies of them, sharing
 // their images), starts the shop cold as `npm run serve` starts it (its environment and Node flags,
 // read from package.json), and sends it realistic shoppers: each a new browser with its own cookies,
@@ -10,6 +10,7 @@
 // --postgres runs on a throwaway PostgreSQL cluster of this machine; --database-url on an empty database.
 // --profile writes the server's V8 CPU profile (node --cpu-prof) and prints where its time went.
 // --fixed-urls adds a second table: each storefront page alone, loaded by autocannon.
+// --port serves the shop on that port of 127.0.0.1 (by default any free one).
 import autocannon, { type Client as CannonClient } from "autocannon";
 import { sql } from "kysely";
 import fs from "node:fs";
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     "baseline-rps": { type: "string" },
     profile: { type: "boolean", default: false },
     "fixed-urls": { type: "boolean", default: false },
+    port: { type: "string" },
   },
 });
 const productCount = Math.max(432, Number(values.products));
@@ -259,7 +261,7 @@ async function main() {
     const nodeArgs = [...serveNodeArgs(), ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])];
     const env = { ...serveEnvironment(), SEED_DEMO: "false" };
     const startedAt = performance.now();
-    shop = await startShop({ port: await freePort(), dataDir, databaseUrl, env, nodeArgs });
+    shop = await startShop({ port: values.port ? Number(values.port) : await freePort(), dataDir, databaseUrl, env, nodeArgs });
     const startMs = performance.now() - startedAt;
     const idle = memoryMb(shop.pid);
     const load = os.loadavg()[0];

@@ -1,3 +1,4 @@
+import { createElement } from "react";
 import { Link, type LinkProps, NavLink, type NavLinkProps, useLocation } from "react-router";
 
 // One of the shop's own paths, as the router would write it unchanged: no dot segments, no doubled
@@ -11,20 +12,7 @@ export const PLAIN_PATH = /^\/(?![/\\])[\w\-~%/]*(?:\?[\x21-\x22\x24-\x7e]+)?$/;
  * Anything else (a relative or external target, prefetching, reloadDocument) is the router's `<Link>`.
  */
 export function ServerLink(props: LinkProps) {
-  // Navigation options act on a click in the browser; they write nothing.
-  const {
-    to,
-    discover = "render",
-    prefetch = "none",
-    relative,
-    reloadDocument,
-    replace: _replace,
-    state: _state,
-    target,
-    preventScrollReset: _preventScrollReset,
-    viewTransition: _viewTransition,
-    ...rest
-  } = props;
+  const { to, discover = "render", prefetch = "none", relative, reloadDocument, target } = props;
   if (
     typeof to !== "string" ||
     !PLAIN_PATH.test(to) ||
@@ -32,19 +20,33 @@ export function ServerLink(props: LinkProps) {
     relative ||
     reloadDocument ||
     prefetch !== "none" ||
-    "mask" in rest
+    "mask" in props
   ) {
     return <Link {...props} />;
   }
-  return (
-    <a
-      {...rest}
-      href={to}
-      target={target}
-      data-discover={discover === "render" ? "true" : undefined}
-    />
-  );
+  // The attributes are copied key by key: an object rest leaving out the options was most of this
+  // function's time, and a page has dozens of links.
+  const attributes: Record<string, unknown> = {};
+  for (const key in props) if (!LINK_OPTIONS.has(key)) attributes[key] = props[key as keyof LinkProps];
+  attributes.href = to;
+  attributes.target = target;
+  attributes["data-discover"] = discover === "render" ? "true" : undefined;
+  return createElement("a", attributes);
 }
+
+/** The router's navigation options: they act on a click in the browser and write nothing. */
+const LINK_OPTIONS: ReadonlySet<string> = new Set([
+  "to",
+  "discover",
+  "prefetch",
+  "relative",
+  "reloadDocument",
+  "replace",
+  "state",
+  "target",
+  "preventScrollReset",
+  "viewTransition",
+] satisfies (keyof LinkProps)[]);
 
 /**
  * The shop's link: the router's `<Link>` in the browser (client-side navigation, as ever); on the
@@ -62,18 +64,33 @@ export const ShopLink: typeof Link = import.meta.env.SSR
  * (class, style or children as functions, a target `ServerLink` leaves to the router) is `<NavLink>`.
  */
 export function ServerNavLink(props: NavLinkProps) {
-  const { "aria-current": ariaCurrent = "page", caseSensitive = false, className = "", end = false, style, to, viewTransition, children, ...rest } = props;
+  const { "aria-current": ariaCurrent = "page", caseSensitive = false, className = "", end = false, style, to, viewTransition, children } = props;
   const { pathname } = useLocation();
   if (typeof to !== "string" || !PLAIN_PATH.test(to) || typeof className !== "string" || typeof style === "function" || typeof children === "function") {
     return <NavLink {...props} />;
   }
   const active = isActivePath(pathname, to, { end, caseSensitive });
-  return (
-    <ServerLink {...rest} aria-current={active ? ariaCurrent : undefined} className={[className, active ? "active" : null].filter(Boolean).join(" ")} style={style} to={to} viewTransition={viewTransition}>
-      {children}
-    </ServerLink>
-  );
+  const linkProps: Record<string, unknown> = {};
+  for (const key in props) if (!NAV_LINK_OPTIONS.has(key)) linkProps[key] = props[key as keyof NavLinkProps];
+  linkProps["aria-current"] = active ? ariaCurrent : undefined;
+  linkProps.className = [className, active ? "active" : null].filter(Boolean).join(" ");
+  linkProps.style = style;
+  linkProps.to = to;
+  linkProps.viewTransition = viewTransition;
+  return createElement(ServerLink, linkProps as unknown as LinkProps, children);
 }
+
+/** What `ServerNavLink` writes itself rather than passing on to `ServerLink`. */
+const NAV_LINK_OPTIONS: ReadonlySet<string> = new Set([
+  "aria-current",
+  "caseSensitive",
+  "className",
+  "end",
+  "style",
+  "to",
+  "viewTransition",
+  "children",
+] satisfies (keyof NavLinkProps)[]);
 
 /** Whether a navigation link to `to` is the current page's: the router's rule, for a path without dot segments (PLAIN_PATH). */
 export function isActivePath(pathname: string, to: string, { end = false, caseSensitive = false } = {}): boolean {
