@@ -72,7 +72,7 @@ export const SQLITE_SYNCHRONOUS = "FULL";
 
 /**
  * Runs `work` in one transaction committed without waiting for the disk: for writes a shopper would
- * not miss after a power cut, their product views and their cart (docs/decisions/169, 172). The
+ * not miss after a power cut, their product views and their cart (docs/decisions/172). The
  * database stays consistent; only the last such commits may be lost, and any commit that waits (an
  * order, a payment) takes them to the disk with it. On SQLite the connection is held from relaxing the
  * setting to restoring it, so no other transaction (an order among them) commits in between; on

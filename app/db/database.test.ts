@@ -142,7 +142,7 @@ describe.each(ENGINES)("data layer on %s", (engine) => {
     await expect(t.db.deleteFrom("categories").where("id", "=", category.id).execute()).rejects.toThrow();
   });
 
-  it("commits a shopper's cart or view without waiting for the disk, in one transaction, and every other write still waits (decisions 169, 172)", async () => {
+  it("commits a shopper's cart or view without waiting for the disk, in one transaction, and every other write still waits (decision 172)", async () => {
     const setting = async (on: Db) =>
       engine === "postgres"
         ? (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(on)).rows[0].synchronous_commit

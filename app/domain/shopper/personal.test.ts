@@ -271,7 +271,7 @@ describe.each(ENGINES)("a shopper's own parts of a page on %s", (engine) => {
       // checks the latest view again; on SQLite in a transaction that reads it again (not before it: the
       // read already found it new).
       if (engine === "postgres") expect(counted.statements).toEqual(["SelectQueryNode", "RawNode"]);
-      // (the write between the pragmas that commit it without waiting for the disk: decision 169)
+      // (the write between the pragmas that commit it without waiting for the disk: decision 172)
       else expect(counted.statements).toEqual(["SelectQueryNode", "RawNode", "SelectQueryNode", "InsertQueryNode", "DeleteQueryNode", "RawNode"]);
       expect(await viewedIds(t.db, ada.id)).toEqual([page, viewed[3], viewed[2], viewed[1], viewed[0]]);
 

@@ -46,7 +46,7 @@ export async function recordView(db: Db, userId: number, productId: number, now 
 /**
  * The write of recordView once a read has found the product is not the latest view (docs/decisions/196).
  * On PostgreSQL one statement, which checks again; on SQLite written without waiting for the disk
- * (docs/decisions/169): a shopper's list of views is not worth the wait that keeps an order through a
+ * (docs/decisions/172): a shopper's list of views is not worth the wait that keeps an order through a
  * power cut, and that wait held up every other shopper on the server's one thread (207 µs a view
  * against 32 µs on the bench machine).
  */

@@ -44,7 +44,7 @@ describe.each(ENGINES)("recently viewed on %s", (engine) => {
   });
 
   // SQLite only: PostgreSQL records a view in the statement that reads the page's parts.
-  if (engine === "sqlite") it("writes a view without waiting for the disk, and no other write meanwhile (decision 169)", async () => {
+  if (engine === "sqlite") it("writes a view without waiting for the disk, and no other write meanwhile (decision 172)", async () => {
     const dee = await makeUser(t.db, "dee@example.com");
     const eve = await makeUser(t.db, "eve@example.com");
     const synchronous = async () => (await sql<{ synchronous: number }>`pragma synchronous`.execute(t.db)).rows[0].synchronous;
