@@ -270,7 +270,7 @@ export interface HomeCarousels {
 
 /**
  * The home page's three carousels, newest first, in one statement: on PostgreSQL each statement is a
- * round trip, and the home page is the largest page rendered (docs/decisions/179).
+ * round trip, and the home page is the largest page rendered.
  */
 export async function homeCarousels(db: Db): Promise<HomeCarousels> {
   const [row] = await readHomeCarousels(db);
@@ -658,7 +658,7 @@ export interface ShopListing extends ShopPage {
  */
 export async function shopListing(db: Db, params: URLSearchParams, locale: Locale): Promise<ShopListing> {
   // The version last read is assumed, and read again with the page's rows: a listing takes one
-  // statement, not two (docs/decisions/182). Only after a catalogue change is it read over, at the new version.
+  // statement, not two. Only after a catalogue change is it read over, at the new version.
   const assumed = lastVersions.get(db);
   if (assumed !== undefined) {
     const listing = await shopListingAt(db, params, locale, assumed);

@@ -20,8 +20,8 @@ export interface ProductPageData {
 /**
  * A product page's catalogue data in one statement: the product with its sizes (productDetail), its
  * related cards (relatedProducts), its gallery (productGallery), and whether it is in orders enough for
- * 'often bought together'. On PostgreSQL each statement is a round trip, and these were four
- * (docs/decisions/181). Null for a product not on sale.
+ * 'often bought together'. On PostgreSQL each statement is a round trip, and these were four.
+ * Null for a product not on sale.
  */
 export async function productPage(db: Db, id: number, locale: Locale): Promise<ProductPageData | null> {
   const [row] = await readProductPage[locale](db, id);

@@ -165,7 +165,7 @@ export type ViewColumns = (db: Db, values: { user: Expression<number>; product: 
  * (docs/decisions/164): call this once per set of columns, at the top of a module.
  *
  * `withShopper` gives the same as parts of a statement that also finds the shopper (the session:
- * docs/decisions/178): `columns` are read beside the session's, and `fromRow` reads the answer.
+ * docs/decisions/160): `columns` are read beside the session's, and `fromRow` reads the answer.
  */
 export function viewingProduct(more: ViewColumns) {
   const columns = (db: Db, user: Expression<number>, product: Expression<number>, email: Expression<string>) => [
