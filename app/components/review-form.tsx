@@ -6,7 +6,7 @@ import { ShopForm } from "./shop-form";
 /**
  * The review form of a product page, for a customer whose order was delivered (docs/decisions/134).
  * `action`: the product page's path, written out so that the server writes the form without resolving
- * it through the router (docs/decisions/200).
+ * it through the router, as every `ShopForm` (shop-form.tsx).
  */
 export default function ReviewForm({ action, errors }: { action: string; errors: Record<string, string> }) {
   const { t } = useT();
