@@ -149,8 +149,8 @@ function forgetSampledValues(sqlite: SQLite.Database): void {
 }
 
 /**
- * `readsOnly`: a second connection of the same server that must never write (the render thread's,
- * docs/decisions/210). In WAL mode a transaction that has read and then writes fails at once
+ * `readsOnly`: a second connection of the same server that must never write (once the render
+ * thread's, which docs/decisions/216 removed). In WAL mode a transaction that has read and then writes fails at once
  * (SQLITE_BUSY) if another connection wrote in between; the server's own transactions read first, so
  * any write by a second connection could fail a shopper's cart change or sign-in. Such a connection
  * keeps no statistics (PRAGMA optimize writes them) and refuses writes (query_only).

@@ -12,7 +12,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const at = "2026-01-01T00:00:00.000Z";
 const user = (email: string) => ({ email, password_hash: "!", first_name: "A", last_name: "B", role: "customer" as const, created_at: at });
 
-// The render thread's SQLite connection (docs/decisions/210).
+// A second SQLite connection that only reads (once the render thread's: docs/decisions/216).
 describe("a SQLite connection that reads only", () => {
   it("writes nothing, even on opening, so a transaction of the server's that has read can still write", async () => {
     const file = path.join(dir, "shop.db");
