@@ -83,7 +83,7 @@ export function ProductCarousel({
   title: string;
   products: ProductCardData[];
   backward?: boolean;
-  /** the title's id, for a carousel also rendered on its own (docs/decisions/150); otherwise a generated one */
+  /** the title's id, for a carousel also rendered on its own; otherwise a generated one */
   headingId?: string;
 }) {
   const { t } = useT();

@@ -1,6 +1,7 @@
 // Recently viewed perfumes (docs/decisions/126). Signed-in shoppers' views are kept on the server;
-// a visitor's are kept in this cookie by the browser. It must not start with `ub_`: the page cache
-// treats those cookies as personal (decision 011), and visitors' product pages must stay cached.
+// a visitor's are kept in this cookie by the browser. It is not one of the cookies that make a page
+// personal to shared caches (`ub_session`, `ub_cart`: docs/decisions/216), so visitors' product pages
+// stay shared.
 
 export const RECENT_COOKIE = "recently_viewed";
 /** at most this many perfumes in a strip, and asked of /api/products/cards at once */

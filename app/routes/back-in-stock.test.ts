@@ -53,7 +53,7 @@ describe.each(ENGINES)("back-in-stock pages on %s", (engine) => {
     const cookie = await createSession(context, user.id);
     expect(await ask(context, soldOut, {}, { cookies: [cookie] })).toMatchObject({ status: 303 });
     const page = await run(product.loader, browserRequest(`/shop/${soldOut}`, { cookies: [cookie] }), context, { id: String(soldOut) });
-    // The shopper's part of the page (docs/decisions/150): they wait for the one sold-out size.
+    // The shopper's part of the page: they wait for the one sold-out size.
     const { backInStock, personal } = page.body as { backInStock: { soldOut: { id: number }[]; choose: boolean }; personal: string };
     expect(backInStock.choose).toBe(false);
     const waited = parseProductPersonal(personal).waited;

@@ -80,7 +80,7 @@ test("two shoppers asking at once never see each other's page", async ({ request
   const bola = await customerWithSession(database.db, `interleave-bola-${stamp}@example.com`, "Bolanle");
   await shop(request, baseURL!, ada, [ids[0]], [ids[1]]);
   await shop(request, baseURL!, bola, ids.slice(0, 3), []);
-  // Product pages (docs/decisions/150): Ada may review one perfume; Bola waits for a sold-out one.
+  // Product pages: Ada may review one perfume; Bola waits for a sold-out one.
   const received = await perfume("Interleave Oud", 10);
   const gone = await perfume("Interleave Musk", 0);
   await insertOrder(database.db, { userId: await userId(ada), status: "delivered", items: [{ productId: received.id, quantity: 1 }] });

@@ -107,8 +107,8 @@ export function startCatalogBroadcast(options: {
   }
 
   // A change that could not be announced (no connection, or the notice failed) is announced once the
-  // connection is back: the other instances keep their pages up to PAGE_CACHE_TTL_S, 10 minutes by
-  // default (docs/decisions/187), too long to leave them on.
+  // connection is back: the other instances would otherwise keep their product cards (docs/decisions/196)
+  // as they were.
   // What was missed is not known: it is announced as a change to anything.
   let unannounced = false;
   const announce = (scope: CatalogScope) => {

@@ -24,7 +24,7 @@ export const WISHLIST_SHOWN_LIMIT = 500;
 
 /**
  * The ids in the user's wishlist (the most recent WISHLIST_SHOWN_LIMIT), ascending: every storefront
- * page's hearts are drawn from it (docs/decisions/141).
+ * page's hearts are drawn from it.
  */
 export async function wishlistIds(db: Db, userId: number): Promise<number[]> {
   const row = await db.selectNoFrom(wishlistIdsColumn(db, sql.val(userId)).as("ids")).executeTakeFirstOrThrow();
