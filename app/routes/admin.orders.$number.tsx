@@ -7,6 +7,7 @@ import { changeOrderStatus, getAdminOrder } from "~/domain/admin-orders.server";
 import { canMarkPaid, canSetDeliveryFee, markOrderPaid, recordRefund, setDeliveryFee } from "~/domain/payments.server";
 import { refundOnlineOrder } from "~/domain/online-payments.server";
 import { isOrderNumber } from "~/domain/orders.server";
+import { revokeOrderLink } from "~/domain/orders/order-tracking.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
 import { assertPermission, can, requirePermission } from "~/domain/permissions.server";
@@ -79,6 +80,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const mail = "mail" in result ? result.mail : "none";
     const key = intent === "refund" ? (online ? "refundedOnline" : "refunded") : mail === "queued" ? "paidMailed" : "paid";
     return redirectWithToast(context, path, { type: "success", key: `admin.orders.toast.${key}`, values: { number: params.number } });
+  }
+  if (intent === "revokeLink" && isOrderNumber(params.number)) {
+    assertPermission(admin, request, context, "orders.status");
+    const found = await getAdminOrder(context.db, params.number);
+    if (!found) throw data(null, { status: 404 });
+    await revokeOrderLink(context.db, found.id);
+    return redirectWithToast(context, path, { type: "success", key: "admin.orders.toast.linkRevoked", values: { number: params.number } });
   }
   const parsed = statusChange.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   if (!parsed.success || !isOrderNumber(params.number)) {
@@ -210,6 +218,12 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                       {order.customerEmail}
                     </>
                   )}
+                  {order.guest && (
+                    <>
+                      <br />
+                      <span className="text-xs font-medium text-amber-800" data-testid="guest-order">{t("admin.orders.guestOrder")}</span>
+                    </>
+                  )}
                 </>
               ) : (
                 t("admin.orders.guest")
@@ -230,6 +244,22 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
                 <span className="text-stone-600">{t("admin.orders.noPhone")}</span>
               )}
             </dd>
+            {order.channel === "checkout" && (
+              <>
+                <dt className="text-stone-500">{t("admin.orders.privateLink")}</dt>
+                <dd>
+                  {order.privateLink ? t("admin.orders.privateLinkActive") : t("admin.orders.privateLinkNone")}
+                  {order.privateLink && loaderData.changesStatus && (
+                    <Form method="post" className="mt-1">
+                      <input type="hidden" name="intent" value="revokeLink" />
+                      <button type="submit" className="text-sm font-medium text-rose-700 underline">
+                        {t("admin.orders.revokeLink")}
+                      </button>
+                    </Form>
+                  )}
+                </dd>
+              </>
+            )}
           </dl>
           <h3 className="font-semibold text-ink">{t("admin.orders.address")}</h3>
           {order.deliveryMethod === "pickup" ? (
