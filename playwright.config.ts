@@ -61,6 +61,8 @@ export default defineConfig({
       // The journeys' orders mostly come from this one machine's address and many stay unpaid: the
       // per-address cap on units held unpaid (docs/decisions/213) is raised so they never meet it.
       HELD_UNITS_PER_IP: "1000",
+      // The demo perfumes cost more than the default ₦50,000 up to which guests may pay on delivery.
+      GUEST_PAY_ON_DELIVERY_MAX: "1000000",
       BANK_NAME: "Demo Bank",
       BANK_ACCOUNT_NAME: "Unboxed Perfumes Ltd",
       BANK_ACCOUNT_NUMBER: "0123456789",

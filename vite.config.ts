@@ -140,7 +140,7 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   cart: ["toast"],
   // An order's payment line, how to pay and paying online, written by the order pages' loaders, and
   // why the checkout refused an order, written by its action; toasts, which the root loader translates.
-  purchase: ["order.paymentState", "order.pay", "checkout.problems", "checkout.placed", "pay"],
+  purchase: ["order.paymentState", "order.pay", "checkout.problems", "checkout.placed", "pay", "guest", "track"],
   // The product API's refusals, and what the product page's action answers already translated.
   product: [
     "recentErrors",

@@ -22,6 +22,9 @@ export default [
     route("orders/:number", "routes/account.order.tsx"),
     route("orders/:number/pay", "routes/account.order.pay.tsx"),
     route("checkout", "routes/account.checkout.tsx"),
+    route("track", "routes/track.tsx"),
+    route("track/:token", "routes/track.$token.tsx"),
+    route("track/:token/pay", "routes/track.$token.pay.tsx"),
     route("back-in-stock/stop", "routes/back-in-stock.stop.tsx"),
     // Anything unmatched renders the store's 'Page not found' with HTTP 404.
     route("*", "routes/_store.not-found.tsx"),
@@ -51,6 +54,7 @@ export default [
   // Printable documents: outside the shop's and the admin area's frames.
   route("admin/orders/:number/print", "routes/admin.invoice.tsx"),
   route("orders/:number/invoice", "routes/account.invoice.tsx"),
+  route("track/:token/invoice", "routes/track.$token.invoice.tsx"),
   route("auth/logout", "routes/auth.logout.tsx"),
   route("payments/paystack/callback", "routes/payments.paystack.callback.tsx"),
   route("webhooks/paystack", "routes/webhooks.paystack.ts"),

@@ -43,6 +43,9 @@ export function StoreFooter() {
               <ShopLink to="/returns-refunds">{t("store.footer.returnsRefunds")}</ShopLink>
             </li>
             <li>
+              <ShopLink to="/track">{t("store.footer.track")}</ShopLink>
+            </li>
+            <li>
               <a href="#privacy-policy">{t("store.footer.privacy")}</a>
             </li>
           </ul>

@@ -202,6 +202,12 @@ export interface OrderTable {
   placed_from: ColumnType<string | null, string | null | undefined, string | null>;
   /** the number the rider calls, E.164 (+234…); null for orders placed before it was asked (and WhatsApp orders) */
   phone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** who placed a guest order (no account): the e-mail the confirmation and the private link went to */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** a guest order's name, as typed at checkout */
+  customer_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 (hex) of the order's private link's token; null: no link, or revoked by the owner */
+  access_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** when the owner was told this unconfirmed pay-on-delivery order will expire */
   hold_warned_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   created_at: Timestamp;

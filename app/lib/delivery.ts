@@ -88,17 +88,24 @@ export interface PaymentOptions {
   paystack: boolean;
   bankTransfer: boolean;
   payOnDelivery: boolean;
+  /**
+   * A guest's order (docs/decisions/217): pay on delivery only up to this total (kobo; 0: never).
+   * Absent for signed-in shoppers.
+   */
+  onDeliveryMax?: number | null;
 }
 
 export const PAYMENT_METHODS: PaymentMethod[] = ["paystack", "bank_transfer", "on_delivery"];
 
 /** The ways to pay offered for this delivery, in the order the checkout lists them. */
-export function paymentMethodsFor(options: PaymentOptions, quote: DeliveryQuote | null): PaymentMethod[] {
+export function paymentMethodsFor(options: PaymentOptions, quote: DeliveryQuote | null, total?: number): PaymentMethod[] {
   const methods: PaymentMethod[] = [];
   if (options.paystack) methods.push("paystack");
   if (options.bankTransfer) methods.push("bank_transfer");
+  // A guest's pay on delivery has a ceiling (the known fraud risk of guest orders); the total decides.
+  const overGuestCeiling = options.onDeliveryMax != null && (options.onDeliveryMax === 0 || (total ?? 0) > options.onDeliveryMax);
   // Before a state is chosen it is offered if any zone could have it; the server decides on the real one.
-  if (options.payOnDelivery && (quote === null || quote.payOnDelivery)) methods.push("on_delivery");
+  if (options.payOnDelivery && !overGuestCeiling && (quote === null || quote.payOnDelivery)) methods.push("on_delivery");
   return methods;
 }
 

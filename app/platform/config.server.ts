@@ -98,6 +98,15 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 10000 units")
     .max(10000, "must be between 1 and 10000 units")
     .default(DEFAULT_HOLDS.perIp),
+  // Guest checkout (docs/decisions/217): whether shoppers may order without an account, and up to what
+  // order total (naira) pay on delivery is offered to them; 0: never.
+  GUEST_CHECKOUT: booleanFlag.default(true),
+  GUEST_PAY_ON_DELIVERY_MAX: z.coerce
+    .number({ message: "must be a whole number of naira" })
+    .int("must be a whole number of naira")
+    .min(0, "must be between 0 and 100000000 naira")
+    .max(100_000_000, "must be between 0 and 100000000 naira")
+    .default(50_000),
   SEED_DEMO: booleanFlag.default(true),
   SHARED_CACHE_SECONDS: z.coerce
     .number({ message: "must be a number of seconds" })
@@ -161,6 +170,8 @@ export interface Config {
   orderHoldHours: number;
   /** what unpaid orders may hold (docs/decisions/213): units of one product in one order, units held by one account's and one address's unpaid orders */
   holds: { perProduct: number; perAccount: number; perIp: number };
+  /** guest checkout (docs/decisions/217): offered at all, and pay on delivery for guests up to this order total (kobo; 0: never) */
+  guests: { checkout: boolean; payOnDeliveryMax: number };
   /** OWNER_EMAIL is set (else new-order alerts go to SHOP_EMAIL), for the dashboard's setup checklist */
   ownerEmailSet: boolean;
   seedDemo: boolean;
@@ -252,6 +263,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     paystack: env.PAYSTACK_SECRET_KEY ? { secretKey: env.PAYSTACK_SECRET_KEY, publicKey: env.PAYSTACK_PUBLIC_KEY ?? null, apiUrl: env.PAYSTACK_API_URL } : null,
     orderHoldHours: env.ORDER_HOLD_HOURS,
     holds: { perProduct: env.ORDER_LINE_LIMIT, perAccount: env.HELD_UNITS_PER_ACCOUNT, perIp: env.HELD_UNITS_PER_IP },
+    guests: { checkout: env.GUEST_CHECKOUT, payOnDeliveryMax: env.GUEST_PAY_ON_DELIVERY_MAX * 100 },
     ownerEmailSet: env.OWNER_EMAIL !== undefined,
     seedDemo: env.SEED_DEMO,
     sharedCacheSeconds: env.SHARED_CACHE_SECONDS,

@@ -4,7 +4,10 @@ import { AddressFields, type AddressErrors } from "~/components/address-fields";
 import { CheckoutTotals, DeliveryChoice, PaymentChoice } from "~/components/checkout-options";
 import { ErrorSummary } from "~/components/error-summary";
 import { PhoneField } from "~/components/phone-field";
-import { checkoutView, placeCheckoutOrder } from "~/domain/orders/checkout.server";
+import { GuestContactFields, type GuestTexts } from "~/components/guest-contact-fields";
+import { findCartId } from "~/http/cart.server";
+import { type CheckoutResult, checkoutView, guestCheckoutView, placeCheckoutOrder } from "~/domain/orders/checkout.server";
+import { guestCheckoutOffered, guestPaymentOptions, placeGuestOrder } from "~/domain/orders/guest-orders.server";
 import { paymentOptions } from "~/domain/orders/delivery.server";
 import { startOnlinePayment } from "~/domain/payments/online-payments.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
@@ -12,7 +15,7 @@ import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
 import { nigerianState, paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
 import { WhatsAppOrderButton } from "~/components/whatsapp-order-button";
 import type { Translate } from "~/lib/i18n";
-import { requireUser } from "~/http/session.server";
+import { getSessionUser, requireUser } from "~/http/session.server";
 import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";
@@ -22,10 +25,29 @@ import { redirectWithToast } from "~/http/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/account.checkout";
 
+/** A signed-in shopper's checkout, or a guest's when the shop allows it (else: sign in first). */
+async function shopper(request: Request, context: Route.LoaderArgs["context"]) {
+  const user = await getSessionUser(request, context.db, context.readsOfRequest);
+  if (user || !guestCheckoutOffered(context.config)) return { user: user ?? (await requireUser(request, context)) };
+  return { user: null };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { user } = await shopper(request, context);
   const t = requestTranslator(request);
-  return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title: t("purchase.checkout.title") };
+  const title = t("purchase.checkout.title");
+  if (user) return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title, guest: null };
+  const payment = guestPaymentOptions(context.config, paymentOptions(context.config));
+  const guest: GuestTexts = {
+    heading: t("purchase.guest.heading"),
+    name: t("purchase.guest.name"),
+    email: t("purchase.guest.email"),
+    emailHint: t("purchase.guest.emailHint"),
+    haveAccount: t("purchase.guest.haveAccount"),
+    signIn: t("purchase.guest.signIn"),
+    signInHint: t("purchase.guest.signInHint"),
+  };
+  return { ...(await guestCheckoutView(context.db, await findCartId(request, context), payment)), title, guest };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -49,10 +71,10 @@ export function meta({ data }: Route.MetaArgs) {
 const ADDRESS_FIELDS = ["street", "city", "state", "country", "phone"] as const;
 
 // "confirm" is the normal second step without JavaScript (the page shows the fee and the total first).
-const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, noPayment: 400, confirm: 200, tooManyOpen: 429, overLimit: 400, tooManyHeld: 429 } as const;
+const PROBLEM_STATUS = { empty: 409, changed: 409, soldOut: 409, unknownAddress: 404, invalidAddress: 400, delivery: 400, payment: 400, noPayment: 400, confirm: 200, tooManyOpen: 429, tooManyOrders: 429, overLimit: 400, tooManyHeld: 429 } as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const { user } = await shopper(request, context);
   const form = await readForm(request);
   const text = (name: string) => String(form.get(name) ?? "").slice(0, 1000);
   const chosen = text("addressId");
@@ -60,33 +82,34 @@ export async function action({ request, context }: Route.ActionArgs) {
   const address = { street: text("street"), city: text("city"), state: text("state"), country: text("country") };
   const phone = text("phone");
   const choices = { deliveryMethod: text("deliveryMethod"), paymentMethod: text("paymentMethod") };
+  const contact = { name: text("name"), email: text("email") };
+  const t = requestTranslator(request);
   try {
-    const result = await placeCheckoutOrder(
-      context.db,
-      user,
-      {
-        checkoutKey: text("checkoutKey"),
-        seen: text("seen"),
-        addressId,
-        address,
-        phone,
-        saveAddress: form.get("saveAddress") === "on",
-        ...choices,
-        expectedTotal: text("expectedTotal"),
-        payment: paymentOptions(context.config),
-      },
-      {
-        mail: { t: requestTranslator(request), config: context.config, user },
-        holdHours: context.config.orderHoldHours,
-        holds: context.config.holds,
-        clientIp: context.clientIp,
-      },
-    );
+    const input = {
+      checkoutKey: text("checkoutKey"),
+      seen: text("seen"),
+      addressId,
+      address,
+      phone,
+      saveAddress: form.get("saveAddress") === "on",
+      ...choices,
+      expectedTotal: text("expectedTotal"),
+      payment: paymentOptions(context.config),
+    };
+    const result: CheckoutResult & { link?: string } = user
+      ? await placeCheckoutOrder(context.db, user, input, {
+          mail: { t, config: context.config, user },
+          holdHours: context.config.orderHoldHours,
+          holds: context.config.holds,
+          clientIp: context.clientIp,
+        })
+      : await placeGuestOrder(context, await findCartId(request, context), { ...input, ...contact }, { t });
     if (!result.ok) {
       const { problem } = result;
-      if (problem === "unknownAddress" && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
+      if (problem === "unknownAddress" && addressId !== null && user) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
       const productName = problem === "soldOut" || problem === "overLimit" ? (result.productName ?? null) : null;
       const count = problem === "tooManyOpen" ? result.count : problem === "overLimit" || problem === "tooManyHeld" ? result.limit : 0;
+      const { name: nameError, email: emailError, ...errors } = problem === "invalidAddress" ? result.errors : {};
       const reason = problem === "delivery" ? result.reason : null;
       return data(
         {
@@ -97,32 +120,42 @@ export async function action({ request, context }: Route.ActionArgs) {
           problemText:
             problem === "invalidAddress" || problem === "noPayment" || problem === "confirm"
               ? null
-              : requestTranslator(request)(`purchase.checkout.problems.${problem === "delivery" ? `delivery_${reason}` : problem}`, { name: productName ?? "", count }),
-          errors: problem === "invalidAddress" ? result.errors : {},
+              : t(`purchase.checkout.problems.${problem === "delivery" ? `delivery_${reason}` : problem}`, { name: productName ?? "", count }),
+          errors,
+          // A guest's name and e-mail refused: written here, like the guest form's texts.
+          contactErrors: { name: nameError ? t(nameError) : undefined, email: emailError ? t(emailError) : undefined },
           reason,
           where: problem === "noPayment" ? result.where : "",
           confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
-          values: { ...address, phone },
+          values: { ...address, phone, ...contact },
           ...choices,
         },
-        { status: PROBLEM_STATUS[problem], headers: problem === "tooManyOpen" ? { "Retry-After": String(result.retryAfter) } : undefined },
+        { status: PROBLEM_STATUS[problem], headers: problem === "tooManyOpen" || problem === "tooManyOrders" ? { "Retry-After": String(result.retryAfter) } : undefined },
       );
     }
+    // A guest goes on to the order's private page: the only page of the order a guest can open.
+    const page = result.link ?? `/orders/${result.order.number}`;
     if (result.order.paymentMethod === "paystack" && result.order.paymentStatus === "unpaid") {
-      const started = await startOnlinePayment(context, { number: result.order.number, userId: user.id });
+      const started = await startOnlinePayment(
+        context,
+        user ? { number: result.order.number, userId: user.id } : { number: result.order.number, viaLink: { callbackPath: page } },
+      );
       // Placed either way: when Paystack cannot be reached, the order page offers 'Pay now'.
-      if (started.ok) return redirect(`/orders/${result.order.number}/pay`, 303);
-      return redirectWithToast(context, `/orders/${result.order.number}`, { type: "error", key: "purchase.pay.unavailable" });
+      if (started.ok) return redirect(`${page}/pay`, 303);
+      return redirectWithToast(context, page, { type: "error", key: "purchase.pay.unavailable" });
     }
-    return redirectWithToast(context, `/orders/${result.order.number}`, {
+    return redirectWithToast(context, page, {
       type: "success",
       key: "purchase.checkout.placed",
       values: { number: result.order.number },
     });
   } catch (error) {
     console.error("checkout failed:", error);
-    const problemText = requestTranslator(request)("purchase.checkout.problems.failed");
-    return data({ problem: "failed" as const, productName: null, count: 0, problemText, errors: {}, reason: null, where: "", confirm: null, values: { ...address, phone }, ...choices }, { status: 500 });
+    const problemText = t("purchase.checkout.problems.failed");
+    return data(
+      { problem: "failed" as const, productName: null, count: 0, problemText, errors: {}, contactErrors: {}, reason: null, where: "", confirm: null, values: { ...address, phone, ...contact }, ...choices },
+      { status: 500 },
+    );
   }
 }
 
@@ -141,12 +174,13 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const canSave = !selected && addresses.length < maxAddresses;
   const failedValues = actionData?.values;
   const errors = (actionData?.errors ?? {}) as AddressErrors;
+  const contactErrors: { name?: string; email?: string } = actionData?.contactErrors ?? {};
   const [deliveryMethod, setDeliveryMethod] = useState<DeliveryMethod>(actionData?.deliveryMethod === "pickup" ? "pickup" : "delivery");
   const [typed, setTyped] = useState({ state: failedValues?.state ?? "", country: failedValues?.country || "Nigeria" });
   const [paymentMethod, setPaymentMethod] = useState<string>(actionData?.paymentMethod ?? "");
   const where = selected ?? typed;
   const quote = quoteDelivery(loaderData.delivery, { method: deliveryMethod, state: where.state, country: where.country, subtotal: cart.subtotal });
-  const methods = paymentMethodsFor(loaderData.payment, quote.ok ? quote.quote : null);
+  const methods = paymentMethodsFor(loaderData.payment, quote.ok ? quote.quote : null, quote.ok ? cart.subtotal + quote.quote.fee : cart.subtotal);
   const chosenMethod = (methods as string[]).includes(paymentMethod) ? (paymentMethod as PaymentMethod) : (methods[0] ?? null);
   // What this page shows as the total; the server places the order only when it computes the same.
   const expectedTotal = quote.ok ? String(cart.subtotal + quote.quote.fee) : "";
@@ -182,7 +216,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           title={t(actionData.problem === "invalidAddress" ? "purchase.checkout.fixTitle" : "purchase.checkout.problemTitle")}
           errors={
             actionData.problem === "invalidAddress"
-              ? ADDRESS_FIELDS.filter((name) => errors[name]).map((name) => ({ field: `checkout-${name}`, text: t(errors[name]!) }))
+              ? [
+                  ...(["name", "email"] as const).filter((name) => contactErrors[name]).map((name) => ({ field: `checkout-${name}`, text: contactErrors[name]! })),
+                  ...ADDRESS_FIELDS.filter((name) => errors[name]).map((name) => ({ field: `checkout-${name}`, text: t(errors[name]!) })),
+                ]
               : actionData.problem === "noPayment"
                 ? [{ text: noPaymentText(t, actionData.where) }]
                 : [{ text: actionData.problemText ?? "" }]
@@ -213,6 +250,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <input type="hidden" name="checkoutKey" value={loaderData.checkoutKey} />
           <input type="hidden" name="seen" value={loaderData.seen} />
           <input type="hidden" name="expectedTotal" value={expectedTotal} />
+
+          {loaderData.guest && <GuestContactFields texts={loaderData.guest} values={failedValues} errors={contactErrors} />}
 
           <DeliveryChoice table={loaderData.delivery} method={deliveryMethod} onChange={setDeliveryMethod} />
 

@@ -5,6 +5,7 @@ import { changeOrderStatus, getAdminOrder } from "~/domain/orders/admin-orders.s
 import { canMarkPaid, canSetDeliveryFee, markOrderPaid, setDeliveryFee } from "~/domain/payments/payments.server";
 import { refundOrder } from "~/domain/payments/online-payments.server";
 import { isOrderNumber } from "~/domain/orders/orders.server";
+import { revokeOrderLink } from "~/domain/orders/order-tracking.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
 import { assertPermission, requirePermission } from "~/http/staff-guard.server";
@@ -73,6 +74,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const mail = "mail" in result ? result.mail : "none";
     const key = intent === "refund" ? (online ? "refundedOnline" : "refunded") : mail === "queued" ? "paidMailed" : "paid";
     return redirectWithToast(context, path, { type: "success", key: `admin.orders.toast.${key}`, values: { number: params.number } });
+  }
+  if (intent === "revokeLink" && isOrderNumber(params.number)) {
+    assertPermission(admin, request, context, "orders.status");
+    const found = await getAdminOrder(context.db, params.number);
+    if (!found) throw data(null, { status: 404 });
+    await revokeOrderLink(context.db, found.id);
+    return redirectWithToast(context, path, { type: "success", key: "admin.orders.toast.linkRevoked", values: { number: params.number } });
   }
   const parsed = statusChange.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   if (!parsed.success || !isOrderNumber(params.number)) {

@@ -70,6 +70,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                 <>
                   <span className="block">{o.customerName}</span>
                   {o.customerEmail && <span className="block text-xs text-stone-500">{o.customerEmail}</span>}
+                  {o.guest && <span className="block text-xs font-medium text-amber-800" data-testid="guest-order">{t("admin.orders.guest")}</span>}
                 </>
               ) : (
                 <span className="text-stone-500">{t("admin.orders.guest")}</span>

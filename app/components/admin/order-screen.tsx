@@ -127,6 +127,12 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
                       {order.customerEmail}
                     </>
                   )}
+                  {order.guest && (
+                    <>
+                      <br />
+                      <span className="text-xs font-medium text-amber-800" data-testid="guest-order">{t("admin.orders.guestOrder")}</span>
+                    </>
+                  )}
                 </>
               ) : (
                 t("admin.orders.guest")
@@ -147,6 +153,22 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
                 <span className="text-stone-600">{t("admin.orders.noPhone")}</span>
               )}
             </dd>
+            {order.channel === "checkout" && (
+              <>
+                <dt className="text-stone-500">{t("admin.orders.privateLink")}</dt>
+                <dd>
+                  {order.privateLink ? t("admin.orders.privateLinkActive") : t("admin.orders.privateLinkNone")}
+                  {order.privateLink && loaderData.changesStatus && (
+                    <Form method="post" className="mt-1">
+                      <input type="hidden" name="intent" value="revokeLink" />
+                      <button type="submit" className="text-sm font-medium text-rose-700 underline">
+                        {t("admin.orders.revokeLink")}
+                      </button>
+                    </Form>
+                  )}
+                </dd>
+              </>
+            )}
           </dl>
           <h3 className="font-semibold text-ink">{t("admin.orders.address")}</h3>
           {order.deliveryMethod === "pickup" ? (

@@ -37,6 +37,11 @@ export const LIMITS = {
    * cannot be used to flood someone's mailbox
    */
   registerAddress: { points: 3, duration: 15 * 60 },
+  /** new guest checkout orders per IP address (docs/decisions/217) */
+  guestOrderIp: { points: 10, duration: 60 * 60 },
+  /** "Track your order" look-ups per IP address, and per order number from anywhere (docs/decisions/217) */
+  trackIp: { points: 10, duration: 15 * 60 },
+  trackOrder: { points: 10, duration: 60 * 60 },
   /** back-in-stock requests per IP address (docs/decisions/133) */
   backInStockIp: { points: 20, duration: 60 * 60 },
   /** reviews posted per account (docs/decisions/134) */

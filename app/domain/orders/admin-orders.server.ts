@@ -55,6 +55,8 @@ export interface AdminOrderRow {
   total: number;
   customerEmail: string | null;
   customerName: string | null;
+  /** placed without an account (docs/decisions/217): the e-mail and name are the order's own */
+  guest: boolean;
   paymentStatus: PaymentStatus;
 }
 
@@ -128,7 +130,11 @@ export function filteredOrders(db: Db, filters: Omit<OrderFilters, "page">) {
   if (filters.from) base = base.where("o.created_at", ">=", lagosStart(filters.from));
   if (filters.to) base = base.where("o.created_at", "<", lagosNextDay(filters.to));
   const q = filters.q?.trim();
-  if (q) base = base.where((eb) => eb.or([containsText(sql.ref<string>("o.number"), q), containsText(sql.ref<string>("u.email"), q)]));
+  if (q) {
+    base = base.where((eb) =>
+      eb.or([containsText(sql.ref<string>("o.number"), q), containsText(sql.ref<string>("u.email"), q), containsText(sql.ref<string>("o.email"), q), containsText(sql.ref<string>("o.phone"), q)]),
+    );
+  }
   return base;
 }
 
@@ -143,7 +149,7 @@ export async function listAdminOrders(
   const pages = Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE));
   const page = Math.min(Math.max(1, filters.page ?? 1), pages);
   const rows = await base
-    .select(["o.id", "o.number", "o.created_at", "o.channel", "o.status", "o.total", "o.payment_status", "u.email", "u.first_name", "u.last_name"])
+    .select(["o.id", "o.number", "o.created_at", "o.channel", "o.status", "o.total", "o.payment_status", "u.email", "u.first_name", "u.last_name", "o.email as guest_email", "o.customer_name", "o.user_id"])
     .orderBy("o.created_at", "desc")
     .orderBy("o.id", "desc")
     .limit(ADMIN_ORDERS_PAGE_SIZE)
@@ -160,14 +166,21 @@ export async function listAdminOrders(
       channel: r.channel,
       status: r.status,
       total: r.total,
-      customerEmail: r.email,
-      customerName: r.email ? `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim() : null,
+      ...customerOf(r),
       paymentStatus: r.payment_status,
     })),
   };
 }
 
+/** Who placed an order: its account, or a guest's own name and e-mail (docs/decisions/217). */
+function customerOf(r: { email: string | null; first_name: string | null; last_name: string | null; guest_email: string | null; customer_name: string | null; user_id: number | null }) {
+  if (r.email) return { customerEmail: r.email, customerName: `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim(), guest: false };
+  return { customerEmail: r.guest_email, customerName: r.guest_email ? (r.customer_name ?? "") : null, guest: r.user_id === null && r.guest_email !== null };
+}
+
 export interface AdminOrderDetail extends AdminOrderRow {
+  /** the order has a private link that works (the owner may revoke it) */
+  privateLink: boolean;
   subtotal: number;
   shipping: number;
   address: { street: string; city: string; state: string; country: string } | null;
@@ -204,6 +217,8 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
       "a.city",
       "a.state",
       "a.country",
+      "o.user_id",
+      "o.access_token_hash",
     ])
     .where("o.number", "=", number)
     .executeTakeFirst();
@@ -239,8 +254,8 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
     subtotal: order.subtotal,
     shipping: order.shipping,
     total: order.total,
-    customerEmail: order.email,
-    customerName: order.email ? `${order.first_name ?? ""} ${order.last_name ?? ""}`.trim() : null,
+    ...customerOf(order),
+    privateLink: order.access_token_hash !== null,
     address: snapshot,
     phone: order.phone,
     items: items.map((i) => ({
@@ -305,7 +320,7 @@ export async function changeOrderStatus(
     result = await db.transaction().execute(async (trx) => {
       const order = await trx
         .selectFrom("orders")
-        .select(["id", "number", "status", "channel", "user_id", "total"])
+        .select(["id", "number", "status", "channel", "user_id", "total", "email", "customer_name"])
         .where("number", "=", input.number)
         .executeTakeFirst();
       if (!order) return { ok: false as const, error: "notFound" as const };
@@ -375,9 +390,12 @@ export async function changeOrderStatus(
           ...(taken ? { stockTaken: [null, taken] } : {}),
         },
       });
+      // A guest is told at the order's e-mail (docs/decisions/217), in English (no language is known).
       const mailed = order.user_id
         ? await tellCustomer(trx, context.config, order.user_id, order.number, input.to, order.total, note)
-        : false;
+        : order.email
+          ? await tellCustomer(trx, context.config, { email: order.email, first_name: order.customer_name ?? "", locale: null }, order.number, input.to, order.total, note)
+          : false;
       return { ok: true as const, order, restocked, taken, mailed, changed };
     });
   } catch (error) {
@@ -393,13 +411,13 @@ export async function changeOrderStatus(
 export async function tellCustomer(
   trx: Transaction<Database>,
   config: Pick<Config, "publicUrl">,
-  userId: number,
+  to: number | { email: string; first_name: string; locale: string | null },
   number: string,
   status: OrderStatus,
   total: number,
   note: string | null,
 ): Promise<boolean> {
-  const user = await trx.selectFrom("users").select(["email", "first_name", "locale"]).where("id", "=", userId).executeTakeFirst();
+  const user = typeof to === "number" ? await trx.selectFrom("users").select(["email", "first_name", "locale"]).where("id", "=", to).executeTakeFirst() : to;
   if (!user) return false;
   // In the language the customer last used in the shop (English until known).
   const t = translatorFor(isLocale(user.locale) ? user.locale : DEFAULT_LOCALE);
@@ -411,7 +429,7 @@ export async function tellCustomer(
     t("admin.mail.total", { total: formatNaira(total) }),
     ...(note ? ["", t("admin.mail.note", { note })] : []),
     "",
-    t("admin.mail.link", { url: `${config.publicUrl}/profile` }),
+    t("admin.mail.link", { url: `${config.publicUrl}${typeof to === "number" ? "/profile" : "/track"}` }),
     "",
     t("admin.mail.signature"),
   ];

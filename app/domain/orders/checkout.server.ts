@@ -29,7 +29,8 @@ import { type CartLine, type CartView, cartView, isBuyable } from "../shopper/ca
 import { type CatalogScope, catalogChanged, stockTakenScope } from "../catalogue/catalog.server";
 import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "../operations/mail-outbox.server";
-import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, secondsUntilExpiry } from "./order-expiry.server";
+import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, openGuestOrders, secondsUntilExpiry } from "./order-expiry.server";
+import { TooManyAttempts } from "../operations/rate-limits.server";
 import { orderConfirmationEmail } from "./order-mail.server";
 import { checkHolds, DEFAULT_HOLDS, type HoldLimits, type HoldProblem, overProductLimit } from "./order-holds.server";
 import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, orderedProducts, type PlacedOrder } from "./orders.server";
@@ -40,6 +41,24 @@ import type { SessionUser } from "../accounts/sessions.server";
  * price and stock level, takes the stock, saves the address when asked, snapshots it, and empties the
  * cart. Amounts come from the database only; nothing the form says about money is believed.
  */
+
+/**
+ * Who is ordering: a signed-in account, or a guest (no account) whose cart is the browser's and whose
+ * order keeps the contact details given (docs/decisions/217). Every other rule is the same for both.
+ */
+export type Buyer =
+  | { kind: "account"; userId: number }
+  | {
+      kind: "guest";
+      /** the browser's cart (cookie); null when it has none */
+      cartId: string | null;
+      /** checked and normalised by the caller (guest-orders.server.ts) */
+      name: string;
+      email: string;
+      /** SHA-256 (hex) of the order's private link's token, and the link itself for the confirmation */
+      accessTokenHash: string;
+      link: string;
+    };
 
 async function accountCartId(db: Db, userId: number): Promise<string | null> {
   const row = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
@@ -58,6 +77,21 @@ async function lockAccountCart(trx: Transaction<Database>, userId: number): Prom
   }
   const row = await trx.updateTable("carts").set({ updated_at: now() }).where("user_id", "=", userId).returning("id").executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** The same for a guest's cart, by its id (the cookie's); null when there is no such cart. */
+async function lockGuestCart(trx: Transaction<Database>, cartId: string | null): Promise<string | null> {
+  if (!cartId) return null;
+  if (isPostgres(trx)) {
+    const row = await trx.selectFrom("carts").select("id").where("id", "=", cartId).where("user_id", "is", null).forUpdate().executeTakeFirst();
+    return row?.id ?? null;
+  }
+  const row = await trx.updateTable("carts").set({ updated_at: now() }).where("id", "=", cartId).where("user_id", "is", null).returning("id").executeTakeFirst();
+  return row?.id ?? null;
+}
+
+function buyerCartId(db: Db, buyer: Buyer): Promise<string | null> {
+  return buyer.kind === "account" ? accountCartId(db, buyer.userId) : Promise.resolve(buyer.cartId);
 }
 
 /** The cart's lines that can be bought, if they are what the shopper was shown; otherwise what is wrong. */
@@ -112,6 +146,21 @@ export async function checkoutView(db: Db, userId: number, payment: PaymentOptio
   };
 }
 
+/** The checkout page of a guest (docs/decisions/217): the browser's cart, no saved addresses, no account number. */
+export async function guestCheckoutView(db: Db, cartId: string | null, payment: PaymentOptions): Promise<CheckoutView> {
+  const [cart, delivery] = await Promise.all([cartView(db, cartId), loadDeliveryTable(db)]);
+  return {
+    phone: null,
+    delivery,
+    payment,
+    cart,
+    seen: cartFingerprint(cartId ?? "", cart.lines.filter(isBuyable)),
+    addresses: [],
+    maxAddresses: 0,
+    checkoutKey: randomBytes(16).toString("base64url"),
+  };
+}
+
 export interface CheckoutInput {
   checkoutKey: string;
   seen: string;
@@ -140,8 +189,10 @@ export type CheckoutProblem =
   | { problem: "changed" }
   | { problem: "soldOut"; productName?: string }
   | { problem: "unknownAddress" }
-  /** the account has MAX_OPEN_CHECKOUT_ORDERS unpaid orders already; one expires in retryAfter seconds */
+  /** the account (a guest: the e-mail or the phone) has MAX_OPEN_CHECKOUT_ORDERS unpaid orders already; one expires in retryAfter seconds */
   | { problem: "tooManyOpen"; count: number; retryAfter: number }
+  /** a guest: too many new orders from this IP address this hour */
+  | { problem: "tooManyOrders"; retryAfter: number }
   /** over what one order, or the unpaid orders of an account or an address, may hold (docs/decisions/213) */
   | HoldProblem
   /** the typed address, or the mobile number, is refused (translation keys by field) */
@@ -155,7 +206,7 @@ export type CheckoutProblem =
   /** the page showed another total (no JavaScript, or the fees changed): here is the real one, confirm it */
   | { problem: "confirm"; quote: DeliveryQuote; subtotal: number; total: number; where: string };
 
-export type CheckoutFieldErrors = Partial<Record<keyof AddressSnapshot | "phone", string>>;
+export type CheckoutFieldErrors = Partial<Record<keyof AddressSnapshot | "phone" | "name" | "email", string>>;
 
 export type CheckoutResult =
   | { ok: true; order: PlacedOrder; reused: boolean; address: AddressSnapshot | null }
@@ -172,8 +223,15 @@ class DeliveryChanged extends Error {
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-async function orderWithKey(db: Db, userId: number, key: string): Promise<PlacedOrder | null> {
-  const row = await db.selectFrom("orders").select("number").where("checkout_key", "=", key).where("user_id", "=", userId).executeTakeFirst();
+async function orderWithKey(db: Db, buyer: Buyer, key: string): Promise<PlacedOrder | null> {
+  const row = await db
+    .selectFrom("orders")
+    .select("number")
+    .where("checkout_key", "=", key)
+    .$if(buyer.kind === "account", (qb) => qb.where("user_id", "=", (buyer as { userId: number }).userId))
+    // A guest's resent form: the order placed from the same cart (nobody else's key finds anything).
+    .$if(buyer.kind === "guest", (qb) => qb.where("user_id", "is", null).where("cart_id", "=", (buyer as { cartId: string | null }).cartId ?? ""))
+    .executeTakeFirst();
   return row ? findOrderByNumber(db, row.number) : null;
 }
 
@@ -193,6 +251,10 @@ export interface CheckoutOptions {
   holds?: HoldLimits;
   /** the shopper's address, kept on the order: units held per address are capped */
   clientIp?: string | null;
+  /** a guest's new order counts against its IP address; throws TooManyAttempts over the limit */
+  countNewOrder?: () => Promise<void>;
+  /** a guest's name and e-mail refused (checked by the caller): shown with the address's and the phone's */
+  contactErrors?: CheckoutFieldErrors;
 }
 
 export async function placeCheckoutOrder(
@@ -201,14 +263,20 @@ export async function placeCheckoutOrder(
   input: CheckoutInput,
   options: CheckoutOptions = {},
 ): Promise<CheckoutResult> {
+  return placeOrder(db, { kind: "account", userId: user.id }, input, options);
+}
+
+/** A signed-in shopper's or a guest's checkout: the same rules, transaction and guarantees for both. */
+export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, options: CheckoutOptions = {}): Promise<CheckoutResult> {
   const confirmation = options.mail;
+  const user = buyer.kind === "account" ? { id: buyer.userId } : null;
   if (!KEY_PATTERN.test(input.checkoutKey)) return { ok: false, problem: "changed" };
   // A resent form: the order it already placed.
-  const earlier = await orderWithKey(db, user.id, input.checkoutKey);
+  const earlier = await orderWithKey(db, buyer, input.checkoutKey);
   if (earlier) return { ok: true, order: earlier, reused: true, address: null };
 
   // A first look without a lock, so an empty or changed cart is reported before the address is.
-  const seenProblem = await cartProblem(db, await accountCartId(db, user.id), input.seen);
+  const seenProblem = await cartProblem(db, await buyerCartId(db, buyer), input.seen);
   if ("problem" in seenProblem) return seenProblem;
 
   if (input.deliveryMethod !== "delivery" && input.deliveryMethod !== "pickup") return { ok: false, problem: "delivery", reason: "state" };
@@ -216,13 +284,14 @@ export async function placeCheckoutOrder(
   let address: AddressSnapshot | null = null;
   let addressId: number | null = null;
   let savedPhone: string | null = null;
-  const errors: CheckoutFieldErrors = {};
+  const errors: CheckoutFieldErrors = { ...options.contactErrors };
   const phone = parseNigerianMobile(input.phone);
   if (!phone.ok) errors.phone = phone.error;
   if (method === "pickup") {
     // Collected at the shop: no address is needed, none is saved.
   } else if (input.addressId !== null) {
-    const saved = await findAddress(db, user.id, input.addressId);
+    // A guest has no saved addresses.
+    const saved = user ? await findAddress(db, user.id, input.addressId) : null;
     if (!saved) return { ok: false, problem: "unknownAddress" };
     address = { street: saved.street, city: saved.city, state: saved.state, country: saved.country };
     addressId = saved.id;
@@ -239,16 +308,26 @@ export async function placeCheckoutOrder(
   const quoted = quoteFor(await loadDeliveryTable(db), seenProblem.subtotal);
   if (!quoted.ok) return { ok: false, problem: "delivery", reason: quoted.problem };
   const paymentMethod = input.paymentMethod;
-  if (paymentMethodsFor(input.payment, quoted.quote).length === 0) {
+  const quotedTotal = seenProblem.subtotal + quoted.quote.fee;
+  if (paymentMethodsFor(input.payment, quoted.quote, quotedTotal).length === 0) {
     return { ok: false, problem: "noPayment", where: method === "pickup" ? "" : (nigerianState(address?.state ?? "") ?? "") };
   }
-  if (!isPaymentMethod(paymentMethod) || !paymentMethodsFor(input.payment, quoted.quote).includes(paymentMethod)) {
+  if (!isPaymentMethod(paymentMethod) || !paymentMethodsFor(input.payment, quoted.quote, quotedTotal).includes(paymentMethod)) {
     return { ok: false, problem: "payment" };
   }
   const confirm = (quote: DeliveryQuote, subtotal: number) =>
     ({ ok: false as const, problem: "confirm" as const, quote, subtotal, total: subtotal + quote.fee, where: address?.state ?? "" });
   const expected = /^\d{1,15}$/.test(input.expectedTotal) ? Number(input.expectedTotal) : null;
   if (expected !== seenProblem.subtotal + quoted.quote.fee) return confirm(quoted.quote, seenProblem.subtotal);
+  // Only an order about to be placed counts against a guest's IP address (not the confirm step).
+  if (options.countNewOrder) {
+    try {
+      await options.countNewOrder();
+    } catch (error) {
+      if (error instanceof TooManyAttempts) return { ok: false, problem: "tooManyOrders", retryAfter: error.retryAfterSeconds };
+      throw error;
+    }
+  }
 
   // What the order's stock taken altered, for the pages kept (docs/decisions/205).
   let stockTaken: CatalogScope = "anything";
@@ -256,13 +335,14 @@ export async function placeCheckoutOrder(
     const outcome = await db.transaction().execute(async (trx): Promise<CheckoutResult> => {
       // One cart, one order: the cart is locked before it is read, so a second tab waits here until
       // the first has placed its order and emptied the cart, then finds it empty (or its own order).
-      const cartId = await lockAccountCart(trx, user.id);
-      const resent = await orderWithKey(trx, user.id, input.checkoutKey);
+      const cartId = buyer.kind === "account" ? await lockAccountCart(trx, buyer.userId) : await lockGuestCart(trx, buyer.cartId);
+      const resent = await orderWithKey(trx, buyer, input.checkoutKey);
       if (resent) return { ok: true, order: resent, reused: true, address: null };
       const checked = await cartProblem(trx, cartId, input.seen);
       if ("problem" in checked) return checked;
-      // Unpaid orders cannot pile up: the cart lock also serialises this account's checkouts.
-      const open = await openCheckoutOrders(trx, user.id);
+      // Unpaid orders cannot pile up: the cart lock also serialises this account's checkouts; a guest's
+      // are counted by e-mail and by phone, each locked (guests with other carts may share them).
+      const open = buyer.kind === "account" ? await openCheckoutOrders(trx, buyer.userId) : await openGuestOrders(trx, { email: buyer.email, phone: phone.phone });
       if (open.count >= MAX_OPEN_CHECKOUT_ORDERS) {
         return { ok: false, problem: "tooManyOpen", count: open.count, retryAfter: secondsUntilExpiry(open.oldest!, options.holdHours ?? 48) };
       }
@@ -271,11 +351,16 @@ export async function placeCheckoutOrder(
       const overLimit = overProductLimit(checked.lines, limits);
       if (overLimit) return { ok: false, ...overLimit };
       const units = checked.lines.reduce((sum, l) => sum + l.quantity, 0);
-      const held = await checkHolds(trx, { userId: user.id, ip: options.clientIp ?? null }, units, limits);
+      const held = await checkHolds(
+        trx,
+        buyer.kind === "account" ? { userId: buyer.userId, ip: options.clientIp ?? null } : { userId: null, email: buyer.email, phone: phone.phone, ip: options.clientIp ?? null },
+        units,
+        limits,
+      );
       if (held) return { ok: false, ...held };
 
       let linkTo = addressId;
-      if (linkTo === null && input.saveAddress && address) {
+      if (linkTo === null && input.saveAddress && address && user) {
         try {
           linkTo = (await saveNewAddress(trx, user.id, { ...address, phone: phone.phone })).id;
         } catch (error) {
@@ -288,7 +373,8 @@ export async function placeCheckoutOrder(
       const used: { quote: DeliveryQuote | null } = { quote: null };
       const placed = await insertOrder(trx, {
         channel: "checkout",
-        userId: user.id,
+        userId: user?.id ?? null,
+        ...(buyer.kind === "guest" ? { cartId: buyer.cartId, email: buyer.email, customerName: buyer.name, accessTokenHash: buyer.accessTokenHash } : {}),
         lines: checked.lines.map((l) => ({ productId: l.productId, sizeId: l.sizeId, quantity: l.quantity })),
         address,
         addressId: linkTo,
@@ -306,18 +392,18 @@ export async function placeCheckoutOrder(
         phone: phone.phone,
       });
       // A saved address, or an account, without a number keeps the one given now (asked once, at its next use).
-      if (addressId !== null && savedPhone === null) {
+      if (user && addressId !== null && savedPhone === null) {
         await trx.updateTable("addresses").set({ phone: phone.phone }).where("id", "=", addressId).where("user_id", "=", user.id).where("phone", "is", null).execute();
       }
-      await trx.updateTable("users").set({ phone: phone.phone }).where("id", "=", user.id).where("phone", "is", null).execute();
+      if (user) await trx.updateTable("users").set({ phone: phone.phone }).where("id", "=", user.id).where("phone", "is", null).execute();
       // Rolls everything back when the total moved or the way to pay is no longer offered there.
       const delivery = used.quote ?? quoted.quote;
-      if (placed.total !== expected || !paymentMethodsFor(input.payment, delivery).includes(paymentMethod)) {
+      if (placed.total !== expected || !paymentMethodsFor(input.payment, delivery, placed.total).includes(paymentMethod)) {
         throw new DeliveryChanged(delivery, placed.subtotal);
       }
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
-      if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
+      if (confirmation) await queueConfirmation(trx, confirmation, placed, address, buyer);
       stockTaken = await stockTakenScope(trx, orderedProducts(placed));
       return { ok: true, order: placed, reused: false, address };
     });
@@ -328,20 +414,22 @@ export async function placeCheckoutOrder(
     // The fees or a price changed while the order was being written: nothing was; show the new total.
     if (error instanceof DeliveryChanged) return confirm(error.quote, error.subtotal);
     // The same form submitted twice at once: the unique key let one through; this one finds it.
-    const raced = await orderWithKey(db, user.id, input.checkoutKey);
+    const raced = await orderWithKey(db, buyer, input.checkoutKey);
     if (raced) return { ok: true, order: raced, reused: true, address: null };
     if (error instanceof OrderError) return { ok: false, problem: "soldOut", productName: error.productName };
     throw error;
   }
 }
 
-async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationMail, order: PlacedOrder, address: AddressSnapshot | null): Promise<void> {
+async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationMail, order: PlacedOrder, address: AddressSnapshot | null, buyer: Buyer): Promise<void> {
+  const guest = buyer.kind === "guest" ? buyer : null;
   const message = orderConfirmationEmail(mail.t, {
-    firstName: mail.user.firstName,
+    firstName: guest ? guest.name : mail.user.firstName,
     order,
     address,
     bank: mail.config.shop.bank,
-    orderUrl: `${mail.config.publicUrl}/orders/${order.number}`,
+    // A guest's private link: the only way back to the order without an account.
+    orderUrl: `${mail.config.publicUrl}${guest ? guest.link : `/orders/${order.number}`}`,
   });
-  await queueMail(trx, { to: mail.user.email, ...message, kind: "order-confirmation" });
+  await queueMail(trx, { to: guest ? guest.email : mail.user.email, ...message, kind: "order-confirmation" });
 }

@@ -44,7 +44,11 @@ async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: 
     createdAt: order.created_at,
     status: order.status,
     channel: order.channel,
-    customer: order.email ? { name: [order.first_name, order.last_name].filter(Boolean).join(" "), email: order.email } : null,
+    customer: order.email
+      ? { name: [order.first_name, order.last_name].filter(Boolean).join(" "), email: order.email }
+      : order.guest_email
+        ? { name: order.customer_name ?? "", email: order.guest_email }
+        : null,
     address: hasAddress
       ? { street: order.ship_street ?? "", city: order.ship_city ?? "", state: order.ship_state ?? "", country: order.ship_country ?? "" }
       : null,
@@ -67,6 +71,11 @@ async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: 
 }
 
 export function invoiceForAdmin(db: Db, config: InvoiceShop, number: string): Promise<InvoiceView | null> {
+  return loadInvoice(db, config, number, null);
+}
+
+/** The order a private link opened (docs/decisions/217); the caller found its number by the link. */
+export function invoiceForLink(db: Db, config: InvoiceShop, number: string): Promise<InvoiceView | null> {
   return loadInvoice(db, config, number, null);
 }
 

@@ -29,4 +29,6 @@ export const ORDER_COLUMNS = [
   "u.email",
   "u.first_name",
   "u.last_name",
+  "o.email as guest_email",
+  "o.customer_name",
 ] as const;

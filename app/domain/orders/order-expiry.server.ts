@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Transaction } from "kysely";
+import { type ExpressionBuilder, sql, type Transaction } from "kysely";
 import { type Db, isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import type { Config } from "~/platform/config.server";
@@ -287,6 +287,28 @@ export async function openCheckoutOrders(db: Db, userId: number): Promise<{ coun
     .selectFrom("orders")
     .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("created_at").as("oldest")])
     .where("user_id", "=", userId)
+    .where("channel", "=", "checkout")
+    .where("status", "=", "pending")
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), oldest: (row.oldest as string | null) ?? null };
+}
+
+/**
+ * A guest's open checkout orders (docs/decisions/217): pending orders placed with this e-mail or this
+ * phone, by anyone. Call it in the order's transaction: on PostgreSQL the e-mail and the phone are
+ * locked here (in one order, so two checkouts cannot deadlock), so guests with other carts who share
+ * one of them are counted one after another; on SQLite the transaction holds the write lock already.
+ */
+export async function openGuestOrders(trx: Transaction<Database>, who: { email: string; phone: string }): Promise<{ count: number; oldest: string | null }> {
+  if (isPostgres(trx)) {
+    for (const key of [`guest-email:${who.email}`, `guest-phone:${who.phone}`].sort()) {
+      await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+    }
+  }
+  const row = await trx
+    .selectFrom("orders")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("created_at").as("oldest")])
+    .where((eb) => eb.or([eb("email", "=", who.email), eb("phone", "=", who.phone)]))
     .where("channel", "=", "checkout")
     .where("status", "=", "pending")
     .executeTakeFirstOrThrow();

@@ -78,7 +78,8 @@ export async function exportOrdersCsv(db: Db, filters: OrderExportFilters): Prom
     }
     for (const o of orders) {
       const lines = byOrder.get(o.id) ?? [];
-      const customer = [o.first_name, o.last_name].filter(Boolean).join(" ");
+      // A guest order (docs/decisions/217) names its buyer itself.
+      const customer = o.email ? [o.first_name, o.last_name].filter(Boolean).join(" ") : (o.customer_name ?? "");
       rows.push([
         o.number,
         lagosStamp(o.created_at),
@@ -86,7 +87,7 @@ export async function exportOrdersCsv(db: Db, filters: OrderExportFilters): Prom
         o.status,
         o.payment_status,
         neutraliseFormula(customer),
-        neutraliseFormula(o.email ?? ""),
+        neutraliseFormula(o.email ?? o.guest_email ?? ""),
         // E.164 begins with "+": written as text ('+234…), so a spreadsheet neither computes nor drops it.
         neutraliseFormula(o.phone ?? ""),
         neutraliseFormula(lines.map((l) => `${l.quantity} x ${l.name}`).join("; ")),

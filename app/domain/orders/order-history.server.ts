@@ -60,11 +60,22 @@ export interface OrderDetail extends OrderSummary {
 }
 
 export async function findOrderForUser(db: Db, userId: number, number: string): Promise<OrderDetail | null> {
+  return findOrderDetail(db, { userId, number });
+}
+
+/**
+ * An order with its items and history: one of an account's, by number; or the one a private link
+ * opens (docs/decisions/217), by the SHA-256 of the link's token (a revoked link has none).
+ */
+export async function findOrderDetail(
+  db: Db,
+  by: { userId: number; number: string } | { accessTokenHash: string },
+): Promise<(OrderDetail & { id: number; userId: number | null; email: string | null; customerName: string | null }) | null> {
   const order = await db
     .selectFrom("orders")
     .selectAll()
-    .where("number", "=", number)
-    .where("user_id", "=", userId)
+    .$if("number" in by, (qb) => qb.where("number", "=", (by as { number: string }).number).where("user_id", "=", (by as { userId: number }).userId))
+    .$if("accessTokenHash" in by, (qb) => qb.where("access_token_hash", "=", (by as { accessTokenHash: string }).accessTokenHash))
     .executeTakeFirst();
   if (!order) return null;
   const [items, events] = await Promise.all([
@@ -72,6 +83,10 @@ export async function findOrderForUser(db: Db, userId: number, number: string): 
     db.selectFrom("order_events").select(["status", "created_at"]).where("order_id", "=", order.id).orderBy("created_at").orderBy("id").execute(),
   ]);
   return {
+    id: order.id,
+    userId: order.user_id,
+    email: order.email,
+    customerName: order.customer_name,
     number: order.number,
     channel: order.channel,
     status: order.status,

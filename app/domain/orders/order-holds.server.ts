@@ -27,7 +27,7 @@ export type HoldProblem =
   /** more than `limit` units of one product in one order */
   | { problem: "overLimit"; productName: string; limit: number }
   /** the account's (or the address's) unpaid orders would hold more than `limit` units */
-  | { problem: "tooManyHeld"; held: number; limit: number; by: "account" | "ip" };
+  | { problem: "tooManyHeld"; held: number; limit: number; by: "account" | "guest" | "ip" };
 
 interface Line {
   productId: number;
@@ -48,8 +48,8 @@ export function overProductLimit(lines: Line[], limits: HoldLimits): HoldProblem
   return null;
 }
 
-/** Units held by unpaid pending checkout orders of this account, or placed from this address. */
-async function heldUnits(trx: Transaction<Database>, by: { userId: number } | { ip: string }): Promise<number> {
+/** Units held by unpaid pending checkout orders of this account, of this guest (e-mail or phone), or placed from this address. */
+async function heldUnits(trx: Transaction<Database>, by: { userId: number } | { ip: string } | { email: string; phone: string }): Promise<number> {
   const row = await trx
     .selectFrom("orders")
     .innerJoin("order_items", "order_items.order_id", "orders.id")
@@ -59,6 +59,10 @@ async function heldUnits(trx: Transaction<Database>, by: { userId: number } | { 
     .where("orders.channel", "=", "checkout")
     .$if("userId" in by, (qb) => qb.where("orders.user_id", "=", (by as { userId: number }).userId))
     .$if("ip" in by, (qb) => qb.where("orders.placed_from", "=", (by as { ip: string }).ip))
+    .$if("email" in by, (qb) => {
+      const guest = by as { email: string; phone: string };
+      return qb.where((eb) => eb.or([eb("orders.email", "=", guest.email), eb("orders.phone", "=", guest.phone)]));
+    })
     .executeTakeFirstOrThrow();
   return Number(row.units);
 }
@@ -71,12 +75,19 @@ async function heldUnits(trx: Transaction<Database>, by: { userId: number } | { 
  */
 export async function checkHolds(
   trx: Transaction<Database>,
-  who: { userId: number; ip: string | null },
+  who: { userId: number; ip: string | null } | { userId: null; email: string; phone: string; ip: string | null },
   units: number,
   limits: HoldLimits,
 ): Promise<HoldProblem | null> {
-  const account = await heldUnits(trx, { userId: who.userId });
-  if (account + units > limits.perAccount) return { problem: "tooManyHeld", held: account, limit: limits.perAccount, by: "account" };
+  // A guest (docs/decisions/217) is capped like an account, by the e-mail and the phone the order
+  // gives (both locked by openGuestOrders earlier in the transaction).
+  if (who.userId === null) {
+    const guest = await heldUnits(trx, { email: who.email, phone: who.phone });
+    if (guest + units > limits.perAccount) return { problem: "tooManyHeld", held: guest, limit: limits.perAccount, by: "guest" };
+  } else {
+    const account = await heldUnits(trx, { userId: who.userId });
+    if (account + units > limits.perAccount) return { problem: "tooManyHeld", held: account, limit: limits.perAccount, by: "account" };
+  }
   if (who.ip) {
     if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${`order-holds:${who.ip}`}))`.execute(trx);
     const fromIp = await heldUnits(trx, { ip: who.ip });

@@ -73,6 +73,10 @@ export interface NewOrder {
   placedFrom?: string | null;
   /** the number the rider calls, E.164 (checked by the caller with parseNigerianMobile) */
   phone?: string | null;
+  /** a guest order (no account): who placed it, and its private link's token hash (docs/decisions/217) */
+  email?: string | null;
+  customerName?: string | null;
+  accessTokenHash?: string | null;
 }
 
 export interface OrderItem {
@@ -242,6 +246,9 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
       payment_status: "unpaid",
       placed_from: order.placedFrom ?? null,
       phone: order.phone ?? null,
+      email: order.email ?? null,
+      customer_name: order.customerName ?? null,
+      access_token_hash: order.accessTokenHash ?? null,
       created_at: at,
       updated_at: at,
     })

@@ -44,25 +44,31 @@ export type StartPaymentResult =
   | { ok: false; error: "notFound" | "notPayable" | "unavailable" | "notConfigured" };
 
 /** Initialises a Paystack transaction for one of the shopper's unpaid online orders. */
-export async function startOnlinePayment(context: Context, input: { number: string; userId: number }): Promise<StartPaymentResult> {
+export async function startOnlinePayment(
+  context: Context,
+  input: { number: string; userId: number } | { number: string; viaLink: { callbackPath: string } },
+): Promise<StartPaymentResult> {
   const paystack = paystackConfig(context.config);
   if (!paystack) return { ok: false, error: "notConfigured" };
+  // An account's own order; or, for a private link's holder (docs/decisions/217), the order the link
+  // opened (the caller found it by the link), whose e-mail is the guest's or its account's.
   const order = await context.db
     .selectFrom("orders as o")
-    .innerJoin("users as u", "u.id", "o.user_id")
-    .select(["o.id", "o.number", "o.total", "o.status", "o.payment_status", "o.payment_method", "o.payment_reference", "u.email"])
+    .leftJoin("users as u", "u.id", "o.user_id")
+    .select((eb) => ["o.id", "o.number", "o.total", "o.status", "o.payment_status", "o.payment_method", "o.payment_reference", eb.fn.coalesce("u.email", "o.email").as("email")])
     .where("o.number", "=", input.number)
-    .where("o.user_id", "=", input.userId)
+    .$if("userId" in input, (qb) => qb.where("o.user_id", "=", (input as { userId: number }).userId))
     .executeTakeFirst();
   if (!order) return { ok: false, error: "notFound" };
-  if (order.payment_method !== "paystack" || order.payment_status !== "unpaid" || order.status === "cancelled") return { ok: false, error: "notPayable" };
+  if (order.payment_method !== "paystack" || order.payment_status !== "unpaid" || order.status === "cancelled" || !order.email) return { ok: false, error: "notPayable" };
   const reference = nextReference(order.number, order.payment_reference);
   try {
     const started = await initializeTransaction(paystack, {
       email: order.email,
       amount: Number(order.total),
       reference,
-      callbackUrl: `${context.config.publicUrl}/payments/paystack/callback`,
+      // A guest comes back to the order's private page, the only page of the order they can open.
+      callbackUrl: `${context.config.publicUrl}${"viaLink" in input ? input.viaLink.callbackPath : "/payments/paystack/callback"}`,
       orderNumber: order.number,
     });
     await context.db
