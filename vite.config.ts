@@ -140,7 +140,34 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   cart: ["toast"],
   // An order's payment line, how to pay and paying online, written by the order pages' loaders, and
   // why the checkout refused an order, written by its action; toasts, which the root loader translates.
-  purchase: ["order.paymentState", "order.pay", "checkout.problems", "checkout.placed", "pay", "guest", "track"],
+  // The checkout's texts shown only after its action or only in one state are written by its loader
+  // and action too (guest checkout and tracking: docs/decisions/217).
+  purchase: [
+    "order.paymentState",
+    "order.pay",
+    "checkout.problems",
+    "checkout.placed",
+    "checkout.confirmTotal",
+    "checkout.confirmPickup",
+    "checkout.fixTitle",
+    "checkout.problemTitle",
+    "checkout.empty",
+    "checkout.continueShopping",
+    "checkout.whatsapp",
+    "checkout.whatsappHint",
+    "checkout.title",
+    "checkout.savedAddresses",
+    "checkout.newAddress",
+    "checkout.shipping",
+    "checkout.saveAddress",
+    "checkout.summary",
+    "checkout.process",
+    "checkout.processing",
+    "checkout.lineStatus",
+    "pay",
+    "guest",
+    "track",
+  ],
   // The product API's refusals, and what the product page's action answers already translated.
   product: [
     "recentErrors",

@@ -36,18 +36,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await shopper(request, context);
   const t = requestTranslator(request);
   const title = t("purchase.checkout.title");
-  if (user) return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title, guest: null };
+  // Written here, so the page's script carries none of these texts.
+  const texts = {
+    empty: t("purchase.checkout.empty"),
+    continueShopping: t("purchase.checkout.continueShopping"),
+    whatsapp: t("purchase.checkout.whatsapp"),
+    whatsappHint: t("purchase.checkout.whatsappHint"),
+    savedAddresses: t("purchase.checkout.savedAddresses"),
+    newAddress: t("purchase.checkout.newAddress"),
+    shipping: t("purchase.checkout.shipping"),
+    saveAddress: t("purchase.checkout.saveAddress"),
+    summary: t("purchase.checkout.summary"),
+    process: t("purchase.checkout.process"),
+    processing: t("purchase.checkout.processing"),
+    lineStatus: Object.fromEntries((["soldOut", "unavailable", "reduced", "available"] as const).map((k) => [k, t(`purchase.checkout.lineStatus.${k}`)])) as Record<string, string>,
+  };
+  if (user) return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title, texts, guest: null };
   const payment = guestPaymentOptions(context.config, paymentOptions(context.config));
   const guest: GuestTexts = {
     heading: t("purchase.guest.heading"),
+    signIn: [t("purchase.guest.haveAccount"), t("purchase.guest.signIn"), `: ${t("purchase.guest.signInHint")}`],
     name: t("purchase.guest.name"),
     email: t("purchase.guest.email"),
     emailHint: t("purchase.guest.emailHint"),
-    haveAccount: t("purchase.guest.haveAccount"),
-    signIn: t("purchase.guest.signIn"),
-    signInHint: t("purchase.guest.signInHint"),
   };
-  return { ...(await guestCheckoutView(context.db, await findCartId(request, context), payment)), title, guest };
+  return { ...(await guestCheckoutView(context.db, await findCartId(request, context), payment)), title, texts, guest };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -126,7 +139,13 @@ export async function action({ request, context }: Route.ActionArgs) {
           contactErrors: { name: nameError ? t(nameError) : undefined, email: emailError ? t(emailError) : undefined },
           reason,
           where: problem === "noPayment" ? result.where : "",
-          confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
+          confirm:
+            problem === "confirm"
+              ? result.quote.method === "pickup"
+                ? t("purchase.checkout.confirmPickup", { total: formatNaira(result.total) })
+                : t("purchase.checkout.confirmTotal", { where: result.where, fee: result.quote.fee === 0 ? t("purchase.order.free") : formatNaira(result.quote.fee), total: formatNaira(result.total) })
+              : null,
+          title: t(problem === "invalidAddress" ? "purchase.checkout.fixTitle" : "purchase.checkout.problemTitle"),
           values: { ...address, phone, ...contact },
           ...choices,
         },
@@ -153,7 +172,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     console.error("checkout failed:", error);
     const problemText = t("purchase.checkout.problems.failed");
     return data(
-      { problem: "failed" as const, productName: null, count: 0, problemText, errors: {}, contactErrors: {}, reason: null, where: "", confirm: null, values: { ...address, phone, ...contact }, ...choices },
+      { problem: "failed" as const, productName: null, count: 0, problemText, errors: {}, contactErrors: {}, reason: null, where: "", confirm: null, title: t("purchase.checkout.problemTitle"), values: { ...address, phone, ...contact }, ...choices },
       { status: 500 },
     );
   }
@@ -198,10 +217,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   if (cart.lines.length === 0) {
     return (
       <div className="mx-auto max-w-xl py-10 text-center">
-        <h1 className="font-serif text-2xl font-semibold">{t("purchase.checkout.title")}</h1>
-        <p className="mt-3 text-stone-600">{t("purchase.checkout.empty")}</p>
+        <h1 className="font-serif text-2xl font-semibold">{loaderData.title}</h1>
+        <p className="mt-3 text-stone-600">{loaderData.texts.empty}</p>
         <Link to="/shop" className="mt-6 inline-block rounded-full bg-ink px-5 py-2.5 text-white">
-          {t("purchase.checkout.continueShopping")}
+          {loaderData.texts.continueShopping}
         </Link>
       </div>
     );
@@ -209,11 +228,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <div className="mx-auto max-w-5xl">
-      <h1 className="font-serif text-2xl font-semibold">{t("purchase.checkout.title")}</h1>
+      <h1 className="font-serif text-2xl font-semibold">{loaderData.title}</h1>
       {actionData?.problem && actionData.problem !== "confirm" && (
         <ErrorSummary
           answer={actionData}
-          title={t(actionData.problem === "invalidAddress" ? "purchase.checkout.fixTitle" : "purchase.checkout.problemTitle")}
+          title={actionData.title}
           errors={
             actionData.problem === "invalidAddress"
               ? [
@@ -228,13 +247,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       )}
       {confirm && (
         <p role="status" className="mt-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-950">
-          {confirm.pickup
-            ? t("purchase.checkout.confirmPickup", { total: formatNaira(confirm.total) })
-            : t("purchase.checkout.confirmTotal", {
-                where: confirm.where,
-                fee: confirm.fee === 0 ? t("purchase.order.free") : formatNaira(confirm.fee),
-                total: formatNaira(confirm.total),
-              })}
+          {confirm}
         </p>
       )}
 
@@ -259,7 +272,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <div className="space-y-6 group-has-[#delivery-pickup:checked]/checkout:hidden">
           {addresses.length > 0 && (
             <fieldset>
-              <legend className="font-semibold">{t("purchase.checkout.savedAddresses")}</legend>
+              <legend className="font-semibold">{loaderData.texts.savedAddresses}</legend>
               <div className="mt-3 grid gap-3 sm:grid-cols-2">
                 {addresses.map((address) => (
                   <label
@@ -286,14 +299,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 ))}
                 <label className="flex cursor-pointer gap-3 rounded-xl border border-dashed border-stone-300 p-4 has-[:checked]:border-ink">
                   <input type="radio" name="addressId" value="new" checked={selectedId === null} onChange={() => setSelectedId(null)} className="mt-1" />
-                  <span className="font-medium">{t("purchase.checkout.newAddress")}</span>
+                  <span className="font-medium">{loaderData.texts.newAddress}</span>
                 </label>
               </div>
             </fieldset>
           )}
 
           <fieldset>
-            <legend className="font-semibold">{t("purchase.checkout.shipping")}</legend>
+            <legend className="font-semibold">{loaderData.texts.shipping}</legend>
             <div className="mt-3">
               <AddressFields
                 key={selected ? `saved-${selected.id}` : "new"}
@@ -308,7 +321,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           {canSave && (
             <label className="flex items-center gap-3 text-sm">
               <input type="checkbox" name="saveAddress" className="h-5 w-5" />
-              {t("purchase.checkout.saveAddress")}
+              {loaderData.texts.saveAddress}
             </label>
           )}
           </div>
@@ -331,13 +344,13 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         </Form>
         {/* No way to pay here: the WhatsApp order needs none (a form of its own, outside the checkout's). */}
         {methods.length === 0 && (
-          <WhatsAppOrderButton label={t("purchase.checkout.whatsapp")} hint={t("purchase.checkout.whatsappHint")} hintId="checkout-whatsapp-hint" className="max-w-sm" />
+          <WhatsAppOrderButton label={loaderData.texts.whatsapp} hint={loaderData.texts.whatsappHint} hintId="checkout-whatsapp-hint" className="max-w-sm" />
         )}
         </div>
 
         <aside aria-labelledby="summary-heading" className="h-fit rounded-xl border border-stone-200 bg-white p-4">
           <h2 id="summary-heading" className="font-semibold">
-            {t("purchase.checkout.summary")}
+            {loaderData.texts.summary}
           </h2>
           <ul className="mt-3 divide-y divide-stone-100">
             {cart.lines.map((line) => {
@@ -353,7 +366,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                   <div className="min-w-0 flex-1 text-sm">
                     <p className="font-medium">{line.name}</p>
                     <p className="text-stone-600">
-                      {buyable ? `${line.quantity} × ${formatNaira(line.unitPrice)}` : t(`purchase.checkout.lineStatus.${line.status}`)}
+                      {buyable ? `${line.quantity} × ${formatNaira(line.unitPrice)}` : loaderData.texts.lineStatus[line.status]}
                     </p>
                   </div>
                   <span className="text-sm font-medium">{buyable ? formatNaira(line.lineTotal) : ""}</span>
@@ -377,7 +390,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             disabled={submitting || cart.buyableLines === 0 || methods.length === 0}
             className="mt-4 w-full rounded-full bg-ink px-5 py-3 font-medium text-white disabled:opacity-60"
           >
-            {submitting ? t("purchase.checkout.processing") : t("purchase.checkout.process")}
+            {submitting ? loaderData.texts.processing : loaderData.texts.process}
           </button>
         </aside>
       </div>

@@ -181,6 +181,7 @@ test("checks out with JavaScript disabled", async ({ browser, baseURL }) => {
 });
 
 test("signed-out shoppers may check out as guests or sign in first, and other people's orders are not found", async ({ page, context, baseURL }) => {
+  await addFromHome(page, 1);
   await page.goto("/checkout");
   // Guest checkout (docs/decisions/217) offers to sign in instead, and comes back here after.
   await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
