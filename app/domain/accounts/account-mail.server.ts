@@ -3,32 +3,15 @@ import type { Translate } from "~/lib/i18n";
 
 /** The account e-mails: plain text for every mail program, and a simple HTML version of the same words. */
 
-export function passwordResetEmail(t: Translate, input: { firstName: string; link: string }): { subject: string; text: string; html: string } {
-  const greeting = t("auth.email.greeting", { name: input.firstName });
-  const lines = [t("auth.email.resetBody"), t("auth.email.resetExpiry"), t("auth.email.resetIgnore")];
-  const text = [greeting, "", lines[0], "", input.link, "", lines[1], lines[2], "", t("auth.email.signature"), ""].join("\n");
-  const p = 'style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1c1917"';
-  const html = [
-    "<!doctype html>",
-    `<html><body style="margin:0;padding:24px;background:#fbf7f1">`,
-    `<div style="max-width:520px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px">`,
-    `<p ${p}>${escapeHtml(greeting)}</p>`,
-    `<p ${p}>${escapeHtml(lines[0])}</p>`,
-    `<p style="margin:0 0 16px"><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:12px 20px;background:#1c1917;color:#ffffff;border-radius:999px;text-decoration:none;font:16px Arial,Helvetica,sans-serif">${escapeHtml(t("auth.email.resetButton"))}</a></p>`,
-    `<p ${p}>${escapeHtml(t("auth.email.linkFallback"))}<br><a href="${escapeHtml(input.link)}" style="color:#7a5b31;word-break:break-all">${escapeHtml(input.link)}</a></p>`,
-    `<p ${p}>${escapeHtml(lines[1])} ${escapeHtml(lines[2])}</p>`,
-    `<p ${p}>${escapeHtml(t("auth.email.signature"))}</p>`,
-    "</div></body></html>",
-  ].join("\n");
-  return { subject: t("auth.email.resetSubject"), text, html };
-}
-
 type Email = { subject: string; text: string; html: string };
 
-/** One greeting, paragraphs before and after a button link, and the signature. */
-function withButton(t: Translate, input: { subject: string; firstName: string; before: string[]; button: string; link: string; after: string[] }): Email {
+/**
+ * One greeting, paragraphs before and after a button link, and the signature. A paragraph after the
+ * link may be several lines: one line each in the text, one paragraph in the HTML.
+ */
+function withButton(t: Translate, input: { subject: string; firstName: string; before: string[]; button: string; link: string; after: (string | string[])[] }): Email {
   const greeting = t("auth.email.greeting", { name: input.firstName });
-  const text = [greeting, "", ...input.before.flatMap((line) => [line, ""]), input.link, "", ...input.after, "", t("auth.email.signature"), ""].join("\n");
+  const text = [greeting, "", ...input.before.flatMap((line) => [line, ""]), input.link, "", ...input.after.flat(), "", t("auth.email.signature"), ""].join("\n");
   const p = 'style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1c1917"';
   const html = [
     "<!doctype html>",
@@ -38,7 +21,7 @@ function withButton(t: Translate, input: { subject: string; firstName: string; b
     ...input.before.map((line) => `<p ${p}>${escapeHtml(line)}</p>`),
     `<p style="margin:0 0 16px"><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:12px 20px;background:#1c1917;color:#ffffff;border-radius:999px;text-decoration:none;font:16px Arial,Helvetica,sans-serif">${escapeHtml(input.button)}</a></p>`,
     `<p ${p}>${escapeHtml(t("auth.email.linkFallback"))}<br><a href="${escapeHtml(input.link)}" style="color:#7a5b31;word-break:break-all">${escapeHtml(input.link)}</a></p>`,
-    ...input.after.map((line) => `<p ${p}>${escapeHtml(line)}</p>`),
+    ...input.after.map((lines) => `<p ${p}>${[lines].flat().map(escapeHtml).join(" ")}</p>`),
     `<p ${p}>${escapeHtml(t("auth.email.signature"))}</p>`,
     "</div></body></html>",
   ].join("\n");
@@ -66,5 +49,17 @@ export function accountExistsEmail(t: Translate, input: { firstName: string; sig
     button: t("auth.email.existsButton"),
     link: input.signInLink,
     after: [t("auth.email.existsReset", { link: input.resetLink }), t("auth.email.existsIgnore")],
+  });
+}
+
+/** The link that sets a new password. */
+export function passwordResetEmail(t: Translate, input: { firstName: string; link: string }): Email {
+  return withButton(t, {
+    subject: t("auth.email.resetSubject"),
+    firstName: input.firstName,
+    before: [t("auth.email.resetBody")],
+    button: t("auth.email.resetButton"),
+    link: input.link,
+    after: [[t("auth.email.resetExpiry"), t("auth.email.resetIgnore")]],
   });
 }
