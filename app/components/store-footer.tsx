@@ -43,7 +43,7 @@ export function StoreFooter() {
               <ShopLink to="/returns-refunds">{t("store.footer.returnsRefunds")}</ShopLink>
             </li>
             <li>
-              <a href="#privacy-policy">{t("store.footer.privacy")}</a>
+              <ShopLink to="/privacy">{t("store.footer.privacy")}</ShopLink>
             </li>
           </ul>
         </nav>
