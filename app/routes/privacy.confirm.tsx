@@ -59,9 +59,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ done: null, problem }, { status: result.reason === "invalid" ? 404 : result.reason === "openOrders" ? 409 : 410 });
 }
 
-// A link to someone's data: never kept by a cache, never indexed.
+// A link to someone's data: never kept by a cache, never indexed, its address never sent to another site
+// ("no-referrer" would make the browser send "Origin: null" with the forms, which the Origin check refuses).
 export function headers() {
-  return { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+  return { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" };
 }
 
 export function meta({ data: page }: Route.MetaArgs) {
