@@ -1,10 +1,13 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
+import { ErasePanel } from "~/components/admin/erase-panel";
 import { RolePanel } from "~/components/admin/role-panel";
 import { PageHeader, Pagination, screenHref, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { changeRole, getCustomer, isRole } from "~/domain/customers.server";
 import { can, requirePermission } from "~/domain/permissions.server";
+import { eraseCustomerForShopper } from "~/domain/privacy/data-rights.server";
+import { isErasedEmail } from "~/domain/privacy/personal-data.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { readForm } from "~/lib/form.server";
@@ -26,6 +29,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     customer,
     self: customer.id === admin.id,
     canChangeRoles: can(admin.role, "staff"),
+    // Only the owner (who holds `staff`) erases, and only a customer's account (docs/decisions/221).
+    canErase: can(admin.role, "staff") && customer.role === "customer",
+    erased: isErasedEmail(customer.email),
     confirming: can(admin.role, "staff") && customer.id !== admin.id && isRole(confirming) && confirming !== customer.role ? confirming : null,
     title: t("admin.meta.title", { page: customer.name || customer.email }),
   };
@@ -39,6 +45,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   const form = await readForm(request);
+  if (form.get("intent") === "erase") return eraseAction(context, { actorId: admin.id, userId: id, confirmed: form.get("confirm") === "yes" });
   const role = form.get("role");
   if (form.get("intent") !== "role" || !isRole(role)) return data({ problem: "admin.common.toast.badRequest" }, { status: 400 });
   const result = await changeRole(context.db, { actorId: admin.id, userId: id, role });
@@ -50,6 +57,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const key = result.changed ? "changed" : "unchanged";
   const values = { email: result.email, role: t(`admin.customers.roles.${role}`) };
   return redirectWithToast(context, `/admin/customers/${id}`, { type: result.changed ? "success" : "info", key: `admin.customers.role.toast.${key}`, values });
+}
+
+const ERASE_REFUSAL = { erased: 409, staff: 409, openOrders: 409 } as const;
+
+/** The owner erases a customer's personal data at the shopper's written request (the caller holds `staff`). */
+async function eraseAction(context: Route.ActionArgs["context"], input: { actorId: number; userId: number; confirmed: boolean }) {
+  if (!input.confirmed) return data({ eraseProblem: { key: "admin.customers.erase.errors.notConfirmed" } }, { status: 400 });
+  const result = await eraseCustomerForShopper(context, input);
+  if (result.ok) return redirectWithToast(context, `/admin/customers/${input.userId}`, { type: "success", key: "admin.customers.erase.done" });
+  if (result.reason === "notFound") throw data(null, { status: 404 });
+  const values = result.reason === "openOrders" ? { orders: result.orders.join(", ") } : undefined;
+  return data({ eraseProblem: { key: `admin.customers.erase.errors.${result.reason}`, values } }, { status: ERASE_REFUSAL[result.reason] });
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -127,6 +146,8 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             path={path}
           />
         )}
+
+        {loaderData.canErase && <ErasePanel erased={loaderData.erased} problem={actionData && "eraseProblem" in actionData ? actionData.eraseProblem : null} />}
 
         <section className="min-w-0 rounded-xl border border-stone-200 bg-white p-4 text-sm shadow-sm lg:col-span-3" aria-labelledby="addresses-heading">
           <h2 id="addresses-heading" className="font-semibold text-ink">

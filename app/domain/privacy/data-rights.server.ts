@@ -100,6 +100,33 @@ export async function eraseAccount(context: RightsContext, input: { userId: numb
   return result;
 }
 
+export type EraseByOwnerResult =
+  | { ok: true; orders: string[] }
+  | { ok: false; reason: "notFound" | "erased" | "staff" }
+  | { ok: false; reason: "openOrders"; orders: string[] };
+
+/**
+ * The owner erases a customer's personal data from the customer's page, when the shopper asked in
+ * writing and cannot use the profile (the caller checks the owner's permission). The same rules and
+ * effects as the shopper's own erasure; the audit log names the owner.
+ */
+export async function eraseCustomerForShopper(context: RightsContext, input: { actorId: number; userId: number }): Promise<EraseByOwnerResult> {
+  return context.db.transaction().execute(async (trx): Promise<EraseByOwnerResult> => {
+    const user = await trx.selectFrom("users").select(["id", "email", "role", "erased_at"]).where("id", "=", input.userId).executeTakeFirst();
+    if (!user) return { ok: false, reason: "notFound" };
+    if (user.erased_at) return { ok: false, reason: "erased" };
+    if (user.role !== "customer") return { ok: false, reason: "staff" };
+    const subject: DataSubject = { kind: "account", userId: user.id, email: user.email };
+    const open = await openOrders(trx, subject);
+    if (open.length) return { ok: false, reason: "openOrders", orders: open };
+    const orders = await orderNumbersOf(trx, subject);
+    const counts = await erasePersonalData(trx, subject);
+    await recordErasure(trx, context, { actorId: input.actorId, userId: user.id, who: `customer #${user.id}`, orders, counts });
+    logSecurityEvent("privacy_erased", { userId: user.id, actorId: input.actorId, ip: context.clientIp, orders: orders.length });
+    return { ok: true, orders };
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Guests: a link e-mailed to the address proves it is theirs.
 

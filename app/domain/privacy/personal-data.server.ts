@@ -30,6 +30,8 @@ export interface PersonalDataHandler {
 export const ERASED_FIRST_NAME = "Erased";
 export const ERASED_LAST_NAME = "customer";
 export const erasedEmail = (userId: number) => `erased-${userId}@erased.invalid`;
+/** Whether an account's e-mail is an erased one (for screens that show the account). */
+export const isErasedEmail = (email: string) => /^erased-\d+@erased\.invalid$/.test(email);
 /** A review keeps its stars and words; its author is no one in particular. */
 export const ERASED_REVIEW_AUTHOR = "Anonymous";
 /** Not an argon2 hash: no password ever matches it, so the row can never sign in. */

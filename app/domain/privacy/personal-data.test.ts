@@ -9,7 +9,7 @@ import { getAdminOrder, listAdminOrders } from "../admin-orders.server";
 import { listAudit } from "../audit.server";
 import { loadDashboard } from "../dashboard.server";
 import { exportOrdersCsv } from "../order-export.server";
-import { accountData, eraseAccount } from "./data-rights.server";
+import { accountData, eraseAccount, eraseCustomerForShopper } from "./data-rights.server";
 import { ERASED_REVIEW_AUTHOR, erasedEmail, HANDLERS } from "./personal-data.server";
 
 // A shopper's download holds every table's rows about them; erasing the account removes or
@@ -204,5 +204,22 @@ describe.each(ENGINES)("a shopper's data on %s", (engine) => {
 
     // The other shopper is untouched.
     expect(await t.db.selectFrom("users").select("email").where("id", "=", otherId).executeTakeFirstOrThrow()).toEqual({ email: "bola@example.com" });
+  });
+
+  it("lets the owner erase a customer at their written request, with the same rules, naming the owner in the log", async () => {
+    const owner = await addUser(t.db, "owner");
+    const staff = await addUser(t.db, "support");
+    const shopper = await addUser(t.db, "customer", "kemi@example.com", "Kemi");
+    const open = await insertOrder(t.db, { userId: shopper.id, status: "confirmed", items: [{ productId: products[0].id, quantity: 1 }] });
+    expect(await eraseCustomerForShopper(context, { actorId: owner.id, userId: staff.id })).toEqual({ ok: false, reason: "staff" });
+    expect(await eraseCustomerForShopper(context, { actorId: owner.id, userId: 999_999 })).toEqual({ ok: false, reason: "notFound" });
+    expect(await eraseCustomerForShopper(context, { actorId: owner.id, userId: shopper.id })).toEqual({ ok: false, reason: "openOrders", orders: [open.number] });
+    await t.db.updateTable("orders").set({ status: "cancelled" }).where("id", "=", open.id).execute();
+    expect(await eraseCustomerForShopper(context, { actorId: owner.id, userId: shopper.id })).toEqual({ ok: true, orders: [open.number] });
+    expect(await eraseCustomerForShopper(context, { actorId: owner.id, userId: shopper.id })).toEqual({ ok: false, reason: "erased" });
+    const user = await t.db.selectFrom("users").select(["email", "first_name"]).where("id", "=", shopper.id).executeTakeFirstOrThrow();
+    expect(user).toEqual({ email: erasedEmail(shopper.id), first_name: "Erased" });
+    const entry = await t.db.selectFrom("audit_log").select(["actor_user_id", "summary"]).where("action", "=", "erase").where("entity_id", "=", shopper.id).executeTakeFirstOrThrow();
+    expect(entry).toEqual({ actor_user_id: owner.id, summary: `customer #${shopper.id}` });
   });
 });
