@@ -192,3 +192,27 @@ test("without JavaScript a guest asks by e-mail, opens the link, downloads and e
   await expect(page.getByText("This link has already been used.")).toBeVisible();
   await context.close();
 });
+
+test("the owner erases a customer from their page at the shopper's request; the audit log shows it", async ({ browser, baseURL }) => {
+  test.setTimeout(60_000);
+  const email = `written-${stamp}@example.com`;
+  const customer = await createCustomer(shop, email, "Halima", `Sani${stamp}`);
+  const owner = await createAdmin(shop, `privacy-owner2-${stamp}@unboxed.example`, "Bisi", "Owner");
+  const context = await browser.newContext();
+  await context.addCookies([{ name: "ub_session", value: owner.token, url: baseURL! }]);
+  const page = await context.newPage();
+  await page.goto(`/admin/customers/${customer.userId}`);
+  const panel = page.locator("[data-erase-panel]");
+  await panel.getByRole("button", { name: "Erase personal data" }).click();
+  await expect(panel.getByRole("alert")).toHaveText("Tick the box to confirm the shopper asked for this.");
+  await panel.getByLabel("The shopper asked for this").check();
+  await panel.getByRole("button", { name: "Erase personal data" }).click();
+  await expect(page.getByText("Their personal data is erased. Their orders name no one.")).toBeVisible();
+  await expect(page.locator("[data-erase-panel]")).toContainText("This account's personal data was erased.");
+  await expect(page.locator("main")).not.toContainText(email);
+  await expect(page.locator("main")).not.toContainText(`Sani${stamp}`);
+  await page.goto("/admin/audit");
+  await expect(page.locator('[data-audit-entry="user:erase"]').first()).toContainText(`customer #${customer.userId}`);
+  await expect(page.locator('[data-audit-entry="user:erase"]').first()).toContainText("Bisi Owner");
+  await context.close();
+});
