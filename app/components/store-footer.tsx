@@ -46,7 +46,7 @@ export function StoreFooter() {
               <ShopLink to="/track">{t("store.footer.track")}</ShopLink>
             </li>
             <li>
-              <a href="#privacy-policy">{t("store.footer.privacy")}</a>
+              <ShopLink to="/privacy">{t("store.footer.privacy")}</ShopLink>
             </li>
           </ul>
         </nav>

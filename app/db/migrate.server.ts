@@ -33,6 +33,7 @@ import * as m0094 from "./migrations/0094_order_holds";
 import * as m0095 from "./migrations/0095_phone_numbers";
 import * as m0097 from "./migrations/0097_guest_orders";
 import * as m0096 from "./migrations/0096_staff_roles";
+import * as m0101 from "./migrations/0101_privacy";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   "0095_phone_numbers": m0095,
   "0096_staff_roles": m0096,
   "0097_guest_orders": m0097,
+  "0101_privacy": m0101,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

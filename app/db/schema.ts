@@ -97,6 +97,8 @@ export interface UserTable {
   locale: ColumnType<string | null, string | null | undefined, string | null>;
   /** a Nigerian mobile number in E.164 (+234…); null until the customer gives one */
   phone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** when the account's personal data was erased at the shopper's request (docs/decisions/221); null for a live account */
+  erased_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {
@@ -287,7 +289,7 @@ export interface OrderEventTable {
   created_at: Timestamp;
 }
 
-export type AuditAction = "create" | "update" | "delete" | "archive" | "restore";
+export type AuditAction = "create" | "update" | "delete" | "archive" | "restore" | "erase";
 export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user" | "review";
 
 export interface AuditLogTable {
@@ -420,6 +422,19 @@ export interface StockAdjustmentTable {
   created_at: Timestamp;
 }
 
+/** A guest's confirmed request to see or erase what the shop holds under an e-mail (docs/decisions/221). */
+export interface PrivacyRequestTable {
+  /** SHA-256 of the token in the e-mailed link */
+  token_hash: string;
+  /** trimmed and lower-cased */
+  email: string;
+  locale: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  /** set when the data was erased with it: a link erases once */
+  used_at: Timestamp | null;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -450,6 +465,7 @@ export interface Database {
   catalogue_imports: CatalogueImportTable;
   stock_adjustments: StockAdjustmentTable;
   product_photos: ProductPhotoTable;
+  privacy_requests: PrivacyRequestTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -49,6 +49,9 @@ const envSchema = z.object({
     .pipe(z.string().regex(/^\d{8,15}$/, "must be an international phone number of 8 to 15 digits, e.g. 2348012345678"))
     .default("2348012345678"),
   SHOP_EMAIL: z.email({ message: "must be an e-mail address" }).default("hello@unboxed.example"),
+  // Who runs the shop, as the privacy notice names them (docs/decisions/221).
+  SHOP_NAME: z.string().trim().min(2, "must name the shop or its company").max(120, "is too long").default("Unboxed"),
+  SHOP_ADDRESS: z.string().trim().min(5, "must be a postal address").max(300, "is too long").default("Lekki, Lagos, Nigeria"),
   OWNER_EMAIL: z
     .string()
     .transform((v) => v.split(/[\s,;]+/).filter(Boolean))
@@ -153,6 +156,10 @@ export interface Config {
   sessionSecret: string;
   publicUrl: string;
   shop: {
+    /** the shop's or its company's name, the data controller on the privacy notice */
+    name: string;
+    /** the owner's postal address on the privacy notice */
+    address: string;
     phone: string;
     whatsapp: string;
     email: string;
@@ -249,6 +256,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET ?? loadOrCreateSessionSecret(dataDir),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port || 3000}`,
     shop: {
+      name: env.SHOP_NAME,
+      address: env.SHOP_ADDRESS,
       phone: env.SHOP_PHONE,
       whatsapp: env.SHOP_WHATSAPP,
       email: env.SHOP_EMAIL,

@@ -36,7 +36,13 @@ export type SecurityEvent =
   /** a password changed by its signed-in owner: { userId, ip } */
   | "password_changed"
   /** a shopper refused another account's order, invoice or address (answered 404): { userId, object, objectId, method, path, ip } */
-  | "object_refused";
+  | "object_refused"
+  /** a privacy link asked for by a guest (docs/decisions/221): { ip, sent } */
+  | "privacy_link_requested"
+  /** an account's erasure refused for a wrong password: { userId, ip } */
+  | "privacy_erase_refused"
+  /** personal data erased: { userId } or { guest }, { ip, orders } */
+  | "privacy_erased";
 
 type Fields = Record<string, string | number | boolean | null | undefined>;
 

@@ -23,9 +23,10 @@ import { formatLagosTime } from "~/lib/dates";
 import { bodyRefusal, readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
-import { requestTranslator } from "~/http/language.server";
+import { detectLocale, requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
+import { privacyTexts } from "~/domain/privacy/privacy-texts.server";
 import type { Route } from "./+types/account.profile";
 
 // Only one tab shows at a time: the favourites (product cards) and the address forms are scripts of
@@ -56,6 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     maxAddresses: MAX_ADDRESSES,
     wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
     title: t("account.profile.title"),
+    // Written here, so the privacy texts stay out of the profile's scripts (docs/decisions/221).
+    privacyLink: privacyTexts(detectLocale(request).locale).profile.link,
   };
 }
 
@@ -156,6 +159,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           {t("address.savePhone")}
         </button>
       </Form>
+      <p className="mt-2 text-sm">
+        <Link to="/profile/privacy" className="underline underline-offset-2">
+          {loaderData.privacyLink}
+        </Link>
+      </p>
 
       <nav aria-label={t("account.profile.title")} className="mt-8 flex gap-1 border-b border-stone-200">
         {TABS.map((name) => (

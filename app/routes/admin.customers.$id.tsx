@@ -3,6 +3,8 @@ import { CustomerScreen } from "~/components/admin/customer-screen";
 import { changeRole, getCustomer, isRole } from "~/domain/backoffice/customers.server";
 import { can } from "~/domain/backoffice/permissions.server";
 import { requirePermission } from "~/http/staff-guard.server";
+import { eraseCustomerForShopper } from "~/domain/privacy/data-rights.server";
+import { isErasedEmail } from "~/domain/privacy/personal-data.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { readForm } from "~/http/form.server";
 import { requestTranslator } from "~/http/language.server";
@@ -21,6 +23,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     customer,
     self: customer.id === admin.id,
     canChangeRoles: can(admin.role, "staff"),
+    // Only the owner (who holds `staff`) erases, and only a customer's account (docs/decisions/221).
+    canErase: can(admin.role, "staff") && customer.role === "customer",
+    erased: isErasedEmail(customer.email),
     confirming: can(admin.role, "staff") && customer.id !== admin.id && isRole(confirming) && confirming !== customer.role ? confirming : null,
     title: t("admin.meta.title", { page: customer.name || customer.email }),
   };
@@ -34,6 +39,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
   const form = await readForm(request);
+  if (form.get("intent") === "erase") return eraseAction(context, { actorId: admin.id, userId: id, confirmed: form.get("confirm") === "yes" });
   const role = form.get("role");
   if (form.get("intent") !== "role" || !isRole(role)) return data({ problem: "admin.common.toast.badRequest" }, { status: 400 });
   const result = await changeRole(context.db, { actorId: admin.id, userId: id, role });
@@ -47,10 +53,28 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return redirectWithToast(context, `/admin/customers/${id}`, { type: result.changed ? "success" : "info", key: `admin.customers.role.toast.${key}`, values });
 }
 
+const ERASE_REFUSAL = { erased: 409, staff: 409, openOrders: 409 } as const;
+
+/** The owner erases a customer's personal data at the shopper's written request (the caller holds `staff`). */
+async function eraseAction(context: Route.ActionArgs["context"], input: { actorId: number; userId: number; confirmed: boolean }) {
+  if (!input.confirmed) return data({ eraseProblem: { key: "admin.customers.erase.errors.notConfirmed" } }, { status: 400 });
+  const result = await eraseCustomerForShopper(context, input);
+  if (result.ok) return redirectWithToast(context, `/admin/customers/${input.userId}`, { type: "success", key: "admin.customers.erase.done" });
+  if (result.reason === "notFound") throw data(null, { status: 404 });
+  const values = result.reason === "openOrders" ? { orders: result.orders.join(", ") } : undefined;
+  return data({ eraseProblem: { key: `admin.customers.erase.errors.${result.reason}`, values } }, { status: ERASE_REFUSAL[result.reason] });
+}
+
 export function meta({ data }: Route.MetaArgs) {
   return [{ title: data?.title }, { name: "robots", content: "noindex" }];
 }
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
-  return <CustomerScreen loaderData={loaderData} problem={actionData && "problem" in actionData ? actionData.problem : null} />;
+  return (
+    <CustomerScreen
+      loaderData={loaderData}
+      problem={actionData && "problem" in actionData ? actionData.problem : null}
+      eraseProblem={actionData && "eraseProblem" in actionData ? actionData.eraseProblem : null}
+    />
+  );
 }

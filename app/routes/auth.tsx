@@ -91,7 +91,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       </Form>
       <p className="mt-4 text-xs leading-relaxed text-stone-500">
         {t("auth.login.privacyNote")}{" "}
-        <a href="#privacy-policy" className="underline underline-offset-2 hover:text-ink">
+        <a href="/privacy" className="underline underline-offset-2 hover:text-ink">
           {t("auth.login.privacyLink")}
         </a>
         .

@@ -14,6 +14,8 @@ export function loader({ context }: Route.LoaderArgs) {
     "Disallow: /wishlist",
     "Disallow: /orders",
     "Disallow: /api",
+    // A guest's privacy link and request form; the notice itself (/privacy) is read.
+    "Disallow: /privacy/",
     "",
     `Sitemap: ${absoluteUrl(context, "/sitemap.xml")}`,
     "",

@@ -2,7 +2,7 @@ import { sitemapProducts } from "~/domain/catalogue/catalog.server";
 import { absoluteUrl } from "~/http/seo.server";
 import type { Route } from "./+types/sitemap.xml";
 
-const PAGES = ["/", "/shop", "/about", "/faq", "/contact", "/returns-refunds"];
+const PAGES = ["/", "/shop", "/about", "/faq", "/contact", "/returns-refunds", "/privacy"];
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -322,7 +322,7 @@ test.describe("layout", () => {
       ["Return Policy", "/returns-refunds"],
       ["Cart", "/cart"],
       ["Return & Refund Policy", "/returns-refunds"],
-      ["Privacy Policy", "#privacy-policy"],
+      ["Privacy Policy", "/privacy"],
     ]) {
       await expect(footer.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
     }
@@ -467,7 +467,7 @@ test.describe("content pages, search engines and sharing", () => {
     const sitemap = await request.get("/sitemap.xml");
     expect(sitemap.headers()["content-type"]).toMatch(/^application\/xml/);
     const xml = await sitemap.text();
-    for (const page of ["/", "/shop", "/about", "/faq", "/contact", "/returns-refunds"]) expect(xml).toContain(`<loc>${baseURL}${page}</loc>`);
+    for (const page of ["/", "/shop", "/about", "/faq", "/contact", "/returns-refunds", "/privacy"]) expect(xml).toContain(`<loc>${baseURL}${page}</loc>`);
     expect(xml.match(/\/shop\/\d+<\/loc>/g)?.length).toBeGreaterThanOrEqual(48);
 
     const robots = await (await request.get("/robots.txt")).text();

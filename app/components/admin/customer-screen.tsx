@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { ErasePanel } from "~/components/admin/erase-panel";
 import { RolePanel } from "~/components/admin/role-panel";
 import { BackLink, ListTable, PageHeader, Pagination, Panel, screenHref, StatusBadge } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
@@ -15,12 +16,17 @@ export interface CustomerScreenData {
   canChangeRoles: boolean;
   /** the role a change asks to confirm */
   confirming: Role | null;
+  /** the owner may erase this customer's personal data (docs/decisions/221) */
+  canErase: boolean;
+  erased: boolean;
 }
+
+type EraseProblem = { key: string; values?: Record<string, string> } | null;
 
 const ORDER_COLUMNS = ["number", "date", "status", "payment", "total"] as const;
 
 /** A customer's details, role, addresses and orders. */
-export function CustomerScreen({ loaderData, problem }: { loaderData: CustomerScreenData; problem: string | null }) {
+export function CustomerScreen({ loaderData, problem, eraseProblem }: { loaderData: CustomerScreenData; problem: string | null; eraseProblem: EraseProblem }) {
   const { t, locale } = useT();
   const { customer } = loaderData;
   const path = `/admin/customers/${customer.id}`;
@@ -83,6 +89,8 @@ export function CustomerScreen({ loaderData, problem }: { loaderData: CustomerSc
             path={path}
           />
         )}
+
+        {loaderData.canErase && <ErasePanel erased={loaderData.erased} problem={eraseProblem} />}
 
         <Panel id="addresses" title={t("admin.customers.addresses")} className="min-w-0 text-sm lg:col-span-3">
           {customer.addresses.length === 0 ? (

@@ -11,7 +11,8 @@ import { logSecurityEvent } from "~/platform/security-log.server";
 export type AuditChanges = Record<string, [unknown, unknown]>;
 
 export interface AuditInput {
-  actorId: number;
+  /** null: no account did it (a guest who confirmed their e-mail) */
+  actorId: number | null;
   action: AuditAction;
   entity: AuditEntity;
   entityId: number | null;

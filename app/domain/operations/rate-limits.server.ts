@@ -44,6 +44,15 @@ export const LIMITS = {
   trackOrder: { points: 10, duration: 60 * 60 },
   /** back-in-stock requests per IP address (docs/decisions/133) */
   backInStockIp: { points: 20, duration: 60 * 60 },
+  /** privacy links asked for per IP address (docs/decisions/221) */
+  privacyRequestIp: { points: 10, duration: 60 * 60 },
+  /**
+   * privacy links mailed per address: past it the form answers as usual but sends nothing, so it cannot
+   * flood someone's mailbox (the links already sent still work)
+   */
+  privacyRequestAddress: { points: 3, duration: 60 * 60 },
+  /** password checks before an account's erasure, per account (docs/decisions/221) */
+  privacyErasePassword: { points: 5, duration: 15 * 60 },
   /** reviews posted per account (docs/decisions/134) */
   reviewUser: { points: 5, duration: 60 * 60 },
   /**
