@@ -120,6 +120,8 @@ export interface CustomerDetail extends CustomerRow {
   lastName: string;
   /** the language the account last used, null until known */
   locale: string | null;
+  /** the account's mobile number (E.164), null until given or for a role without `customers.contact` */
+  phone: string | null;
   addresses: { id: number; street: string; city: string; state: string; country: string }[];
   wishlistCount: number;
   /** one page of the account's orders, newest first */
@@ -132,7 +134,7 @@ export interface CustomerDetail extends CustomerRow {
 export async function getCustomer(db: Db, id: number, options: { ordersPage?: number } = {}): Promise<CustomerDetail | undefined> {
   const user = await db
     .selectFrom("users")
-    .select(["id", "email", "first_name", "last_name", "role", "created_at", "locale"])
+    .select(["id", "email", "first_name", "last_name", "role", "created_at", "locale", "phone"])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!user) return undefined;
@@ -165,6 +167,7 @@ export async function getCustomer(db: Db, id: number, options: { ordersPage?: nu
     role: user.role,
     createdAt: user.created_at,
     locale: user.locale,
+    phone: user.phone,
     ...stats,
     addresses,
     wishlistCount: Number(wishlist.n),

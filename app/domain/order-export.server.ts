@@ -1,5 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { filteredOrders, parseOrderFilters, type OrderFilters } from "./admin-orders.server";
+import type { StaffView } from "./staff-view.server";
 import { nairaCell, neutraliseFormula, toCsv } from "./catalogue-csv.server";
 
 /**
@@ -46,7 +47,11 @@ function lagosStamp(iso: string): string {
 
 const BATCH = 1000;
 
-export async function exportOrdersCsv(db: Db, filters: OrderExportFilters): Promise<string> {
+/**
+ * The CSV; `view` (docs/decisions/218): without `contact`, the e-mail and phone columns stay empty, and
+ * without `prices`, so do the amounts.
+ */
+export async function exportOrdersCsv(db: Db, filters: OrderExportFilters, view: StaffView = { revenue: true, prices: true, contact: true }): Promise<string> {
   const rows: string[][] = [[...ORDER_EXPORT_COLUMNS]];
   let afterId = 0;
   for (;;) {
@@ -103,14 +108,14 @@ export async function exportOrdersCsv(db: Db, filters: OrderExportFilters): Prom
         o.status,
         o.payment_status,
         neutraliseFormula(customer),
-        neutraliseFormula(o.email ?? ""),
+        view.contact ? neutraliseFormula(o.email ?? "") : "",
         // E.164 begins with "+": written as text ('+234…), so a spreadsheet neither computes nor drops it.
-        neutraliseFormula(o.phone ?? ""),
+        view.contact ? neutraliseFormula(o.phone ?? "") : "",
         neutraliseFormula(lines.map((l) => `${l.quantity} x ${l.name}`).join("; ")),
         String(lines.reduce((n, l) => n + l.quantity, 0)),
-        nairaCell(o.subtotal),
-        nairaCell(o.shipping),
-        nairaCell(o.total),
+        view.prices ? nairaCell(o.subtotal) : "",
+        view.prices ? nairaCell(o.shipping) : "",
+        view.prices ? nairaCell(o.total) : "",
         neutraliseFormula(o.ship_street ?? ""),
         neutraliseFormula(o.ship_city ?? ""),
         neutraliseFormula(o.ship_state ?? ""),

@@ -5,12 +5,14 @@ import { PageHeader, Pagination, screenHref, StatusBadge, TableScroller } from "
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { changeRole, getCustomer, isRole } from "~/domain/customers.server";
 import { can, requirePermission } from "~/domain/permissions.server";
+import { customerFor, staffView } from "~/domain/staff-view.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/lib/i18n.server";
 import { formatNaira } from "~/lib/money";
+import { formatPhone, telHref } from "~/lib/phone";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/admin.customers.$id";
 
@@ -18,8 +20,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "customers.view");
   const id = positiveInt(params.id);
   const url = new URL(request.url);
-  const customer = id ? await getCustomer(context.db, id, { ordersPage: pageParam(url.searchParams.get("page")) }) : undefined;
-  if (!customer) throw data(null, { status: 404 });
+  const found = id ? await getCustomer(context.db, id, { ordersPage: pageParam(url.searchParams.get("page")) }) : undefined;
+  if (!found) throw data(null, { status: 404 });
+  const customer = customerFor(found, staffView(admin.role));
   const t = requestTranslator(request);
   const confirming = url.searchParams.get("role");
   return {
@@ -82,10 +85,22 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             {t("admin.customers.details")}
           </h2>
           <dl className="mt-2 space-y-2" data-customer-details>
-            <div>
-              <dt className="text-stone-600">{t("admin.customers.email")}</dt>
-              <dd className="break-all">{customer.email}</dd>
-            </div>
+            {customer.email && (
+              <div>
+                <dt className="text-stone-600">{t("admin.customers.email")}</dt>
+                <dd className="break-all">{customer.email}</dd>
+              </div>
+            )}
+            {customer.phone && (
+              <div>
+                <dt className="text-stone-600">{t("admin.orders.phone")}</dt>
+                <dd data-customer-phone>
+                  <a href={telHref(customer.phone)} className="underline">
+                    {formatPhone(customer.phone)}
+                  </a>
+                </dd>
+              </div>
+            )}
             <div>
               <dt className="text-stone-600">{t("admin.customers.columns.signedUp")}</dt>
               <dd>{formatLagosDate(customer.createdAt, locale)}</dd>

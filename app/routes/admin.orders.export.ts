@@ -1,18 +1,19 @@
 import { exportOrdersCsv, orderExportFileName, parseOrderExportFilters } from "~/domain/order-export.server";
 import { requirePermission } from "~/domain/permissions.server";
+import { staffView } from "~/domain/staff-view.server";
 import { requireTextQuery } from "~/lib/form.server";
 import { requestTranslator } from "~/lib/i18n.server";
 import type { Route } from "./+types/admin.orders.export";
 
 /** Orders for the accountant as a CSV download: a date range (Lagos days) and a status. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requirePermission(request, context, "orders.export");
+  const staff = await requirePermission(request, context, "orders.export");
   requireTextQuery(request);
   const parsed = parseOrderExportFilters(new URL(request.url).searchParams);
   if ("error" in parsed) {
     return new Response(requestTranslator(request)(parsed.error), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
-  const csv = await exportOrdersCsv(context.db, parsed.filters);
+  const csv = await exportOrdersCsv(context.db, parsed.filters, staffView(staff.role));
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
