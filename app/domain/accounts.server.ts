@@ -26,6 +26,7 @@ import {
   withinLimit,
 } from "./rate-limits.server";
 import { createSession, destroyAllSessions, destroySession, safeRedirectPath } from "./sessions.server";
+import { startChallenge } from "./accounts/second-factor.server";
 
 /**
  * Customer accounts: registration, sign-in, password reset. Self-registration only ever creates
@@ -263,7 +264,7 @@ function hashForUnknownAddress(): Promise<string> {
   return (dummyHash ??= hashPassword(randomBytes(18).toString("base64")));
 }
 
-export type AuthenticateResult = { ok: true; userId: number; firstName: string } | { ok: false };
+export type AuthenticateResult = { ok: true; userId: number; firstName: string; secondFactor: boolean } | { ok: false };
 
 /** The counter key of one account at one IP address. */
 const accountAtIp = (address: string, ip: string) => `${address}\n${ip}`;
@@ -310,7 +311,7 @@ export async function authenticate(context: AccountContext, input: { email: stri
   }
   const user = await context.db
     .selectFrom("users")
-    .select(["id", "password_hash", "first_name"])
+    .select(["id", "password_hash", "first_name", "suspended_at", "totp_enabled_at"])
     .where("email", "=", address)
     .executeTakeFirst();
   const valid = await verifyPassword(user?.password_hash ?? (await hashForUnknownAddress()), input.password);
@@ -318,12 +319,33 @@ export async function authenticate(context: AccountContext, input: { email: stri
     logSecurityEvent("sign_in_failed", { email: address, ip: context.clientIp });
     return { ok: false };
   }
+  // A suspended staff member is answered as a wrong password is (docs/decisions/222).
+  if (user.suspended_at) {
+    logSecurityEvent("sign_in_suspended", { userId: user.id, ip: context.clientIp });
+    return { ok: false };
+  }
   await Promise.all([
     clearAttempts(context, "signInAccountIp", here),
     refundAttempt(context, "signInIp", context.clientIp),
     refundAttempt(context, "signInAccount", address),
   ]);
-  return { ok: true, userId: user.id, firstName: user.first_name };
+  return { ok: true, userId: user.id, firstName: user.first_name, secondFactor: user.totp_enabled_at !== null };
+}
+
+/**
+ * The password was right: an account with a second factor is asked for its code first (a challenge,
+ * no session yet, docs/decisions/222); any other signs in now.
+ */
+export async function passwordAccepted(
+  request: Request,
+  context: Pick<AppLoadContext, "db" | "config">,
+  result: { userId: number; secondFactor: boolean },
+  redirectTo: string | null | undefined,
+  toast: ToastInput,
+): Promise<Response> {
+  if (!result.secondFactor) return signIn(request, context, result.userId, redirectTo, toast);
+  const cookie = await startChallenge(context, result.userId, redirectTo);
+  return new Response(null, { status: 303, headers: { Location: "/auth/second-factor", "Set-Cookie": cookie } });
 }
 
 /**
@@ -348,7 +370,13 @@ export async function signIn(
   const clearVisitorViews = await mergeVisitorViewsOnSignIn(request, context.db, userId);
   if (clearVisitorViews) headers.append("Set-Cookie", clearVisitorViews);
   const target = safeRedirectPath(redirectTo);
-  const account = await context.db.selectFrom("users").select("must_change_password").where("id", "=", userId).executeTakeFirst();
+  // The owner sees when each staff member last signed in (docs/decisions/222).
+  const account = await context.db
+    .updateTable("users")
+    .set({ last_sign_in_at: new Date().toISOString() })
+    .where("id", "=", userId)
+    .returning("must_change_password")
+    .executeTakeFirst();
   if (account?.must_change_password) {
     // A password the owner did not choose (the demo admin's): a new one comes first.
     const choose = `/auth/change-password?redirectTo=${encodeURIComponent(target)}`;
@@ -508,7 +536,7 @@ export async function createOrPromoteAdmin(
   const passwordHash = await hashPassword(input.password);
   const existing = await db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
   if (existing) {
-    await db.updateTable("users").set({ role, password_hash: passwordHash }).where("id", "=", existing.id).execute();
+    await db.updateTable("users").set({ role, password_hash: passwordHash, suspended_at: null }).where("id", "=", existing.id).execute();
     await destroyAllSessions(db, existing.id);
     return { created: false, userId: existing.id };
   }
@@ -520,6 +548,7 @@ export async function createOrPromoteAdmin(
       first_name: input.firstName?.trim() || "Shop",
       last_name: input.lastName?.trim() || "Admin",
       role,
+      staff_since: new Date().toISOString(),
       created_at: new Date().toISOString(),
     })
     .returning("id")

@@ -36,6 +36,12 @@ export interface SessionUser {
   mustChangePassword: boolean;
   /** the language the account last used, for the e-mails sent to it */
   locale: string | null;
+  /** when this session last proved the password (sign-in or confirmation); null: never known (docs/decisions/222) */
+  authenticatedAt: string | null;
+  /** the account signs in with a second factor (TOTP) */
+  secondFactor: boolean;
+  /** when the account became staff (its second factor's grace counts from it) */
+  staffSince: string;
 }
 
 function hashToken(token: string): string {
@@ -93,6 +99,8 @@ export async function createSession(context: Pick<AppLoadContext, "db" | "config
       user_id: userId,
       expires_at: new Date(now + SESSION_DAYS * DAY_MS).toISOString(),
       created_at: new Date(now).toISOString(),
+      // A session begins when its password (and second factor) were proved.
+      authenticated_at: new Date(now).toISOString(),
     })
     .execute();
   return sessionCookie(token, isSecure(context));
@@ -144,7 +152,22 @@ const readSession = builtOnce((db, sessionId: Expression<string>) =>
 );
 
 /** The columns of `sessions as s` and `users as u` a session is judged by. */
-export const sessionColumns = ["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role", "u.must_change_password", "u.locale"] as const;
+export const sessionColumns = [
+  "s.id",
+  "s.expires_at",
+  "s.authenticated_at",
+  "u.id as userId",
+  "u.email",
+  "u.first_name",
+  "u.last_name",
+  "u.role",
+  "u.must_change_password",
+  "u.locale",
+  "u.suspended_at",
+  "u.totp_enabled_at",
+  "u.staff_since",
+  "u.created_at",
+] as const;
 
 export interface SessionRow {
   id: string;
@@ -156,6 +179,11 @@ export interface SessionRow {
   role: Role;
   must_change_password: number;
   locale: string | null;
+  authenticated_at: string | null;
+  suspended_at: string | null;
+  totp_enabled_at: string | null;
+  staff_since: string | null;
+  created_at: string;
 }
 
 function sessionIdOf(request: Request): string | null {
@@ -171,13 +199,16 @@ async function lookUpSession(request: Request, db: Db): Promise<SessionUser | nu
   return settle(db, row);
 }
 
-/** An expired session is removed and counts as none; one used a day or more after its last renewal is renewed. */
+/**
+ * An expired session, or one of a suspended account (docs/decisions/222), is removed and counts as
+ * none; one used a day or more after its last renewal is renewed.
+ */
 async function settle(db: Db, row: SessionRow | undefined): Promise<SessionUser | null> {
   if (!row) return null;
   const id = row.id;
   const now = Date.now();
   const expires = Date.parse(row.expires_at);
-  if (expires <= now) {
+  if (expires <= now || row.suspended_at) {
     await db.deleteFrom("sessions").where("id", "=", id).execute();
     return null;
   }
@@ -188,7 +219,19 @@ async function settle(db: Db, row: SessionRow | undefined): Promise<SessionUser 
       .where("id", "=", id)
       .execute();
   }
-  return { id: row.userId, email: row.email, firstName: row.first_name, lastName: row.last_name, role: row.role, sessionId: id, mustChangePassword: row.must_change_password === 1, locale: row.locale };
+  return {
+    id: row.userId,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+    sessionId: id,
+    mustChangePassword: row.must_change_password === 1,
+    locale: row.locale,
+    authenticatedAt: row.authenticated_at,
+    secondFactor: row.totp_enabled_at !== null,
+    staffSince: row.staff_since ?? row.created_at,
+  };
 }
 
 /** Ends this browser's session (if any) and returns the Set-Cookie header value that clears the cookie. */

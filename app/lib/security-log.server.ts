@@ -36,7 +36,31 @@ export type SecurityEvent =
   /** a password changed by its signed-in owner: { userId, ip } */
   | "password_changed"
   /** a shopper refused another account's order, invoice or address (answered 404): { userId, object, objectId, method, path, ip } */
-  | "object_refused";
+  | "object_refused"
+  /** a right password for a suspended staff account, answered as a wrong one: { userId, ip } */
+  | "sign_in_suspended"
+  /** a sensitive action sent to confirm the password (docs/decisions/222): { userId, path } */
+  | "reauthentication_asked"
+  /** the password confirmed, or not: { userId, ip } */
+  | "reauthenticated"
+  | "reauthentication_failed"
+  /** the second factor turned on or off, recovery codes replaced or one used: { userId } */
+  | "second_factor_enabled"
+  | "second_factor_disabled"
+  | "recovery_codes_replaced"
+  | "recovery_code_used"
+  /** a wrong second-factor code, or one refused unchecked while the account is paced: { userId, ip, retryAfterSeconds? } */
+  | "second_factor_failed"
+  | "second_factor_paced"
+  /** staff invitations sent, refused, accepted: { actorId?, userId?, email?, role?, reason? } */
+  | "staff_invited"
+  | "staff_invite_refused"
+  | "staff_invitation_accepted"
+  | "staff_invitation_refused"
+  /** a staff member suspended, let back in, or a suspension refused: { actorId, userId, reason? } */
+  | "staff_suspended"
+  | "staff_unsuspended"
+  | "staff_suspension_refused";
 
 type Fields = Record<string, string | number | boolean | null | undefined>;
 

@@ -5,6 +5,7 @@ import { PageHeader, Pagination, screenHref, StatusBadge, TableScroller } from "
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { changeRole, getCustomer, isRole } from "~/domain/customers.server";
 import { can, requirePermission } from "~/domain/permissions.server";
+import { requireRecentAuthentication } from "~/domain/accounts/reauthentication.server";
 import { customerFor, staffView } from "~/domain/staff-view.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
@@ -41,6 +42,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "staff");
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
+  requireRecentAuthentication(request, admin, `/admin/customers/${id}`);
   const form = await readForm(request);
   const role = form.get("role");
   if (form.get("intent") !== "role" || !isRole(role)) return data({ problem: "admin.common.toast.badRequest" }, { status: 400 });

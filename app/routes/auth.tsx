@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
-import { authenticate, loginSchema, signIn, SignInPaced } from "~/domain/accounts.server";
+import { authenticate, loginSchema, passwordAccepted, SignInPaced } from "~/domain/accounts.server";
 import { TooManyAttempts } from "~/domain/rate-limits.server";
 import { getSessionUser, safeRedirectPath } from "~/domain/sessions.server";
 import { fieldErrors, formFailure, type FormFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/lib/form.server";
@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await authenticate(context, parsed.data);
     // One message for both cases, so the form does not tell which addresses have accounts.
     if (!result.ok) return formFailure(401, { form: "auth.errors.signInFailed" }, values);
-    return signIn(request, context, result.userId, fields.redirectTo, {
+    return passwordAccepted(request, context, result, fields.redirectTo, {
       type: "success",
       key: "auth.toast.signedIn",
       values: { name: result.firstName },

@@ -44,6 +44,9 @@ const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents
   "routes/admin.customers.$id.tsx": { loader: "customers.view", action: "staff" },
   "routes/admin.delivery.tsx": { loader: "settings", action: "settings" },
   "routes/admin.audit.tsx": { loader: "audit" },
+  "routes/admin.staff.tsx": { loader: "staff", action: "staff" },
+  // A staff member's own sign-in: every staff role's, as the dashboard is.
+  "routes/admin.account.tsx": { loader: "dashboard", action: "dashboard" },
 };
 
 const ROLES: Role[] = ["owner", "manager", "fulfilment", "support", "customer"];
