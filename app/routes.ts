@@ -20,6 +20,9 @@ export default [
     route("auth/forgot-password", "routes/auth.forgot-password.tsx"),
     route("auth/reset-password", "routes/auth.reset-password.tsx"),
     route("auth/change-password", "routes/auth.change-password.tsx"),
+    route("auth/second-factor", "routes/auth.second-factor.tsx"),
+    route("auth/confirm-password", "routes/auth.confirm-password.tsx"),
+    route("auth/invitation", "routes/auth.invitation.tsx"),
     route("profile", "routes/account.profile.tsx"),
     route("profile/privacy", "routes/account.privacy.tsx"),
     route("wishlist", "routes/account.wishlist.tsx"),
@@ -54,6 +57,8 @@ export default [
     route("customers/:id", "routes/admin.customers.$id.tsx"),
     route("delivery", "routes/admin.delivery.tsx"),
     route("audit", "routes/admin.audit.tsx"),
+    route("staff", "routes/admin.staff.tsx"),
+    route("account", "routes/admin.account.tsx"),
   ]),
   // Printable documents: outside the shop's and the admin area's frames.
   route("admin/orders/:number/print", "routes/admin.invoice.tsx"),

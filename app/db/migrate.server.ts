@@ -34,6 +34,7 @@ import * as m0095 from "./migrations/0095_phone_numbers";
 import * as m0097 from "./migrations/0097_guest_orders";
 import * as m0096 from "./migrations/0096_staff_roles";
 import * as m0101 from "./migrations/0101_privacy";
+import * as m0102 from "./migrations/0102_staff_safeguards";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   "0096_staff_roles": m0096,
   "0097_guest_orders": m0097,
   "0101_privacy": m0101,
+  "0102_staff_safeguards": m0102,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

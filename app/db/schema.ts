@@ -99,6 +99,18 @@ export interface UserTable {
   phone: ColumnType<string | null, string | null | undefined, string | null>;
   /** when the account's personal data was erased at the shopper's request (docs/decisions/221); null for a live account */
   erased_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** staff suspended by the owner: no sign-in, no session (docs/decisions/222) */
+  suspended_at: ColumnType<string | null, string | null | undefined, string | null>;
+  last_sign_in_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** when the account last became staff: its second factor's grace counts from it; null: created_at */
+  staff_since: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the TOTP secret (base32) once confirmed by a first code */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** a secret shown for setting up, not yet confirmed */
+  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_enabled_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the last TOTP time step accepted: a code is never accepted twice */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionTable {
@@ -107,6 +119,44 @@ export interface SessionTable {
   user_id: number;
   expires_at: Timestamp;
   created_at: Timestamp;
+  /** when this session last proved the password (sign-in or confirmation), for sensitive actions */
+  authenticated_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An invitation to join the staff (docs/decisions/222): single-use, expiring, only its token's hash kept. */
+export interface StaffInvitationTable {
+  id: Generated<number>;
+  token_hash: string;
+  email: string;
+  role: StaffRole;
+  invited_by: number | null;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface RecoveryCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the code as shown, without its dash */
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** A sign-in whose password was right, waiting for its second factor. */
+export interface SignInChallengeTable {
+  token_hash: string;
+  user_id: number;
+  redirect_to: ColumnType<string, string | undefined, string>;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface StaffSettingsTable {
+  id: number;
+  second_factor_all_since: string | null;
 }
 
 export interface PasswordResetTable {
@@ -466,6 +516,10 @@ export interface Database {
   stock_adjustments: StockAdjustmentTable;
   product_photos: ProductPhotoTable;
   privacy_requests: PrivacyRequestTable;
+  staff_invitations: StaffInvitationTable;
+  recovery_codes: RecoveryCodeTable;
+  sign_in_challenges: SignInChallengeTable;
+  staff_settings: StaffSettingsTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -42,7 +42,31 @@ export type SecurityEvent =
   /** an account's erasure refused for a wrong password: { userId, ip } */
   | "privacy_erase_refused"
   /** personal data erased: { userId } or { guest }, { ip, orders } */
-  | "privacy_erased";
+  | "privacy_erased"
+  /** a right password for a suspended staff account, answered as a wrong one: { userId, ip } */
+  | "sign_in_suspended"
+  /** a sensitive action sent to confirm the password (docs/decisions/222): { userId, path } */
+  | "reauthentication_asked"
+  /** the password confirmed, or not: { userId, ip } */
+  | "reauthenticated"
+  | "reauthentication_failed"
+  /** the second factor turned on or off, recovery codes replaced or one used: { userId } */
+  | "second_factor_enabled"
+  | "second_factor_disabled"
+  | "recovery_codes_replaced"
+  | "recovery_code_used"
+  /** a wrong second-factor code, or one refused unchecked while the account is paced: { userId, ip, retryAfterSeconds? } */
+  | "second_factor_failed"
+  | "second_factor_paced"
+  /** staff invitations sent, refused, accepted: { actorId?, userId?, email?, role?, reason? } */
+  | "staff_invited"
+  | "staff_invite_refused"
+  | "staff_invitation_accepted"
+  | "staff_invitation_refused"
+  /** a staff member suspended, let back in, or a suspension refused: { actorId, userId, reason? } */
+  | "staff_suspended"
+  | "staff_unsuspended"
+  | "staff_suspension_refused";
 
 type Fields = Record<string, string | number | boolean | null | undefined>;
 

@@ -32,6 +32,7 @@ const MONEY_FIELDS = new Set(["price", "discount"]);
 
 function showValue(field: string, value: unknown, t: Translate): string {
   if (value === null || value === undefined || value === "") return t("admin.audit.none");
+  if (typeof value === "boolean") return t(value ? "admin.audit.yes" : "admin.audit.no");
   if (MONEY_FIELDS.has(field) && typeof value === "number") return formatNaira(value);
   if (field === "status" && typeof value === "string") return t(`admin.orders.status.${value}`);
   // "admin" is kept for entries written before the staff roles (docs/decisions/218).

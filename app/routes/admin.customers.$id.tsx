@@ -9,14 +9,17 @@ import { pageParam, positiveInt } from "~/lib/admin-params";
 import { readForm } from "~/http/form.server";
 import { requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { requireRecentAuthentication } from "~/domain/accounts/reauthentication.server";
+import { customerFor, staffView } from "~/domain/backoffice/staff-view.server";
 import type { Route } from "./+types/admin.customers.$id";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "customers.view");
   const id = positiveInt(params.id);
   const url = new URL(request.url);
-  const customer = id ? await getCustomer(context.db, id, { ordersPage: pageParam(url.searchParams.get("page")) }) : undefined;
-  if (!customer) throw data(null, { status: 404 });
+  const found = id ? await getCustomer(context.db, id, { ordersPage: pageParam(url.searchParams.get("page")) }) : undefined;
+  if (!found) throw data(null, { status: 404 });
+  const customer = customerFor(found, staffView(admin.role));
   const t = requestTranslator(request);
   const confirming = url.searchParams.get("role");
   return {
@@ -38,6 +41,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "staff");
   const id = positiveInt(params.id);
   if (!id) throw data(null, { status: 404 });
+  requireRecentAuthentication(request, admin, `/admin/customers/${id}`);
   const form = await readForm(request);
   if (form.get("intent") === "erase") return eraseAction(context, { actorId: admin.id, userId: id, confirmed: form.get("confirm") === "yes" });
   const role = form.get("role");

@@ -3,6 +3,7 @@ import { FilterForm, FilterSelect, ListTable, PageHeader, Pagination, screenHref
 import { isRole, listCustomers, ROLES } from "~/domain/backoffice/customers.server";
 import { requirePermission } from "~/http/staff-guard.server";
 import { requireTextQuery } from "~/http/form.server";
+import { customerRowsFor, staffView } from "~/domain/backoffice/staff-view.server";
 import { pageParam, searchParam } from "~/lib/admin-params";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
@@ -13,7 +14,7 @@ import type { Route } from "./+types/admin.customers";
 const PATH = "/admin/customers";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requirePermission(request, context, "customers.view");
+  const staff = await requirePermission(request, context, "customers.view");
   requireTextQuery(request);
   const url = new URL(request.url);
   const q = searchParam(url.searchParams.get("q"));
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const role = isRole(raw) ? raw : null;
   const list = await listCustomers(context.db, { q, role, page: pageParam(url.searchParams.get("page")) });
   const t = requestTranslator(request);
-  return { ...list, q, role, roles: ROLES, title: t("admin.meta.title", { page: t("admin.nav.customers") }) };
+  return { ...list, customers: customerRowsFor(list.customers, staffView(staff.role)), q, role, roles: ROLES, title: t("admin.meta.title", { page: t("admin.nav.customers") }) };
 }
 
 export function meta({ data }: Route.MetaArgs) {

@@ -12,6 +12,7 @@ import { assertPermission, requirePermission } from "~/http/staff-guard.server";
 import { can } from "~/domain/backoffice/permissions.server";
 import { orderDetailFor, staffView } from "~/domain/backoffice/staff-view.server";
 import { requestTranslator } from "~/http/language.server";
+import { requireRecentAuthentication } from "~/domain/accounts/reauthentication.server";
 import { formatNaira } from "~/lib/money";
 import { redirectWithToast } from "~/http/toast.server";
 import { readForm } from "~/http/form.server";
@@ -52,7 +53,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "deliveryFee" || intent === "markPaid") assertPermission(admin, request, context, "orders.payments");
-  if (intent === "refund") assertPermission(admin, request, context, "orders.refund");
+  if (intent === "refund") {
+    assertPermission(admin, request, context, "orders.refund");
+    // Money leaving the shop: the password again after 15 minutes (docs/decisions/222).
+    requireRecentAuthentication(request, admin, path);
+  }
   if (intent === "deliveryFee" && isOrderNumber(params.number)) {
     const fee = form.get("fee");
     const result = await setDeliveryFee(context, { number: params.number, fee: typeof fee === "string" ? fee : "", actorId: admin.id });

@@ -1,8 +1,10 @@
-import { Award, History, LayoutDashboard, LogOut, MessageSquareText, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
+import { Award, History, KeyRound, LayoutDashboard, LogOut, MessageSquareText, Package, ShieldCheck, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/orders/order-alerts.server";
 import { type Permission, permissionsOf } from "~/domain/backoffice/permissions.server";
 import { requirePermission } from "~/http/staff-guard.server";
+import { secondFactorDueFor } from "~/domain/accounts/second-factor.server";
+import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { refusalMessage } from "~/lib/refusal";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -14,6 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     admin: { name: `${admin.firstName} ${admin.lastName}`.trim(), email: admin.email },
     waiting: await countOrdersWaiting(context.db),
     can: permissionsOf(admin.role),
+    // Until the grace ends, a role that must have a second factor is reminded on every page (docs/decisions/222).
+    secondFactorBy: await secondFactorDueFor(context.db, admin).then((due) => (due.state === "grace" ? due.until : null)),
   };
 }
 
@@ -43,6 +47,8 @@ const NAV: { to: string; key: string; icon: typeof Package; end: boolean; permis
   { to: "/admin/reviews", key: "reviews", icon: MessageSquareText, end: false, permission: "reviews" },
   { to: "/admin/delivery", key: "delivery", icon: Truck, end: false, permission: "settings" },
   { to: "/admin/audit", key: "audit", icon: History, end: false, permission: "audit" },
+  { to: "/admin/staff", key: "staff", icon: ShieldCheck, end: false, permission: "staff" },
+  { to: "/admin/account", key: "account", icon: KeyRound, end: false, permission: "dashboard" },
 ];
 
 function Sidebar({ admin, waiting = 0, can = [] }: { admin?: { name: string; email: string }; waiting?: number; can?: Permission[] }) {
@@ -110,11 +116,24 @@ export function meta() {
   return [{ name: "robots", content: "noindex" }];
 }
 
+function SecondFactorReminder({ until }: { until: string }) {
+  const { t, locale } = useT();
+  return (
+    <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-second-factor-reminder>
+      {t("admin.account.reminder", { when: formatLagosTime(until, locale) })}{" "}
+      <Link to="/admin/account" className="font-medium underline">
+        {t("admin.account.setUp")}
+      </Link>
+    </p>
+  );
+}
+
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen bg-stone-100">
       <Sidebar admin={loaderData.admin} waiting={loaderData.waiting} can={loaderData.can} />
       <main id="main" className="min-w-0 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8">
+        {loaderData.secondFactorBy && <SecondFactorReminder until={loaderData.secondFactorBy} />}
         <Outlet />
       </main>
     </div>

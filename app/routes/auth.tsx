@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
 import { authenticate, loginSchema, SignInPaced } from "~/domain/accounts/accounts.server";
-import { signIn } from "~/http/sign-in.server";
+import { passwordAccepted, signIn } from "~/http/sign-in.server";
 import { TooManyAttempts } from "~/domain/operations/rate-limits.server";
 import { getSessionUser } from "~/http/session.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await authenticate(context, parsed.data);
     // One message for both cases, so the form does not tell which addresses have accounts.
     if (!result.ok) return formFailure(401, { form: "auth.errors.signInFailed" }, values);
-    return signIn(request, context, result.userId, fields.redirectTo, {
+    return passwordAccepted(request, context, result, fields.redirectTo, {
       type: "success",
       key: "auth.toast.signedIn",
       values: { name: result.firstName },

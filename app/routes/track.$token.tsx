@@ -1,3 +1,4 @@
+import { createSession } from "~/http/session.server";
 import { data, Form, Link } from "react-router";
 import { OrderDetails } from "~/components/order-details";
 import { createAccountFromLink } from "~/domain/orders/guest-orders.server";
@@ -79,7 +80,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = requestTranslator(request);
   const result = await createAccountFromLink(context, params.token.slice(0, 100), String(form.get("password") ?? ""));
   if (result.ok) {
-    return redirectWithToast(context, "/profile?tab=orders", { type: "success", key: "purchase.guest.accountCreated" }, { headers: { "Set-Cookie": result.setCookie } });
+    // Signed in at once, as after confirming a registration.
+    const setCookie = await createSession(context, result.userId);
+    return redirectWithToast(context, "/profile?tab=orders", { type: "success", key: "purchase.guest.accountCreated" }, { headers: { "Set-Cookie": setCookie } });
   }
   if (result.problem === "password") return data({ error: t(result.error) }, { status: 400 });
   if (result.problem === "notFound") throw data(null, { status: 404 });

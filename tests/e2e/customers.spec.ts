@@ -97,11 +97,12 @@ test("the owner makes a customer a manager, the audit log shows it, and taking t
   await expect(page).toHaveURL(new RegExp(`/admin/customers/${customer.userId}$`));
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 
-  // Taken away again: their next admin page is refused.
+  // Taken away again: their sessions end, so their next admin page asks them to sign in (docs/decisions/222).
   await panel.getByRole("link", { name: "Remove staff access" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove staff access" }).click();
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: `${email} now has the role Customer.` })).toBeVisible();
-  expect((await their.goto("/admin/customers"))?.status()).toBe(403);
+  await their.goto("/admin/customers");
+  await expect(their).toHaveURL(/\/auth\?redirectTo=%2Fadmin%2Fcustomers/);
   await theirs.close();
 
   // The owner's own page offers no way to change their own role.

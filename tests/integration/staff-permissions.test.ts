@@ -44,9 +44,13 @@ const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents
   "routes/admin.customers.$id.tsx": { loader: "customers.view", action: "staff" },
   "routes/admin.delivery.tsx": { loader: "settings", action: "settings" },
   "routes/admin.audit.tsx": { loader: "audit" },
+  "routes/admin.staff.tsx": { loader: "staff", action: "staff" },
+  // A staff member's own sign-in: every staff role's, as the dashboard is.
+  "routes/admin.account.tsx": { loader: "dashboard", action: "dashboard" },
 };
 
 const ROLES: Role[] = ["owner", "manager", "fulfilment", "support", "customer"];
+const SHOPPER_PHONE = "+2348031234567";
 type Handler = (args: never) => Promise<unknown>;
 
 describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
@@ -62,6 +66,8 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
     const shopper = await addUser(t.db, "customer");
     const product = await addProduct(t.db, { brandId: (await addBrand(t.db)).id, categoryId: (await addCategory(t.db)).id, stock: 5 });
     const order = await insertOrder(t.db, { userId: shopper.id, items: [{ productId: product.id, quantity: 1 }] });
+    await t.db.updateTable("users").set({ phone: SHOPPER_PHONE }).where("id", "=", shopper.id).execute();
+    await t.db.updateTable("orders").set({ phone: SHOPPER_PHONE }).where("number", "=", order.number).execute();
     Object.assign(params, { product: String(product.id), customer: String(shopper.id), number: order.number });
   });
   afterAll(async () => {
@@ -134,18 +140,27 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
       expect(list.exportable, role).toBe(can(role, "orders.export"));
 
       const order = (await get("routes/admin.orders.$number.tsx", `/admin/orders/${params.number}`, role, number)).body as {
-        order: { total: number; items: { unitPrice: number }[]; customerEmail: string | null };
+        order: { total: number; items: { unitPrice: number }[]; customerEmail: string | null; phone: string | null };
         changesStatus: boolean;
         canRefund: boolean;
       };
       expect(order.order.items[0].unitPrice > 0, role).toBe(can(role, "prices"));
       expect(order.order.customerEmail, role).toBe(can(role, "customers.contact") ? shopperEmail : null);
+      expect(order.order.phone, role).toBe(can(role, "customers.contact") ? SHOPPER_PHONE : null);
       expect(order.changesStatus, role).toBe(can(role, "orders.status"));
 
       const invoice = await get("routes/admin.invoice.tsx", `/admin/orders/${params.number}/print`, role, number);
       expect(invoice.status, role).toBe(can(role, "prices") ? 200 : 403);
-      const slip = (await get("routes/admin.invoice.tsx", `/admin/orders/${params.number}/print?doc=slip`, role, number)).body as { invoice: { total: number; customer: { email: string } } };
+      const slip = (await get("routes/admin.invoice.tsx", `/admin/orders/${params.number}/print?doc=slip`, role, number)).body as { invoice: { total: number; phone: string | null; customer: { email: string } } };
       expect(slip.invoice.customer.email, role).toBe(can(role, "customers.contact") ? shopperEmail : "");
+      expect(slip.invoice.phone, role).toBe(can(role, "customers.contact") ? SHOPPER_PHONE : null);
+
+      if (can(role, "customers.view")) {
+        const customer = (await get("routes/admin.customers.$id.tsx", `/admin/customers/${params.customer}`, role, { id: params.customer })).body as { customer: { email: string; phone: string | null } };
+        expect([customer.customer.email, customer.customer.phone], role).toEqual(can(role, "customers.contact") ? [shopperEmail, SHOPPER_PHONE] : ["", null]);
+        const customers = (await get("routes/admin.customers.tsx", "/admin/customers", role)).body as { customers: { id: number; email: string }[] };
+        expect(customers.customers.find((c) => c.id === Number(params.customer))?.email, role).toBe(can(role, "customers.contact") ? shopperEmail : "");
+      }
       expect(slip.invoice.total > 0, role).toBe(can(role, "prices"));
 
       if (can(role, "catalogue.view")) {

@@ -8,6 +8,7 @@ import type { Role } from "~/db/schema";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
+import { formatPhone, telHref } from "~/lib/phone";
 
 export interface CustomerScreenData {
   customer: CustomerDetail;
@@ -44,10 +45,22 @@ export function CustomerScreen({ loaderData, problem, eraseProblem }: { loaderDa
       <div className="grid gap-4 lg:grid-cols-3">
         <Panel id="details" title={t("admin.customers.details")} className="min-w-0 text-sm">
           <dl className="mt-2 space-y-2" data-customer-details>
-            <div>
-              <dt className="text-stone-600">{t("admin.customers.email")}</dt>
-              <dd className="break-all">{customer.email}</dd>
-            </div>
+            {customer.email && (
+              <div>
+                <dt className="text-stone-600">{t("admin.customers.email")}</dt>
+                <dd className="break-all">{customer.email}</dd>
+              </div>
+            )}
+            {customer.phone && (
+              <div>
+                <dt className="text-stone-600">{t("admin.orders.phone")}</dt>
+                <dd data-customer-phone>
+                  <a href={telHref(customer.phone)} className="underline">
+                    {formatPhone(customer.phone)}
+                  </a>
+                </dd>
+              </div>
+            )}
             <div>
               <dt className="text-stone-600">{t("admin.customers.columns.signedUp")}</dt>
               <dd>{formatLagosDate(customer.createdAt, locale)}</dd>

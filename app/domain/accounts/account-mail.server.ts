@@ -63,3 +63,15 @@ export function passwordResetEmail(t: Translate, input: { firstName: string; lin
     after: [[t("auth.email.resetExpiry"), t("auth.email.resetIgnore")]],
   });
 }
+
+/** An invitation to join the shop's staff (docs/decisions/222): a single-use link that sets a password. */
+export function staffInvitationEmail(t: Translate, input: { email: string; inviter: string; role: string; link: string; days: number }): Email {
+  return withButton(t, {
+    subject: t("auth.email.inviteSubject"),
+    firstName: input.email,
+    before: [t("auth.email.inviteBody", { inviter: input.inviter, role: input.role })],
+    button: t("auth.email.inviteButton"),
+    link: input.link,
+    after: [t("auth.email.inviteExpiry", { count: input.days }), t("auth.email.inviteIgnore")],
+  });
+}

@@ -260,7 +260,7 @@ function hashForUnknownAddress(): Promise<string> {
   return (dummyHash ??= hashPassword(randomBytes(18).toString("base64")));
 }
 
-export type AuthenticateResult = { ok: true; userId: number; firstName: string } | { ok: false };
+export type AuthenticateResult = { ok: true; userId: number; firstName: string; secondFactor: boolean } | { ok: false };
 
 /** The counter key of one account at one IP address. */
 const accountAtIp = (address: string, ip: string) => `${address}\n${ip}`;
@@ -307,7 +307,7 @@ export async function authenticate(context: AccountContext, input: { email: stri
   }
   const user = await context.db
     .selectFrom("users")
-    .select(["id", "password_hash", "first_name"])
+    .select(["id", "password_hash", "first_name", "suspended_at", "totp_enabled_at"])
     .where("email", "=", address)
     .executeTakeFirst();
   const valid = await verifyPassword(user?.password_hash ?? (await hashForUnknownAddress()), input.password);
@@ -315,18 +315,32 @@ export async function authenticate(context: AccountContext, input: { email: stri
     logSecurityEvent("sign_in_failed", { email: address, ip: context.clientIp });
     return { ok: false };
   }
+  // A suspended staff member is answered as a wrong password is (docs/decisions/222).
+  if (user.suspended_at) {
+    logSecurityEvent("sign_in_suspended", { userId: user.id, ip: context.clientIp });
+    return { ok: false };
+  }
   await Promise.all([
     clearAttempts(context, "signInAccountIp", here),
     refundAttempt(context, "signInIp", context.clientIp),
     refundAttempt(context, "signInAccount", address),
   ]);
-  return { ok: true, userId: user.id, firstName: user.first_name };
+  return { ok: true, userId: user.id, firstName: user.first_name, secondFactor: user.totp_enabled_at !== null };
 }
 
-/** Whether the account must choose a new password before anything else (a password the owner did not choose). */
-export async function mustChangePassword(db: Db, userId: number): Promise<boolean> {
-  const account = await db.selectFrom("users").select("must_change_password").where("id", "=", userId).executeTakeFirst();
-  return !!account?.must_change_password;
+/**
+ * A browser has just signed in to this account: the owner sees when each staff member last signed in
+ * (docs/decisions/222). Whether the account must choose a new password before anything else (a
+ * password the owner did not choose) is the answer.
+ */
+export async function recordSignIn(db: Db, userId: number): Promise<{ mustChangePassword: boolean }> {
+  const account = await db
+    .updateTable("users")
+    .set({ last_sign_in_at: new Date().toISOString() })
+    .where("id", "=", userId)
+    .returning("must_change_password")
+    .executeTakeFirst();
+  return { mustChangePassword: !!account?.must_change_password };
 }
 
 export type ChangePasswordResult = { ok: true } | { ok: false; reason: "unchanged" };
@@ -480,7 +494,7 @@ export async function createOrPromoteAdmin(
   const passwordHash = await hashPassword(input.password);
   const existing = await db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
   if (existing) {
-    await db.updateTable("users").set({ role, password_hash: passwordHash }).where("id", "=", existing.id).execute();
+    await db.updateTable("users").set({ role, password_hash: passwordHash, suspended_at: null }).where("id", "=", existing.id).execute();
     await destroyAllSessions(db, existing.id);
     return { created: false, userId: existing.id };
   }
@@ -492,6 +506,7 @@ export async function createOrPromoteAdmin(
       first_name: input.firstName?.trim() || "Shop",
       last_name: input.lastName?.trim() || "Admin",
       role,
+      staff_since: new Date().toISOString(),
       created_at: new Date().toISOString(),
     })
     .returning("id")

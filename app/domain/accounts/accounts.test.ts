@@ -110,6 +110,7 @@ describe.each(ENGINES)("customer accounts on %s", (engine) => {
         ok: true,
         userId: made.ok ? made.userId : -1,
         firstName: "Ada",
+        secondFactor: false,
       });
       expect(await authenticate(ctx(), { email: "signin@example.com", password: "wrong password" })).toEqual({ ok: false });
       expect(await authenticate(ctx(), { email: "nobody@example.com", password: "right password" })).toEqual({ ok: false });

@@ -27,6 +27,12 @@ export interface SessionUser {
   mustChangePassword: boolean;
   /** the language the account last used, for the e-mails sent to it */
   locale: string | null;
+  /** when this session last proved the password (sign-in or confirmation); null: never known (docs/decisions/222) */
+  authenticatedAt: string | null;
+  /** the account signs in with a second factor (TOTP) */
+  secondFactor: boolean;
+  /** when the account became staff (its second factor's grace counts from it) */
+  staffSince: string;
 }
 
 function hashToken(token: string): string {
@@ -56,6 +62,8 @@ export async function startSession(db: Db, userId: number): Promise<string> {
       user_id: userId,
       expires_at: new Date(now + SESSION_DAYS * DAY_MS).toISOString(),
       created_at: new Date(now).toISOString(),
+      // A session begins when its password (and second factor) were proved.
+      authenticated_at: new Date(now).toISOString(),
     })
     .execute();
   return token;
@@ -66,7 +74,22 @@ const readSession = builtOnce((db, sessionId: Expression<string>) =>
 );
 
 /** The columns of `sessions as s` and `users as u` a session is judged by. */
-export const sessionColumns = ["s.id", "s.expires_at", "u.id as userId", "u.email", "u.first_name", "u.last_name", "u.role", "u.must_change_password", "u.locale"] as const;
+export const sessionColumns = [
+  "s.id",
+  "s.expires_at",
+  "s.authenticated_at",
+  "u.id as userId",
+  "u.email",
+  "u.first_name",
+  "u.last_name",
+  "u.role",
+  "u.must_change_password",
+  "u.locale",
+  "u.suspended_at",
+  "u.totp_enabled_at",
+  "u.staff_since",
+  "u.created_at",
+] as const;
 
 export interface SessionRow {
   id: string;
@@ -78,6 +101,11 @@ export interface SessionRow {
   role: Role;
   must_change_password: number;
   locale: string | null;
+  authenticated_at: string | null;
+  suspended_at: string | null;
+  totp_enabled_at: string | null;
+  staff_since: string | null;
+  created_at: string;
 }
 
 /** The account signed in by this session id, or null when there is none or it has expired. */
@@ -86,13 +114,16 @@ export async function findSession(db: Db, sessionId: string): Promise<SessionUse
   return settleSession(db, row);
 }
 
-/** An expired session is removed and counts as none; one used a day or more after its last renewal is renewed. */
+/**
+ * An expired session, or one of a suspended account (docs/decisions/222), is removed and counts as
+ * none; one used a day or more after its last renewal is renewed.
+ */
 export async function settleSession(db: Db, row: SessionRow | undefined): Promise<SessionUser | null> {
   if (!row) return null;
   const id = row.id;
   const now = Date.now();
   const expires = Date.parse(row.expires_at);
-  if (expires <= now) {
+  if (expires <= now || row.suspended_at) {
     await db.deleteFrom("sessions").where("id", "=", id).execute();
     return null;
   }
@@ -103,7 +134,19 @@ export async function settleSession(db: Db, row: SessionRow | undefined): Promis
       .where("id", "=", id)
       .execute();
   }
-  return { id: row.userId, email: row.email, firstName: row.first_name, lastName: row.last_name, role: row.role, sessionId: id, mustChangePassword: row.must_change_password === 1, locale: row.locale };
+  return {
+    id: row.userId,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+    sessionId: id,
+    mustChangePassword: row.must_change_password === 1,
+    locale: row.locale,
+    authenticatedAt: row.authenticated_at,
+    secondFactor: row.totp_enabled_at !== null,
+    staffSince: row.staff_since ?? row.created_at,
+  };
 }
 
 /** Ends the session of a token (sign-out). */

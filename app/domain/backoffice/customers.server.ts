@@ -120,6 +120,8 @@ export interface CustomerDetail extends CustomerRow {
   lastName: string;
   /** the language the account last used, null until known */
   locale: string | null;
+  /** the account's mobile number (E.164), null until given or for a role without `customers.contact` */
+  phone: string | null;
   addresses: { id: number; street: string; city: string; state: string; country: string }[];
   wishlistCount: number;
   /** one page of the account's orders, newest first */
@@ -132,7 +134,7 @@ export interface CustomerDetail extends CustomerRow {
 export async function getCustomer(db: Db, id: number, options: { ordersPage?: number } = {}): Promise<CustomerDetail | undefined> {
   const user = await db
     .selectFrom("users")
-    .select(["id", "email", "first_name", "last_name", "role", "created_at", "locale"])
+    .select(["id", "email", "first_name", "last_name", "role", "created_at", "locale", "phone"])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!user) return undefined;
@@ -165,6 +167,7 @@ export async function getCustomer(db: Db, id: number, options: { ordersPage?: nu
     role: user.role,
     createdAt: user.created_at,
     locale: user.locale,
+    phone: user.phone,
     ...stats,
     addresses,
     wishlistCount: Number(wishlist.n),
@@ -219,20 +222,25 @@ export async function changeRole(db: Db, input: { actorId: number; userId: numbe
 async function decideRoleChange(trx: Transaction<Database>, input: { actorId: number; userId: number; role: Role }): Promise<RoleChangeResult & { from?: Role }> {
   let query = trx
     .selectFrom("users")
-    .select(["id", "email", "role"])
+    .select(["id", "email", "role", "suspended_at"])
     .where((eb) => eb.or([eb("role", "=", "owner"), eb("id", "in", [input.actorId, input.userId])]))
     .orderBy("id");
   if (isPostgres(trx)) query = query.forUpdate();
   const rows = await query.execute();
   const actor = rows.find((r) => r.id === input.actorId);
-  if (!can(actor?.role, "staff")) return { ok: false, error: "notOwner" };
+  // A suspended owner acts on nothing (docs/decisions/222).
+  if (!can(actor?.role, "staff") || actor?.suspended_at) return { ok: false, error: "notOwner" };
   const target = rows.find((r) => r.id === input.userId);
   if (!target) return { ok: false, error: "notFound" };
   if (target.role === input.role) return { ok: true, changed: false, email: target.email };
   // Never true while the asker is an owner other than the account; kept so the rule does not rest on that alone.
-  if (input.role !== "owner" && !rows.some((r) => r.role === "owner" && r.id !== target.id)) return { ok: false, error: "lastOwner" };
-  const updated = await trx.updateTable("users").set({ role: input.role }).where("id", "=", target.id).where("role", "=", target.role).executeTakeFirst();
+  // A suspended owner does not count: the shop keeps one owner who can act (docs/decisions/222).
+  if (input.role !== "owner" && !rows.some((r) => r.role === "owner" && r.id !== target.id && !r.suspended_at)) return { ok: false, error: "lastOwner" };
+  // Joining the staff starts the second factor's grace; leaving it ends every session at once.
+  const joins = target.role === "customer" ? { staff_since: new Date().toISOString() } : {};
+  const updated = await trx.updateTable("users").set({ role: input.role, ...joins }).where("id", "=", target.id).where("role", "=", target.role).executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) throw new Error(`the role of account ${target.id} changed under a lock`);
+  if (input.role === "customer") await trx.deleteFrom("sessions").where("user_id", "=", target.id).execute();
   await recordAudit(trx, {
     actorId: input.actorId,
     action: "update",

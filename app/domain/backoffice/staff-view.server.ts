@@ -1,5 +1,6 @@
 import type { Role } from "~/db/schema";
 import type { AdminOrderDetail, AdminOrderRow } from "../orders/admin-orders.server";
+import type { CustomerDetail } from "./customers.server";
 import type { Dashboard } from "./dashboard.server";
 import type { InvoiceView } from "../orders/invoice.server";
 import { can } from "./permissions.server";
@@ -27,9 +28,10 @@ export function orderRowsFor<T extends Pick<AdminOrderRow, "total" | "customerEm
   return rows.map((row) => ({ ...row, total: view.prices ? row.total : 0, customerEmail: view.contact ? row.customerEmail : null }));
 }
 
-/** One order as the role may see it: without prices, its lines, totals and payment reference go. */
+/** One order as the role may see it: without contact, no e-mail or phone; without prices, its lines, totals and payment reference go. */
 export function orderDetailFor(order: AdminOrderDetail, view: StaffView): AdminOrderDetail {
-  const [shown] = orderRowsFor([order], view);
+  const [row] = orderRowsFor([order], view);
+  const shown = view.contact ? row : { ...row, phone: null };
   if (view.prices) return shown;
   return {
     ...shown,
@@ -58,9 +60,20 @@ export function waitingFor<T extends { total: number; customer: string | null }>
   return rows.map((o) => ({ ...o, total: view.prices ? o.total : 0, customer: view.contact ? o.customer : null }));
 }
 
+/** A customer's page as the role may see it: without contact, no e-mail address or phone number. */
+export function customerFor(customer: CustomerDetail, view: StaffView): CustomerDetail {
+  return view.contact ? customer : { ...customer, email: "", phone: null };
+}
+
+/** A customers list's rows as the role may see them. */
+export function customerRowsFor<T extends { email: string }>(rows: T[], view: StaffView): T[] {
+  return view.contact ? rows : rows.map((row) => ({ ...row, email: "" }));
+}
+
 /** A printed document as the role may see it: without prices, no money; without contact, no e-mail. */
 export function invoiceFor(invoice: InvoiceView, view: StaffView): InvoiceView {
   const customer = invoice.customer && !view.contact ? { ...invoice.customer, email: "" } : invoice.customer;
-  if (view.prices) return { ...invoice, customer };
-  return { ...invoice, customer, subtotal: 0, shipping: 0, total: 0, items: invoice.items.map((i) => ({ ...i, unitPrice: 0, lineTotal: 0 })) };
+  const phone = view.contact ? invoice.phone : null;
+  if (view.prices) return { ...invoice, customer, phone };
+  return { ...invoice, customer, phone, subtotal: 0, shipping: 0, total: 0, items: invoice.items.map((i) => ({ ...i, unitPrice: 0, lineTotal: 0 })) };
 }

@@ -66,6 +66,12 @@ export const LIMITS = {
    * waiting for a turn, for 15 minutes (signInAccountIp still counts there) (docs/decisions/214)
    */
   signInAfterReset: { points: 1, duration: 15 * 60 },
+  /** second-factor codes per account from one IP address, as signInAccountIp (docs/decisions/222) */
+  secondFactorAccountIp: { points: 5, duration: 15 * 60 },
+  /** second-factor codes per account from anywhere: counted, paced past SIGN_IN_FREE_ATTEMPTS, as signInAccount */
+  secondFactorAccount: { points: 1_000_000, duration: 15 * 60 },
+  /** one second-factor code per account every 5 seconds once paced, as signInAccountPace */
+  secondFactorAccountPace: { points: 1, duration: 5 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -6,7 +6,6 @@ import { hashPassword } from "~/platform/password.server";
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, normaliseEmail } from "../accounts/accounts.server";
 import { type CheckoutFieldErrors, type CheckoutInput, type CheckoutResult, placeOrder } from "./checkout.server";
 import { consumeAttempt } from "../operations/rate-limits.server";
-import { createSession } from "~/http/session.server";
 import { findOrderByLink, orderLinkPath, orderLinkToken, tokenHash } from "./order-tracking.server";
 
 /**
@@ -81,7 +80,7 @@ export async function placeGuestOrder(
 }
 
 export type AccountFromLinkResult =
-  | { ok: true; userId: number; setCookie: string }
+  | { ok: true; userId: number }
   | { ok: false; problem: "notFound" | "noEmail" | "emailTaken" }
   | { ok: false; problem: "password"; error: string };
 
@@ -106,9 +105,7 @@ export async function createAccountFromLink(
   const [first, ...rest] = (order.customerName ?? "").split(/\s+/).filter(Boolean);
   const userId = await joinGuestOrders(context.db, { email, passwordHash, firstName: first ?? "", lastName: rest.join(" "), phone: order.phone });
   if (userId === null) return { ok: false, problem: "emailTaken" };
-  // Signed in at once, as after confirming a registration.
-  const setCookie = await createSession(context, userId);
-  return { ok: true, userId, setCookie };
+  return { ok: true, userId };
 }
 
 /** Creates the account and gives it the guest orders of its e-mail; null when the e-mail has an account. */

@@ -2,6 +2,7 @@ import type { Db } from "~/db/client.server";
 import { ORDER_COLUMNS } from "./order-columns.server";
 import { filteredOrders, parseOrderFilters, type OrderFilters } from "./admin-orders.server";
 import { nairaCell, neutraliseFormula, toCsv } from "../catalogue/catalogue-csv.server";
+import type { StaffView } from "../backoffice/staff-view.server";
 
 /**
  * Orders for the accountant: one CSV row per order in a date range (days in Lagos time, both ends
@@ -47,7 +48,11 @@ function lagosStamp(iso: string): string {
 
 const BATCH = 1000;
 
-export async function exportOrdersCsv(db: Db, filters: OrderExportFilters): Promise<string> {
+/**
+ * The CSV; `view` (docs/decisions/218): without `contact`, the e-mail and phone columns stay empty, and
+ * without `prices`, so do the amounts.
+ */
+export async function exportOrdersCsv(db: Db, filters: OrderExportFilters, view: StaffView = { revenue: true, prices: true, contact: true }): Promise<string> {
   const rows: string[][] = [[...ORDER_EXPORT_COLUMNS]];
   let afterId = 0;
   for (;;) {
@@ -87,14 +92,14 @@ export async function exportOrdersCsv(db: Db, filters: OrderExportFilters): Prom
         o.status,
         o.payment_status,
         neutraliseFormula(customer),
-        neutraliseFormula(o.email ?? o.guest_email ?? ""),
+        view.contact ? neutraliseFormula(o.email ?? o.guest_email ?? "") : "",
         // E.164 begins with "+": written as text ('+234…), so a spreadsheet neither computes nor drops it.
-        neutraliseFormula(o.phone ?? ""),
+        view.contact ? neutraliseFormula(o.phone ?? "") : "",
         neutraliseFormula(lines.map((l) => `${l.quantity} x ${l.name}`).join("; ")),
         String(lines.reduce((n, l) => n + l.quantity, 0)),
-        nairaCell(o.subtotal),
-        nairaCell(o.shipping),
-        nairaCell(o.total),
+        view.prices ? nairaCell(o.subtotal) : "",
+        view.prices ? nairaCell(o.shipping) : "",
+        view.prices ? nairaCell(o.total) : "",
         neutraliseFormula(o.ship_street ?? ""),
         neutraliseFormula(o.ship_city ?? ""),
         neutraliseFormula(o.ship_state ?? ""),

@@ -56,6 +56,14 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
     expect(rows[1]).toMatchObject({ date: "2026-10-31 23:59", customer: "", email: "", phone: "", street: "", status: "cancelled", total_ngn: "10000.00" });
   });
 
+  it("leaves the e-mail and phone columns empty for a role without customers' contact details, and the amounts for one without prices", async () => {
+    const csv = await exportOrdersCsv(t.db, filters(""), { revenue: false, prices: false, contact: false });
+    const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows[0]).toMatchObject({ order: "UB-1", customer: "'@Ngozi Test", email: "", phone: "", subtotal_ngn: "", total_ngn: "", city: "Lekki" });
+    expect(csv).not.toContain("8031234567");
+    expect(csv).not.toContain("cmd@example.com");
+  });
+
   it("keeps the days of a range in Lagos time, both ends included, and filters by status", async () => {
     expect((await rowsOf("from=2026-11-01&to=2026-11-30")).map((r) => r.order)).toEqual(["UB-1", "UB-3"]);
     expect((await rowsOf("from=2026-10-31&to=2026-10-31")).map((r) => r.order)).toEqual(["UB-2"]);

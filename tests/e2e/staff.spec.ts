@@ -1,0 +1,202 @@
+import { expect, type Page, test } from "@playwright/test";
+import { generate } from "otplib";
+import { readOutbox } from "~/platform/mail.server";
+import type { DatabaseHandle } from "~/db/client.server";
+import { createOrPromoteAdmin } from "~/domain/accounts/accounts.server";
+import { E2E_DATA_DIR } from "../../playwright.config";
+import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
+import { decodeQuotedPrintable } from "../support/mail";
+import { insertOrder } from "../support/orders";
+import { toast } from "./support";
+
+// The staff (docs/decisions/218, 222): the owner invites a packer, who accepts, signs in, ships an
+// order and prints its slip, and finds the money, the customers and the staff closed to them; a
+// manager sets up a second factor and signs in with its code; a removed staff member is signed out.
+
+let shop: DatabaseHandle;
+let owner: { userId: number; token: string };
+let orderNumber: string;
+const stamp = Date.now().toString(36);
+const packerEmail = `packer-${stamp}@example.com`;
+const packerPassword = "cardboard tape and twine 42";
+
+test.beforeAll(async () => {
+  shop = await openShopDatabase();
+  owner = await createAdmin(shop, `staff-owner-${stamp}@unboxed.example`, "Bisi", "Owner");
+  const customer = await createCustomer(shop, `parcel-${stamp}@example.com`, "Ngozi", "Adeyemi");
+  const [product] = await shop.db.selectFrom("products").select("id").where("archived_at", "is", null).where("stock", ">", 5).orderBy("id").limit(1).execute();
+  const order = await insertOrder(shop.db, { userId: customer.userId, items: [{ productId: product.id, quantity: 1 }], status: "confirmed", paidAt: new Date().toISOString(), phone: "+2348031234567" });
+  orderNumber = order.number;
+});
+test.afterAll(async () => {
+  await shop?.close();
+});
+
+/** The invitation link in the newest e-mail to the address, once the outbox has sent it. */
+async function invitationLinkFor(email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const messages = await readOutbox(E2E_DATA_DIR, email);
+        link = decodeQuotedPrintable(messages.at(-1)?.raw ?? "").match(/https?:\/\/[^\s"<>]+\/auth\/invitation\?token=[A-Za-z0-9_-]{43}/)?.[0];
+        return link;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/auth?redirectTo=%2Fadmin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test("the owner invites a packer, who accepts, ships an order, prints its slip and is refused money, customers and staff; removing them signs them out", async ({ page, context, baseURL, browser }) => {
+  test.setTimeout(120_000);
+  await context.addCookies([{ name: "ub_session", value: owner.token, url: baseURL! }]);
+
+  // The owner invites them with the fulfilment role.
+  await page.goto("/admin");
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Staff" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Staff" })).toBeVisible();
+  const invite = page.locator("[data-invite-form]");
+  await invite.getByLabel("Email").fill(packerEmail);
+  await invite.getByLabel("Role").selectOption("fulfilment");
+  await invite.getByRole("button", { name: "Send invitation" }).click();
+  await expect(toast(page, `Invitation sent to ${packerEmail}.`)).toBeVisible();
+  await expect(page.locator(`[data-invitation="${packerEmail}"]`)).toContainText("Fulfilment");
+
+  // They open the link in their own browser and choose a password.
+  const link = await invitationLinkFor(packerEmail);
+  const theirs = await browser.newContext();
+  const packer = await theirs.newPage();
+  await packer.goto(link);
+  await expect(packer.getByRole("heading", { name: "Join the Unboxed staff" })).toBeVisible();
+  await expect(packer.getByText(`as Fulfilment, with the address ${packerEmail}`)).toBeVisible();
+  await packer.getByLabel("First Name").fill("Emeka");
+  await packer.getByLabel("Last Name").fill(`Packer${stamp}`);
+  await packer.getByLabel("Password", { exact: true }).fill(packerPassword);
+  await packer.getByLabel("Confirm Password").fill(packerPassword);
+  await packer.getByRole("button", { name: "Accept the invitation" }).click();
+  await expect(toast(packer, "Your staff account is ready")).toBeVisible();
+  // The link works once.
+  const again = await theirs.newPage();
+  expect((await again.goto(link))?.status()).toBe(410);
+  await again.close();
+
+  // They sign in, and see only what their role opens.
+  await signIn(packer, packerEmail, packerPassword);
+  await expect(packer).toHaveURL(/\/admin$/);
+  const nav = packer.getByRole("navigation", { name: "Admin" });
+  await expect(nav.getByRole("link", { name: "Orders" })).toBeVisible();
+  for (const hidden of ["Customers", "Staff", "Audit log", "Delivery", "Categories", "Brands"]) await expect(nav.getByRole("link", { name: hidden })).toHaveCount(0);
+  // No revenue on the dashboard.
+  await expect(packer.locator("[data-figure$='-revenue']")).toHaveCount(0);
+
+  // They ship the order and print its packing slip.
+  await packer.goto(`/admin/orders/${orderNumber}`);
+  await expect(packer.getByRole("button", { name: /refund/i })).toHaveCount(0);
+  await expect(packer.getByRole("link", { name: "Print invoice" })).toHaveCount(0);
+  await expect(packer.locator("main")).not.toContainText("803 123 4567");
+  await packer.getByRole("button", { name: "Mark as shipped" }).click();
+  await expect(toast(packer, `Order ${orderNumber} is now`)).toBeVisible();
+  await packer.getByRole("link", { name: "Packing slip" }).click();
+  await expect(packer).toHaveURL(/\?doc=slip$/);
+  const slip = packer.locator("[data-invoice=slip]");
+  await expect(slip.getByRole("heading", { level: 1, name: "Packing slip" })).toBeVisible();
+  await expect(slip.locator("[data-invoice-phone]")).toHaveCount(0);
+  await expect(slip).not.toContainText(`parcel-${stamp}@example.com`);
+
+  // Prices (the invoice), the customers' export, the customers, the staff: 403.
+  for (const path of [`/admin/orders/${orderNumber}/print`, "/admin/orders/export", "/admin/customers", "/admin/staff", "/admin/audit"]) {
+    expect((await packer.goto(path))?.status(), path).toBe(403);
+  }
+  await packer.goto("/admin/orders");
+  await expect(packer.getByRole("button", { name: /export/i })).toHaveCount(0);
+  await expect(packer.getByRole("link", { name: /export/i })).toHaveCount(0);
+  // A refund sent by hand is refused too.
+  const refund = await packer.request.post(`/admin/orders/${orderNumber}`, { form: { intent: "refund" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+  expect(refund.status()).toBe(403);
+  const role = await packer.request.post("/admin/staff", { form: { intent: "role", userId: String(owner.userId), role: "fulfilment" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+  expect(role.status()).toBe(403);
+
+  // The owner sees when they last signed in, then removes them: their session ends at once.
+  await page.goto("/admin/staff");
+  const row = page.locator(`[data-staff-member="${packerEmail}"]`);
+  await expect(row).toHaveAttribute("data-staff-role", "fulfilment");
+  await expect(row.locator("[data-last-sign-in]")).not.toHaveText("Never");
+  await row.getByRole("link", { name: "Remove" }).click();
+  const dialog = page.getByRole("dialog", { name: `Remove Emeka Packer${stamp} from the staff?` });
+  await dialog.getByRole("button", { name: "Remove" }).click();
+  await expect(toast(page, `${packerEmail} is no longer on the staff`)).toBeVisible();
+  await expect(page.locator(`[data-staff-member="${packerEmail}"]`)).toHaveCount(0);
+
+  await packer.goto("/admin/orders");
+  await expect(packer).toHaveURL(/\/auth\?redirectTo=%2Fadmin%2Forders/);
+  await theirs.close();
+
+  // The audit log has the invitation, its acceptance and the removal.
+  await page.goto(`/admin/audit`);
+  await expect(page.locator("[data-audit-entry]").filter({ hasText: packerEmail })).toHaveCount(3);
+});
+
+test("a manager sets up a second factor from their own page, then signs in with a code from the app and changes the catalogue", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const email = `manager-${stamp}@unboxed.example`;
+  const password = "saffron and cedar notes 9";
+  const { userId } = await createOrPromoteAdmin(shop.db, { email, password, firstName: "Tolu", lastName: "Manager" });
+  await shop.db.updateTable("users").set({ role: "manager" }).where("id", "=", userId).execute();
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/admin$/);
+  // Within the grace the admin opens, with a reminder.
+  await expect(page.locator("[data-second-factor-reminder]")).toBeVisible();
+  await page.getByRole("link", { name: "Set it up now" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your sign-in" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  const secret = (await page.locator("[data-totp-secret]").textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  // A code from an hour ago is refused.
+  await page.getByLabel("Code from the app").fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 3600 }));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.locator("[data-account-problem]")).toContainText("That code does not match");
+  await page.getByLabel("Code from the app").fill(await generate({ secret }));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.locator("[data-recovery-code]")).toHaveCount(10);
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page.locator("[data-second-factor-reminder]")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).not.toHaveURL(/\/admin/);
+
+  // The password alone no longer signs in: the code is asked.
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/auth\/second-factor$/);
+  // No session yet: the admin asks to sign in.
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fadmin/);
+  await page.goto("/auth/second-factor");
+  await page.getByLabel("Code", { exact: true }).fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 3600 }));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("That code is not right")).toBeVisible();
+  // The code the app shows next (the one used to turn it on is not accepted twice).
+  await page.getByLabel("Code", { exact: true }).fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+
+  // A manager's change: a new brand (promotions are not in the shop yet).
+  const brand = `Maison ${stamp}`;
+  await page.goto("/admin/brands");
+  await page.getByRole("link", { name: "Add Brand" }).click();
+  const brandDialog = page.getByRole("dialog", { name: "Add Brand" });
+  await brandDialog.getByLabel("Brand Name").fill(brand);
+  await brandDialog.getByRole("button", { name: "Create Brand" }).click();
+  await expect(toast(page, `Brand “${brand}” created`)).toBeVisible();
+  await context.close();
+});
