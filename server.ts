@@ -16,6 +16,7 @@ import { precompressedAssets } from "./app/lib/precompressed-assets.server";
 import { catalogChanged, onCatalogChange } from "./app/domain/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalog-broadcast.server";
 import { startMailWorker } from "./app/domain/mail-outbox.server";
+import { startMessageWorker } from "./app/domain/messages/outbox.server";
 import { moveSessionCookie } from "./app/domain/sessions.server";
 import { startOrderExpiryJob } from "./app/domain/order-expiry.server";
 import { createTranslator } from "./app/lib/i18n";
@@ -89,6 +90,8 @@ async function main() {
 
   // E-mails are queued in the database with what they report; this sends them (docs/decisions/060).
   const mailWorker = startMailWorker({ db: database.db, config, logger });
+  // WhatsApp and SMS messages likewise, through the providers' APIs (docs/decisions/220).
+  const messageWorker = startMessageWorker({ db: database.db, messaging: config.messaging, logger });
   // Unpaid orders older than ORDER_HOLD_HOURS are cancelled and their stock returned (docs/decisions/062).
   // Its e-mails are in English, the shop's default (accounts keep no language yet).
   const orderExpiry = startOrderExpiryJob({ db: database.db, config, logger, t: createTranslator("en", { account: enAccount }) });
@@ -178,6 +181,22 @@ async function main() {
     }, 1000);
     alertSoon.unref();
   });
+  // Carts left with items get their one reminder after the owner's delay, never at night in Lagos
+  // (docs/decisions/220): a pass every minute, safe with several instances (the cart id is the key).
+  type ReminderSender = (db: DatabaseHandle["db"], config: Config) => Promise<number>;
+  let reminding: Promise<unknown> | null = null;
+  const remindersTimer = setInterval(() => {
+    reminding ??= currentBuild()
+      .then((current) => (current.entry.module as { sendCartReminders?: ReminderSender }).sendCartReminders?.(database.db, config))
+      .then((count) => {
+        if (count) logger.info({ event: "cart_reminders", count }, "cart reminders queued");
+      })
+      .catch((error: Error) => logger.error({ err: error }, "cart reminders failed"))
+      .finally(() => {
+        reminding = null;
+      });
+  }, config.messaging.reminderPollSeconds * 1000);
+  remindersTimer.unref();
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
   const server: Server = app.listen(config.port, config.host, () => {
@@ -194,6 +213,7 @@ async function main() {
     stopping = true;
     if (recheck) clearInterval(recheck);
     clearInterval(alertsTimer);
+    clearInterval(remindersTimer);
     logger.info(`${signal}: finishing requests in flight, then closing`);
     // Stop accepting, let in-flight requests finish, then close the database. The connections close
     // as their answers are sent, but one whose shopper went away closes first: its request is waited
@@ -203,6 +223,7 @@ async function main() {
       await orderExpiry.stop().catch(() => {});
       await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
+      await messageWorker.stop().catch(() => {});
       await database.close().catch(() => {});
       logger.info("closed");
       process.exit(0);

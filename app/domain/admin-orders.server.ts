@@ -13,6 +13,7 @@ import { recordAudit } from "./audit.server";
 import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockMoves } from "./catalog.server";
 import { returnSizeStock, sizeStock, takeSizeStock } from "./product-sizes.server";
 import { queueMail } from "./mail-outbox.server";
+import { queueOrderMessage } from "./messages/notify.server";
 
 /**
  * Orders as the shop owner handles them: a list with filters, one order with its items, address and
@@ -395,6 +396,9 @@ export async function changeOrderStatus(
       const mailed = order.user_id
         ? await tellCustomer(trx, context.config, order.user_id, order.number, input.to, order.total, note)
         : false;
+      // Dispatch, delivery and cancellation go by WhatsApp and SMS too, as the owner chose (docs/decisions/220).
+      const messageKind = ({ shipped: "order-shipped", delivered: "order-delivered", cancelled: "order-cancelled" } as const)[input.to as "shipped" | "delivered" | "cancelled"];
+      if (messageKind && context.config.messaging) await queueOrderMessage(trx, context.config, messageKind, order.number);
       return { ok: true as const, order, restocked, taken, mailed, changed };
     });
   } catch (error) {

@@ -29,6 +29,9 @@ import { type CartLine, type CartView, cartView, isBuyable } from "./cart.server
 import { type CatalogScope, catalogChanged, stockTakenScope } from "./catalog.server";
 import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "./mail-outbox.server";
+import { markCartRecovered } from "./messages/cart-reminders.server";
+import { grantConsent } from "./messages/consent.server";
+import { queueOrderMessage } from "./messages/notify.server";
 import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, secondsUntilExpiry } from "./order-expiry.server";
 import { orderConfirmationEmail } from "./order-mail.server";
 import { checkHolds, DEFAULT_HOLDS, type HoldLimits, type HoldProblem, overProductLimit } from "./order-holds.server";
@@ -180,7 +183,7 @@ async function orderWithKey(db: Db, userId: number, key: string): Promise<Placed
 /** Who the confirmation goes to, and in which language; it is queued in the order's transaction. */
 export interface ConfirmationMail {
   t: Translate;
-  config: Pick<Config, "publicUrl" | "shop">;
+  config: Pick<Config, "publicUrl" | "shop"> & Partial<Pick<Config, "messaging">>;
   user: Pick<SessionUser, "email" | "firstName">;
 }
 
@@ -193,6 +196,8 @@ export interface CheckoutOptions {
   holds?: HoldLimits;
   /** the shopper's address, kept on the order: units held per address are capped */
   clientIp?: string | null;
+  /** the shopper ticked the marketing opt-in (docs/decisions/220), recorded with the order in this language */
+  marketingOptIn?: { locale: string } | null;
 }
 
 export async function placeCheckoutOrder(
@@ -316,6 +321,9 @@ export async function placeCheckoutOrder(
         throw new DeliveryChanged(delivery, placed.subtotal);
       }
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
+      // A reminded cart that came back as this order counts as recovered (docs/decisions/220).
+      await markCartRecovered(trx, { cartId: checked.cartId, userId: user.id, orderId: placed.id, total: placed.total });
+      if (options.marketingOptIn) await grantConsent(trx, { userId: user.id, source: "checkout", locale: options.marketingOptIn.locale });
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
       stockTaken = await stockTakenScope(trx, orderedProducts(placed));
@@ -344,4 +352,6 @@ async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationM
     orderUrl: `${mail.config.publicUrl}/orders/${order.number}`,
   });
   await queueMail(trx, { to: mail.user.email, ...message, kind: "order-confirmation" });
+  // And by WhatsApp and SMS, as the owner chose (docs/decisions/220).
+  if (mail.config.messaging) await queueOrderMessage(trx, { messaging: mail.config.messaging, publicUrl: mail.config.publicUrl }, "order-placed", order.number);
 }
