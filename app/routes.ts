@@ -23,6 +23,8 @@ export default [
     route("orders/:number/pay", "routes/account.order.pay.tsx"),
     route("checkout", "routes/account.checkout.tsx"),
     route("back-in-stock/stop", "routes/back-in-stock.stop.tsx"),
+    route("messages/stop", "routes/messages.stop.tsx"),
+    route("cart/restore/:token", "routes/cart.restore.tsx"),
     // Anything unmatched renders the store's 'Page not found' with HTTP 404.
     route("*", "routes/_store.not-found.tsx"),
   ]),
@@ -46,6 +48,7 @@ export default [
     route("customers", "routes/admin.customers.tsx"),
     route("customers/:id", "routes/admin.customers.$id.tsx"),
     route("delivery", "routes/admin.delivery.tsx"),
+    route("messages", "routes/admin.messages.tsx"),
     route("audit", "routes/admin.audit.tsx"),
   ]),
   // Printable documents: outside the shop's and the admin area's frames.
@@ -54,6 +57,8 @@ export default [
   route("auth/logout", "routes/auth.logout.tsx"),
   route("payments/paystack/callback", "routes/payments.paystack.callback.tsx"),
   route("webhooks/paystack", "routes/webhooks.paystack.ts"),
+  route("webhooks/whatsapp", "routes/webhooks.whatsapp.ts"),
+  route("webhooks/termii", "routes/webhooks.termii.ts"),
   route("api/products/cards", "routes/api.products.cards.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
   route("robots.txt", "routes/robots.txt.ts"),

@@ -1,5 +1,8 @@
 import { Link } from "react-router";
+import { MessageFigures } from "~/components/admin/message-figures";
 import { RevenueChart } from "~/components/admin/revenue-chart";
+import { reminderStats } from "~/domain/messages/cart-reminders.server";
+import { messageOutboxCounts } from "~/domain/messages/outbox.server";
 import { PageHeader, StatusBadge, TableScroller } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import { loadDashboard } from "~/domain/dashboard.server";
@@ -18,11 +21,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requirePermission(request, context, "dashboard");
   const view = staffView(staff.role);
   const t = requestTranslator(request);
-  const [dashboard, waiting, waitingCount, setup] = await Promise.all([
+  const [dashboard, waiting, waitingCount, setup, messageCounts, reminders] = await Promise.all([
     loadDashboard(context.db, new Date(), context.config.lowStockThreshold),
     ordersWaiting(context.db),
     countOrdersWaiting(context.db),
     shopSetup(context.db, context.config),
+    messageOutboxCounts(context.db),
+    reminderStats(context.db),
   ]);
   return {
     dashboard: dashboardFor(dashboard, view),
@@ -31,6 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The setup checklist leads to the settings: only for those who may change them.
     setup: can(staff.role, "settings") ? setup : null,
     view,
+    messages: { counts: messageCounts, reminders, showRevenue: can(staff.role, "revenue") },
     title: t("admin.meta.title", { page: t("admin.nav.dashboard") }) };
 }
 
@@ -162,6 +168,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </dl>
         {d.mail.failed > 0 && <p className="mt-2 text-sm text-rose-900">{t("admin.dashboard.mail.note")}</p>}
       </Card>
+      <MessageFigures {...loaderData.messages} />
 
       <Card title={t("admin.dashboard.latest")} className="mt-4">
         {d.latest.length === 0 ? (

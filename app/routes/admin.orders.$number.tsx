@@ -2,7 +2,9 @@ import { ArrowLeft } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { Dialog, dangerButton, inputClass, PageHeader, primaryButton, secondaryButton, StatusBadge, TableScroller } from "~/components/admin/ui";
+import { OrderMessagesPanel } from "~/components/admin/order-messages";
 import { OrderPaymentPanel } from "~/components/admin/order-payment";
+import { orderMessages } from "~/domain/messages/outbox.server";
 import { changeOrderStatus, getAdminOrder } from "~/domain/admin-orders.server";
 import { canMarkPaid, canSetDeliveryFee, markOrderPaid, recordRefund, setDeliveryFee } from "~/domain/payments.server";
 import { refundOnlineOrder } from "~/domain/online-payments.server";
@@ -38,6 +40,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     canMarkPaid: payments && canMarkPaid(found),
     canSetFee: payments && canSetDeliveryFee(found),
     canRefund: can(staff.role, "orders.refund") && found.paymentStatus === "paid",
+    messages: await orderMessages(context.db, found.id),
     confirmingCancel: changesStatus && new URL(request.url).searchParams.has("cancel") && found.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
   };
@@ -290,6 +293,8 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
         )}
       </section>
       )}
+
+      <OrderMessagesPanel messages={loaderData.messages} />
 
       <section className="mt-4 rounded-xl border border-stone-200 bg-white p-4 shadow-sm" aria-labelledby="history-heading">
         <h2 id="history-heading" className="font-semibold text-ink">

@@ -89,3 +89,16 @@ export async function saveReminderDelay(db: Kysely<Database>, minutes: number, n
     .onConflict((oc) => oc.column("id").doUpdateSet({ delay_minutes: value, updated_at: now.toISOString() }))
     .execute();
 }
+
+/** The admin screen's form: a box per message and channel, and the reminder delay in hours. */
+export function parseMessageSettingsForm(form: FormData): { ok: true; choices: ChannelChoices; delayMinutes: number } | { ok: false; error: string } {
+  const raw = String(form.get("delayHours") ?? "").trim().replace(",", ".");
+  const hours = Number(raw);
+  if (!raw || !Number.isFinite(hours) || hours * 60 < REMINDER_DELAY_LIMITS.min || hours * 60 > REMINDER_DELAY_LIMITS.max) {
+    return { ok: false, error: "admin.messages.delayError" };
+  }
+  const choices = Object.fromEntries(
+    MESSAGE_KINDS.map((kind) => [kind, { whatsapp: form.get(`${kind}.whatsapp`) === "on", sms: kind !== "new-order-alert" && form.get(`${kind}.sms`) === "on" }]),
+  ) as ChannelChoices;
+  return { ok: true, choices, delayMinutes: Math.round(hours * 60) };
+}
