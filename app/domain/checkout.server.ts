@@ -197,7 +197,7 @@ export interface CheckoutOptions {
   /** the shopper's address, kept on the order: units held per address are capped */
   clientIp?: string | null;
   /** the shopper ticked the marketing opt-in (docs/decisions/220), recorded with the order in this language */
-  marketingOptIn?: { locale: string } | null;
+  marketingOptIn?: { locale: string; wording: string } | null;
 }
 
 export async function placeCheckoutOrder(
@@ -323,7 +323,7 @@ export async function placeCheckoutOrder(
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
       // A reminded cart that came back as this order counts as recovered (docs/decisions/220).
       await markCartRecovered(trx, { cartId: checked.cartId, userId: user.id, orderId: placed.id, total: placed.total });
-      if (options.marketingOptIn) await grantConsent(trx, { userId: user.id, source: "checkout", locale: options.marketingOptIn.locale });
+      if (options.marketingOptIn) await grantConsent(trx, { userId: user.id, source: "checkout", ...options.marketingOptIn });
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address);
       stockTaken = await stockTakenScope(trx, orderedProducts(placed));

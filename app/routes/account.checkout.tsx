@@ -15,7 +15,9 @@ import type { Translate } from "~/lib/i18n";
 import { requireUser } from "~/domain/sessions.server";
 import { readForm } from "~/lib/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/lib/i18n.server";
+import { detectLocale, requestTranslator } from "~/lib/i18n.server";
+import { consentLabel } from "~/domain/messages/consent-form.server";
+import { activeConsent } from "~/domain/messages/consent.server";
 import { responsiveImage } from "~/lib/images";
 import { formatNaira } from "~/lib/money";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -25,7 +27,9 @@ import type { Route } from "./+types/account.checkout";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const t = requestTranslator(request);
-  return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title: t("purchase.checkout.title") };
+  // The marketing opt-in, unticked, for a shopper who has not agreed yet; its words written here (docs/decisions/220).
+  const marketingLabel = (await activeConsent(context.db, user.id)) ? null : consentLabel(request);
+  return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), marketingLabel, title: t("purchase.checkout.title") };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -80,6 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         holdHours: context.config.orderHoldHours,
         holds: context.config.holds,
         clientIp: context.clientIp,
+        marketingOptIn: form.get("marketing") === "on" ? { locale: detectLocale(request).locale, wording: consentLabel(request) } : null,
       },
     );
     if (!result.ok) {
@@ -103,6 +108,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           where: problem === "noPayment" ? result.where : "",
           confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
           values: { ...address, phone },
+          marketing: form.get("marketing") === "on",
           ...choices,
         },
         { status: PROBLEM_STATUS[problem], headers: problem === "tooManyOpen" ? { "Retry-After": String(result.retryAfter) } : undefined },
@@ -289,6 +295,12 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             onChange={setPaymentMethod}
             noneText={noPaymentText(t, quote.ok && quote.quote.method === "delivery" ? (nigerianState(where.state) ?? "") : "")}
           />
+          {loaderData.marketingLabel && (
+            <label className="flex max-w-xl gap-3 text-sm">
+              <input type="checkbox" name="marketing" defaultChecked={actionData !== undefined && "marketing" in actionData && actionData.marketing} className="h-5 w-5 shrink-0" />
+              {loaderData.marketingLabel}
+            </label>
+          )}
         </Form>
         {/* No way to pay here: the WhatsApp order needs none (a form of its own, outside the checkout's). */}
         {methods.length === 0 && (

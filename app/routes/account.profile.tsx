@@ -16,6 +16,7 @@ import { listOrdersForUser } from "~/domain/order-history.server";
 import { noteRefusedObject } from "~/domain/refused-objects.server";
 import { requireUser } from "~/domain/sessions.server";
 import { wishlistCards } from "~/domain/wishlist.server";
+import { marketingChoice, setMarketingChoice } from "~/domain/messages/consent-form.server";
 import { OrderStatusBadge } from "~/components/order-status";
 import { PhoneField } from "~/components/phone-field";
 import { PaymentStatusBadge } from "~/components/payment-status";
@@ -55,6 +56,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     addresses: tab === "addresses" ? await listAddresses(context.db, user.id) : [],
     maxAddresses: MAX_ADDRESSES,
     wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
+    // Written here, in the shopper's language: the browser gets none of these texts (docs/decisions/220).
+    marketing: await marketingChoice(context.db, user.id, request),
     title: t("account.profile.title"),
   };
 }
@@ -95,6 +98,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const saved = await setAccountPhone(context.db, user.id, typed);
     if (!saved.ok) return data({ intent, addressId: null, errors: { phone: saved.error } as AddressErrors, values: { phone: typed } }, { status: 400 });
     return redirectWithToast(context, `/profile?tab=${tabFrom(new URL(request.url))}`, { type: "success", key: "address.toast.phoneSaved" });
+  }
+  if (intent === "marketing") {
+    const on = await setMarketingChoice(context.db, user.id, request, form.get("marketing") === "on");
+    return redirectWithToast(context, `/profile?tab=${tabFrom(new URL(request.url))}`, { type: "success", key: on ? "messages.consent.granted" : "messages.consent.withdrawn" });
   }
   if (intent !== "add-address" && intent !== "update-address") throw bodyRefusal(request, "notAForm");
 
@@ -155,6 +162,28 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <button type="submit" className="mb-7 rounded-full border border-stone-300 px-4 py-2.5 text-sm font-medium">
           {t("address.savePhone")}
         </button>
+      </Form>
+
+      <Form method="post" className="mt-4 max-w-xl text-sm" data-testid="marketing-consent">
+        <input type="hidden" name="intent" value="marketing" />
+        <h2 className="font-medium">{loaderData.marketing.title}</h2>
+        <p className="text-stone-600">{loaderData.marketing.service}</p>
+        <p className="text-stone-600">{loaderData.marketing.state}</p>
+        {loaderData.marketing.on ? (
+          <button type="submit" name="marketing" value="off" className="mt-2 rounded-full border border-stone-300 px-4 py-2 font-medium">
+            {loaderData.marketing.button}
+          </button>
+        ) : (
+          <>
+            <label className="mt-2 flex gap-2">
+              <input type="checkbox" name="marketing" value="on" className="mt-0.5 size-4" />
+              <span>{loaderData.marketing.label}</span>
+            </label>
+            <button type="submit" className="mt-2 rounded-full border border-stone-300 px-4 py-2 font-medium">
+              {loaderData.marketing.button}
+            </button>
+          </>
+        )}
       </Form>
 
       <nav aria-label={t("account.profile.title")} className="mt-8 flex gap-1 border-b border-stone-200">

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "~/db/schema";
 import { DEFAULT_LOCALE, isLocale } from "~/lib/i18n";
-import { translatorFor } from "~/lib/i18n.server";
 
 /**
  * Marketing consent (docs/decisions/220). Order messages are a service and need none. Cart reminders,
@@ -13,11 +12,6 @@ import { translatorFor } from "~/lib/i18n.server";
 
 export type ConsentSource = "registration" | "checkout" | "profile";
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** The checkbox's words, exactly as shown and as recorded (server-only texts). */
-export function consentWording(locale: string | null): string {
-  return translatorFor(isLocale(locale) ? locale : DEFAULT_LOCALE)("messages.consent.label");
-}
 
 export interface Consent {
   id: number;
@@ -42,7 +36,7 @@ export async function activeConsent(db: Db, userId: number): Promise<Consent | n
 /** Records an opt-in (a no-op when one is in force already). */
 export async function grantConsent(
   db: Db,
-  input: { userId: number | null; email?: string | null; phone?: string | null; source: ConsentSource; locale: string | null },
+  input: { userId: number | null; email?: string | null; phone?: string | null; source: ConsentSource; locale: string | null; wording: string },
   now = new Date(),
 ): Promise<Consent> {
   if (input.userId !== null) {
@@ -56,7 +50,8 @@ export async function grantConsent(
     contact_email: input.userId === null ? (input.email ?? null) : null,
     contact_phone: input.userId === null ? (input.phone ?? null) : null,
     source: input.source,
-    wording: consentWording(locale),
+    // The words the shopper saw (consent-form.server.ts writes them in the shopper's language).
+    wording: input.wording.slice(0, 1000),
     locale,
     token: randomBytes(18).toString("base64url"),
     granted_at: now.toISOString(),

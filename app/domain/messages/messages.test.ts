@@ -9,7 +9,10 @@ import type { Config } from "~/lib/config.server";
 import { changeOrderStatus } from "../admin-orders.server";
 import { isQuietInLagos, markCartRecovered, reminderSendTime, reminderStats, restoreRemindedCart, sendCartReminders } from "./cart-reminders.server";
 import { saveChannelChoices, defaultChoices, saveReminderDelay } from "./catalogue.server";
-import { activeConsent, grantConsent, withdrawByToken, withdrawConsent } from "./consent.server";
+import { consentWording } from "./consent-form.server";
+import { activeConsent, grantConsent as grant, withdrawByToken, withdrawConsent } from "./consent.server";
+
+const grantConsent = (db: Parameters<typeof grant>[0], input: Omit<Parameters<typeof grant>[1], "wording">, at?: Date) => grant(db, { ...input, wording: consentWording(input.locale) }, at);
 import { queueOrderMessage } from "./notify.server";
 import { applyDeliveryReport, drainMessageOutbox, MESSAGE_MAX_ATTEMPTS, messageOutboxCounts, orderMessages, queueMessage } from "./outbox.server";
 import { MessageSendError } from "./provider-error.server";
