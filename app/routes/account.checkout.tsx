@@ -108,7 +108,6 @@ export async function action({ request, context }: Route.ActionArgs) {
           where: problem === "noPayment" ? result.where : "",
           confirm: problem === "confirm" ? { fee: result.quote.fee, total: result.total, where: result.where, pickup: result.quote.method === "pickup" } : null,
           values: { ...address, phone },
-          marketing: form.get("marketing") === "on",
           ...choices,
         },
         { status: PROBLEM_STATUS[problem], headers: problem === "tooManyOpen" ? { "Retry-After": String(result.retryAfter) } : undefined },
@@ -296,8 +295,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             noneText={noPaymentText(t, quote.ok && quote.quote.method === "delivery" ? (nigerianState(where.state) ?? "") : "")}
           />
           {loaderData.marketingLabel && (
-            <label className="flex max-w-xl gap-3 text-sm">
-              <input type="checkbox" name="marketing" defaultChecked={actionData !== undefined && "marketing" in actionData && actionData.marketing} className="h-5 w-5 shrink-0" />
+            <label className="flex gap-3 text-sm">
+              <input type="checkbox" name="marketing" className="h-5 w-5" />
               {loaderData.marketingLabel}
             </label>
           )}

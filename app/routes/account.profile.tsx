@@ -164,26 +164,18 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         </button>
       </Form>
 
-      <Form method="post" className="mt-4 max-w-xl text-sm" data-testid="marketing-consent">
+      <Form method="post" className="mt-4 text-sm" data-testid="marketing-consent">
         <input type="hidden" name="intent" value="marketing" />
-        <h2 className="font-medium">{loaderData.marketing.title}</h2>
-        <p className="text-stone-600">{loaderData.marketing.service}</p>
-        <p className="text-stone-600">{loaderData.marketing.state}</p>
-        {loaderData.marketing.on ? (
-          <button type="submit" name="marketing" value="off" className="mt-2 rounded-full border border-stone-300 px-4 py-2 font-medium">
-            {loaderData.marketing.button}
-          </button>
-        ) : (
-          <>
-            <label className="mt-2 flex gap-2">
-              <input type="checkbox" name="marketing" value="on" className="mt-0.5 size-4" />
-              <span>{loaderData.marketing.label}</span>
-            </label>
-            <button type="submit" className="mt-2 rounded-full border border-stone-300 px-4 py-2 font-medium">
-              {loaderData.marketing.button}
-            </button>
-          </>
+        <p>{loaderData.marketing.state}</p>
+        {!loaderData.marketing.on && (
+          <label className="flex gap-2">
+            <input type="checkbox" name="marketing" value="on" />
+            {loaderData.marketing.label}
+          </label>
         )}
+        <button name="marketing" value={loaderData.marketing.on ? "off" : ""} className="underline">
+          {loaderData.marketing.button}
+        </button>
       </Form>
 
       <nav aria-label={t("account.profile.title")} className="mt-8 flex gap-1 border-b border-stone-200">

@@ -33,7 +33,8 @@ export async function marketingChoice(db: Kysely<Database>, userId: number, requ
     on: consent !== null,
     title: t("messages.consent.profileTitle"),
     service: t("messages.consent.profileService"),
-    state: consent ? t("messages.consent.profileOn", { date: formatLagosDate(consent.grantedAt, locale) }) : t("messages.consent.profileOff"),
+    // One line: the section's title, that order messages always come, and the choice in force.
+    state: [t("messages.consent.profileTitle"), t("messages.consent.profileService"), consent ? t("messages.consent.profileOn", { date: formatLagosDate(consent.grantedAt, locale) }) : t("messages.consent.profileOff")].join(" · "),
     label: consentWording(locale),
     button: t(consent ? "messages.consent.stopButton" : "messages.consent.save"),
   };
