@@ -8,6 +8,18 @@ const port = Number(process.env.E2E_PORT ?? 3107);
 const paystackPort = Number(process.env.E2E_PAYSTACK_PORT ?? port + 1000);
 export const E2E_PAYSTACK_SECRET = "sk_test_unboxed_e2e_stand_in";
 export const E2E_DATA_DIR = "tests/e2e/.data";
+// The WhatsApp and Termii stand-ins (tests/support/messaging-stand-ins-cli.ts) listen here.
+const whatsappPort = Number(process.env.E2E_WHATSAPP_PORT ?? 3252);
+const termiiPort = Number(process.env.E2E_TERMII_PORT ?? 3253);
+export const E2E_WHATSAPP_URL = `http://127.0.0.1:${whatsappPort}`;
+export const E2E_TERMII_URL = `http://127.0.0.1:${termiiPort}`;
+const messaging = {
+  WHATSAPP_TOKEN: "EAAGe2estandintoken0123456789",
+  WHATSAPP_PHONE_NUMBER_ID: "106540352242922",
+  WHATSAPP_APP_SECRET: "e2e-whatsapp-app-secret",
+  TERMII_API_KEY: "TLe2estandinkey0123456789",
+  TERMII_SECRET_KEY: "e2e-termii-secret-key",
+};
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -45,6 +57,14 @@ export default defineConfig({
       env: { PORT: String(paystackPort), PAYSTACK_SECRET_KEY: E2E_PAYSTACK_SECRET, WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/paystack` },
     },
     {
+      command: "node --import tsx tests/support/messaging-stand-ins-cli.ts",
+      url: `${E2E_WHATSAPP_URL}/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { WHATSAPP_PORT: String(whatsappPort), TERMII_PORT: String(termiiPort), SHOP_URL: `http://127.0.0.1:${port}`, ...messaging },
+    },
+    {
     // A fresh shop with the demo catalogue for every run.
     command: `rm -rf ${E2E_DATA_DIR} && node build/server.js`,
     url: `http://127.0.0.1:${port}/healthz`,
@@ -69,6 +89,12 @@ export default defineConfig({
       PAYSTACK_SECRET_KEY: E2E_PAYSTACK_SECRET,
       PAYSTACK_PUBLIC_KEY: "pk_test_unboxed_e2e_stand_in",
       PAYSTACK_API_URL: `http://127.0.0.1:${paystackPort}`,
+      // WhatsApp and SMS through their stand-ins; cart reminders at any hour, looked for every second.
+      ...messaging,
+      WHATSAPP_API_URL: E2E_WHATSAPP_URL,
+      TERMII_API_URL: E2E_TERMII_URL,
+      CART_REMINDER_QUIET_HOURS: "0-0",
+      CART_REMINDER_POLL_SECONDS: "1",
     },
     },
   ],

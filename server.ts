@@ -17,8 +17,9 @@ import { precompressedAssets } from "./app/http/precompressed-assets.server";
 import { catalogChanged, onCatalogChange } from "./app/domain/catalogue/catalog.server";
 import { startCatalogBroadcast } from "./app/domain/catalogue/catalog-broadcast.server";
 import { startMailWorker } from "./app/domain/operations/mail-outbox.server";
-import { moveSessionCookie } from "~/http/session.server";
+import { moveSessionCookie } from "./app/http/session.server";
 import { startOrderExpiryJob } from "./app/domain/orders/order-expiry.server";
+import { startMessageWorker } from "./app/domain/messages/outbox.server";
 import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";
 import { refuseLargeBodies } from "./app/http/body-limit.server";
@@ -90,6 +91,8 @@ async function main() {
 
   // E-mails are queued in the database with what they report; this sends them (docs/decisions/060).
   const mailWorker = startMailWorker({ db: database.db, config, logger });
+  // WhatsApp and SMS messages likewise, through the providers' APIs (docs/decisions/220).
+  const messageWorker = startMessageWorker({ db: database.db, messaging: config.messaging, logger });
   // Unpaid orders older than ORDER_HOLD_HOURS are cancelled and their stock returned (docs/decisions/062).
   // Its e-mails are in English, the shop's default (accounts keep no language yet).
   const orderExpiry = startOrderExpiryJob({ db: database.db, config, logger, t: createTranslator("en", { account: enAccount }) });
@@ -182,6 +185,22 @@ async function main() {
     }, 1000);
     alertSoon.unref();
   });
+  // Carts left with items get their one reminder after the owner's delay, never at night in Lagos
+  // (docs/decisions/220): a pass every minute, safe with several instances (the cart id is the key).
+  type ReminderSender = (db: DatabaseHandle["db"], config: Config) => Promise<number>;
+  let reminding: Promise<unknown> | null = null;
+  const remindersTimer = setInterval(() => {
+    reminding ??= currentBuild()
+      .then((current) => (current.entry.module as { sendCartReminders?: ReminderSender }).sendCartReminders?.(database.db, config))
+      .then((count) => {
+        if (count) logger.info({ event: "cart_reminders", count }, "cart reminders queued");
+      })
+      .catch((error: Error) => logger.error({ err: error }, "cart reminders failed"))
+      .finally(() => {
+        reminding = null;
+      });
+  }, config.messaging.reminderPollSeconds * 1000);
+  remindersTimer.unref();
   app.use(inFlight.track(createRequestHandler({ build, mode, getLoadContext })));
 
   const server: Server = app.listen(config.port, config.host, () => {
@@ -198,6 +217,7 @@ async function main() {
     stopping = true;
     if (recheck) clearInterval(recheck);
     clearInterval(alertsTimer);
+    clearInterval(remindersTimer);
     logger.info(`${signal}: finishing requests in flight, then closing`);
     // Stop accepting, let in-flight requests finish, then close the database. The connections close
     // as their answers are sent, but one whose shopper went away closes first: its request is waited
@@ -207,6 +227,7 @@ async function main() {
       await orderExpiry.stop().catch(() => {});
       await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
+      await messageWorker.stop().catch(() => {});
       await database.close().catch(() => {});
       logger.info("closed");
       process.exit(0);

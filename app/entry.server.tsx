@@ -17,6 +17,7 @@ export { recheckUnpaidOnlinePayments } from "~/domain/payments/online-payments.s
 // Run by server.ts every minute and after catalogue changes: its e-mails are written in each
 // shopper's language, which needs the app's translations.
 export { sendBackInStockAlerts } from "~/domain/catalogue/back-in-stock.server";
+export { sendCartReminders } from "~/domain/messages/cart-reminders.server";
 
 /** What a route module may say of its page: `export const handle = { sharedCache: true }`. */
 interface PageHandle {

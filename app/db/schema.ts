@@ -175,6 +175,8 @@ export interface PendingRegistrationTable {
   first_name: string;
   last_name: string;
   redirect_to: ColumnType<string, string | undefined, string>;
+  /** the marketing opt-in's words when it was ticked at registration (docs/decisions/220) */
+  marketing_wording: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   created_at: Timestamp;
 }
@@ -485,6 +487,78 @@ export interface PrivacyRequestTable {
   used_at: Timestamp | null;
 }
 
+export type MessageChannel = "whatsapp" | "sms";
+export type MessageStatus = "pending" | "sent" | "delivered" | "read" | "failed";
+
+/** A WhatsApp or SMS message waiting, sent or given up on (docs/decisions/220). */
+export interface MessageOutboxTable {
+  id: Id;
+  channel: MessageChannel;
+  kind: string;
+  idempotency_key: string;
+  /** the recipient's number, E.164 */
+  to_phone: string;
+  locale: string;
+  template: string | null;
+  /** JSON array of strings */
+  template_params: string;
+  text_body: string;
+  order_id: number | null;
+  user_id: number | null;
+  status: ColumnType<MessageStatus, MessageStatus | undefined, MessageStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  error_code: string | null;
+  provider_message_id: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+}
+
+export interface MessageSettingTable {
+  kind: string;
+  whatsapp: number;
+  sms: number;
+  updated_at: Timestamp;
+}
+
+export interface CartReminderSettingTable {
+  id: number;
+  delay_minutes: number;
+  updated_at: Timestamp;
+}
+
+export interface MarketingConsentTable {
+  id: Id;
+  user_id: number | null;
+  contact_email: string | null;
+  contact_phone: string | null;
+  source: "registration" | "checkout" | "profile";
+  wording: string;
+  locale: string;
+  token: string;
+  granted_at: Timestamp;
+  withdrawn_at: Timestamp | null;
+  withdrawn_via: string | null;
+}
+
+export interface CartReminderTable {
+  cart_id: string;
+  user_id: number | null;
+  contact_email: string | null;
+  contact_phone: string | null;
+  channel: "whatsapp" | "sms" | "email";
+  restore_token: string;
+  consent_id: number | null;
+  sent_at: Timestamp;
+  restored_at: Timestamp | null;
+  order_id: number | null;
+  order_total: number | null;
+  recovered_at: Timestamp | null;
+}
+
 export interface Database {
   brands: BrandTable;
   categories: CategoryTable;
@@ -520,6 +594,11 @@ export interface Database {
   recovery_codes: RecoveryCodeTable;
   sign_in_challenges: SignInChallengeTable;
   staff_settings: StaffSettingsTable;
+  message_outbox: MessageOutboxTable;
+  message_settings: MessageSettingTable;
+  cart_reminder_settings: CartReminderSettingTable;
+  marketing_consents: MarketingConsentTable;
+  cart_reminders: CartReminderTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -33,9 +33,9 @@ export function isSameOriginRequest(input: {
   return own.has(claimed);
 }
 
-/** The one request that may come from elsewhere: POST /webhooks/paystack (and nothing else). */
+/** The requests that may come from elsewhere: the providers' signed webhooks (Paystack, WhatsApp, Termii), nothing else. */
 export function isWebhook(method: string, path: string): boolean {
-  return method.toUpperCase() === "POST" && path === "/webhooks/paystack";
+  return method.toUpperCase() === "POST" && (path === "/webhooks/paystack" || path === "/webhooks/whatsapp" || path === "/webhooks/termii");
 }
 
 /** The page a refused request came from, without its query (which could carry a token). */

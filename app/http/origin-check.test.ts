@@ -26,14 +26,18 @@ describe("cross-site request check", () => {
     expect(isSameOriginRequest({ ...base, method: "POST", origin: "https://evil.example", referer: "https://unboxed.ng/" })).toBe(false);
   });
 
-  it("lets only Paystack's webhook in from elsewhere: POST /webhooks/paystack, nothing else", () => {
+  it("lets only the providers' webhooks in from elsewhere: POST /webhooks/paystack, whatsapp and termii, nothing else", () => {
     expect(isWebhook("POST", "/webhooks/paystack")).toBe(true);
     expect(isWebhook("post", "/webhooks/paystack")).toBe(true);
+    expect(isWebhook("POST", "/webhooks/whatsapp")).toBe(true);
+    expect(isWebhook("POST", "/webhooks/termii")).toBe(true);
     for (const [method, path] of [
       ["POST", "/webhooks/paystack/"],
       ["POST", "/webhooks/paystack-x"],
       ["POST", "/webhooks"],
       ["PUT", "/webhooks/paystack"],
+      ["GET", "/webhooks/whatsapp"],
+      ["POST", "/webhooks/whatsapp/x"],
       ["POST", "/checkout"],
       ["POST", "/admin/orders/UB-10001"],
     ]) {

@@ -1,9 +1,9 @@
 import { type Messages, type Locale } from "./i18n";
 
 // One small chunk per language and area: the browser fetches only the shopper's language. The e-mails'
-// texts, and the privacy pages' (which their loaders write, docs/decisions/221), are written on the
+// texts, the WhatsApp and SMS messages', and the privacy pages' (which their loaders write, docs/decisions/221), are written on the
 // server only, so the browser build has no chunk for them.
-const files = import.meta.glob<Messages>(["./*/*.json", "!./*/mail.json", "!./*/privacy.json"], { base: "../locales", import: "default" });
+const files = import.meta.glob<Messages>(["./*/*.json", "!./*/mail.json", "!./*/privacy.json", "!./*/messages.json"], { base: "../locales", import: "default" });
 
 // Areas that only some pages use, with the paths they live under: loaded with those pages only, so a
 // storefront page downloads only the texts it shows. A route of these areas reached by in-app

@@ -132,6 +132,44 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(10_000, "must be at most 10000")
     .default(14),
+  // WhatsApp (Cloud API) and SMS (Termii) messages, each on only when its credentials are set (docs/decisions/220).
+  WHATSAPP_TOKEN: z.string().trim().min(20, "must be a WhatsApp Cloud API access token").optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().trim().regex(/^\d{5,20}$/, "must be the numeric id of the WhatsApp business phone number").optional(),
+  WHATSAPP_APP_SECRET: z.string().trim().min(8, "must be the Meta app's secret").optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().trim().min(8, "must be at least 8 characters").optional(),
+  WHATSAPP_API_URL: z
+    .url({ message: "must be an absolute http(s) URL" })
+    .refine((u) => /^https?:\/\//.test(u), "must start with http:// or https://")
+    .transform((u) => u.replace(/\/+$/, ""))
+    .default("https://graph.facebook.com"),
+  WHATSAPP_API_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, "must be a Graph API version such as v21.0").default("v21.0"),
+  OWNER_WHATSAPP: z
+    .string()
+    .transform((v) => v.replace(/[\s()+-]/g, ""))
+    .pipe(z.string().regex(/^\d{8,15}$/, "must be an international phone number of 8 to 15 digits, e.g. 2348012345678"))
+    .optional(),
+  TERMII_API_KEY: z.string().trim().min(10, "must be a Termii API key").optional(),
+  TERMII_SENDER_ID: z.string().trim().regex(/^[A-Za-z0-9 ]{3,11}$/, "must be a registered Termii sender id of 3 to 11 letters or digits").default("Unboxed"),
+  TERMII_CHANNEL: z.enum(["dnd", "generic"], { message: "must be dnd or generic" }).default("dnd"),
+  TERMII_SECRET_KEY: z.string().trim().min(8, "must be the Termii secret key").optional(),
+  TERMII_API_URL: z
+    .url({ message: "must be an absolute http(s) URL" })
+    .refine((u) => /^https?:\/\//.test(u), "must start with http:// or https://")
+    .transform((u) => u.replace(/\/+$/, ""))
+    .default("https://api.ng.termii.com"),
+  // Cart reminders are not sent in these Lagos hours ("21-8": from 21:00 to 08:00); "0-0": at any hour.
+  CART_REMINDER_QUIET_HOURS: z
+    .string()
+    .trim()
+    .regex(/^([01]?\d|2[0-3])-([01]?\d|2[0-3])$/, "must be two hours of the day, e.g. 21-8")
+    .transform((v) => v.split("-").map(Number) as [number, number])
+    .default([21, 8]),
+  CART_REMINDER_POLL_SECONDS: z.coerce
+    .number({ message: "must be a whole number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(1, "must be between 1 and 3600 seconds")
+    .max(3600, "must be between 1 and 3600 seconds")
+    .default(60),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be one of fatal, error, warn, info, debug, trace, silent" })
     .default("info"),
@@ -140,6 +178,10 @@ const envSchema = z.object({
   if (bank.some(Boolean) && !bank.every(Boolean)) {
     const missing = (["BANK_NAME", "BANK_ACCOUNT_NAME", "BANK_ACCOUNT_NUMBER"] as const).find((k) => !env[k])!;
     ctx.addIssue({ code: "custom", path: [missing], message: "must be set with the other BANK_ settings (bank transfer needs all three, or none)" });
+  }
+  if (Boolean(env.WHATSAPP_TOKEN) !== Boolean(env.WHATSAPP_PHONE_NUMBER_ID)) {
+    const missing = env.WHATSAPP_TOKEN ? "WHATSAPP_PHONE_NUMBER_ID" : "WHATSAPP_TOKEN";
+    ctx.addIssue({ code: "custom", path: [missing], message: "must be set with the other (WhatsApp messages need both the token and the phone number id)" });
   }
 });
 
@@ -191,6 +233,17 @@ export interface Config {
   lowStockThreshold: number;
   /** where npm run backup writes, and how many backups it keeps */
   backup: { dir: string; keep: number };
+  /** WhatsApp and SMS (docs/decisions/220): a channel is null when its credentials are not set */
+  messaging: {
+    whatsapp: { token: string; phoneNumberId: string; appSecret: string | null; verifyToken: string | null; apiUrl: string; version: string } | null;
+    sms: { apiKey: string; senderId: string; channel: "dnd" | "generic"; secretKey: string | null; apiUrl: string } | null;
+    /** the owner's WhatsApp number (digits) for new-order alerts; null: none */
+    ownerWhatsapp: string | null;
+    /** Lagos hours [from, to) in which no cart reminder goes out; equal: none */
+    quietHours: [number, number];
+    /** how often the server looks for carts due a reminder */
+    reminderPollSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -281,5 +334,24 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     lowStockThreshold: env.LOW_STOCK_THRESHOLD,
     backup: { dir: path.resolve(env.BACKUP_DIR), keep: env.BACKUP_KEEP },
+    messaging: {
+      whatsapp:
+        env.WHATSAPP_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID
+          ? {
+              token: env.WHATSAPP_TOKEN,
+              phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID,
+              appSecret: env.WHATSAPP_APP_SECRET ?? null,
+              verifyToken: env.WHATSAPP_VERIFY_TOKEN ?? null,
+              apiUrl: env.WHATSAPP_API_URL,
+              version: env.WHATSAPP_API_VERSION,
+            }
+          : null,
+      sms: env.TERMII_API_KEY
+        ? { apiKey: env.TERMII_API_KEY, senderId: env.TERMII_SENDER_ID, channel: env.TERMII_CHANNEL, secretKey: env.TERMII_SECRET_KEY ?? null, apiUrl: env.TERMII_API_URL }
+        : null,
+      ownerWhatsapp: env.OWNER_WHATSAPP ?? null,
+      quietHours: env.CART_REMINDER_QUIET_HOURS,
+      reminderPollSeconds: env.CART_REMINDER_POLL_SECONDS,
+    },
   };
 }

@@ -18,7 +18,9 @@ import type { Translate } from "~/lib/i18n";
 import { getSessionUser, requireUser } from "~/http/session.server";
 import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { requestTranslator } from "~/http/language.server";
+import { detectLocale, requestTranslator } from "~/http/language.server";
+import { consentLabel } from "~/http/consent-form.server";
+import { activeConsent } from "~/domain/messages/consent.server";
 import { responsiveImage } from "~/lib/images";
 import { formatNaira } from "~/lib/money";
 import { redirectWithToast } from "~/http/toast.server";
@@ -51,7 +53,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     processing: t("purchase.checkout.processing"),
     lineStatus: Object.fromEntries((["soldOut", "unavailable", "reduced", "available"] as const).map((k) => [k, t(`purchase.checkout.lineStatus.${k}`)])) as Record<string, string>,
   };
-  if (user) return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title, texts, guest: null };
+  if (user) {
+    // The marketing opt-in, unticked, for a shopper who has not agreed yet; its words written here (docs/decisions/220).
+    const marketingLabel = (await activeConsent(context.db, user.id)) ? null : consentLabel(request);
+    return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title, texts, guest: null, marketingLabel };
+  }
   const payment = guestPaymentOptions(context.config, paymentOptions(context.config));
   const guest: GuestTexts = {
     heading: t("purchase.guest.heading"),
@@ -60,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     email: t("purchase.guest.email"),
     emailHint: t("purchase.guest.emailHint"),
   };
-  return { ...(await guestCheckoutView(context.db, await findCartId(request, context), payment)), title, texts, guest };
+  return { ...(await guestCheckoutView(context.db, await findCartId(request, context), payment)), title, texts, guest, marketingLabel: null };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -115,6 +121,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           holdHours: context.config.orderHoldHours,
           holds: context.config.holds,
           clientIp: context.clientIp,
+          marketingOptIn: form.get("marketing") === "on" ? { locale: detectLocale(request).locale, wording: consentLabel(request) } : null,
         })
       : await placeGuestOrder(context, await findCartId(request, context), { ...input, ...contact }, { t });
     if (!result.ok) {
@@ -341,6 +348,12 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             onChange={setPaymentMethod}
             noneText={noPaymentText(t, quote.ok && quote.quote.method === "delivery" ? (nigerianState(where.state) ?? "") : "")}
           />
+          {loaderData.marketingLabel && (
+            <label className="flex gap-3 text-sm">
+              <input type="checkbox" name="marketing" className="h-5 w-5" />
+              {loaderData.marketingLabel}
+            </label>
+          )}
         </Form>
         {/* No way to pay here: the WhatsApp order needs none (a form of its own, outside the checkout's). */}
         {methods.length === 0 && (

@@ -16,6 +16,7 @@ import { listOrdersForUser } from "~/domain/orders/order-history.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
 import { requireUser } from "~/http/session.server";
 import { wishlistCards } from "~/domain/shopper/wishlist.server";
+import { marketingChoice, setMarketingChoice } from "~/http/consent-form.server";
 import { OrderStatusBadge } from "~/components/order-status";
 import { PhoneField } from "~/components/phone-field";
 import { PaymentStatusBadge } from "~/components/payment-status";
@@ -56,6 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     addresses: tab === "addresses" ? await listAddresses(context.db, user.id) : [],
     maxAddresses: MAX_ADDRESSES,
     wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
+    // Written here, in the shopper's language: the browser gets none of these texts (docs/decisions/220).
+    marketing: await marketingChoice(context.db, user.id, request),
     title: t("account.profile.title"),
     // Written here, so the privacy texts stay out of the profile's scripts (docs/decisions/221).
     privacyLink: privacyTexts(detectLocale(request).locale).profile.link,
@@ -98,6 +101,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const saved = await setAccountPhone(context.db, user.id, typed);
     if (!saved.ok) return data({ intent, addressId: null, errors: { phone: saved.error } as AddressErrors, values: { phone: typed } }, { status: 400 });
     return redirectWithToast(context, `/profile?tab=${tabFrom(new URL(request.url))}`, { type: "success", key: "address.toast.phoneSaved" });
+  }
+  if (intent === "marketing") {
+    const on = await setMarketingChoice(context.db, user.id, request, form.get("marketing") === "on");
+    return redirectWithToast(context, `/profile?tab=${tabFrom(new URL(request.url))}`, { type: "success", key: on ? "messages.consent.granted" : "messages.consent.withdrawn" });
   }
   if (intent !== "add-address" && intent !== "update-address") throw bodyRefusal(request, "notAForm");
 
@@ -164,6 +171,20 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           {loaderData.privacyLink}
         </Link>
       </p>
+
+      <Form method="post" className="mt-4 text-sm" data-testid="marketing-consent">
+        <input type="hidden" name="intent" value="marketing" />
+        <p>{loaderData.marketing.state}</p>
+        {!loaderData.marketing.on && (
+          <label className="flex gap-2">
+            <input type="checkbox" name="marketing" value="on" />
+            {loaderData.marketing.label}
+          </label>
+        )}
+        <button name="marketing" value={loaderData.marketing.on ? "off" : ""} className="underline">
+          {loaderData.marketing.button}
+        </button>
+      </Form>
 
       <nav aria-label={t("account.profile.title")} className="mt-8 flex gap-1 border-b border-stone-200">
         {TABS.map((name) => (

@@ -6,6 +6,7 @@ import { canMarkPaid, canSetDeliveryFee, markOrderPaid, setDeliveryFee } from "~
 import { refundOrder } from "~/domain/payments/online-payments.server";
 import { isOrderNumber } from "~/domain/orders/orders.server";
 import { revokeOrderLink } from "~/domain/orders/order-tracking.server";
+import { orderMessages } from "~/domain/messages/outbox.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
 import { assertPermission, requirePermission } from "~/http/staff-guard.server";
@@ -35,6 +36,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     canMarkPaid: payments && canMarkPaid(found),
     canSetFee: payments && canSetDeliveryFee(found),
     canRefund: can(staff.role, "orders.refund") && found.paymentStatus === "paid",
+    messages: await orderMessages(context.db, found.id),
     confirmingCancel: changesStatus && new URL(request.url).searchParams.has("cancel") && found.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
   };

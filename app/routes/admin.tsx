@@ -1,4 +1,4 @@
-import { Award, History, KeyRound, LayoutDashboard, LogOut, MessageSquareText, Package, ShieldCheck, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
+import { Award, History, KeyRound, LayoutDashboard, LogOut, MessageCircle, MessageSquareText, Package, ShieldCheck, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/orders/order-alerts.server";
 import { type Permission, permissionsOf } from "~/domain/backoffice/permissions.server";
@@ -46,6 +46,7 @@ const NAV: { to: string; key: string; icon: typeof Package; end: boolean; permis
   { to: "/admin/brands", key: "brands", icon: Award, end: false, permission: "catalogue.edit" },
   { to: "/admin/reviews", key: "reviews", icon: MessageSquareText, end: false, permission: "reviews" },
   { to: "/admin/delivery", key: "delivery", icon: Truck, end: false, permission: "settings" },
+  { to: "/admin/messages", key: "messages", icon: MessageCircle, end: false, permission: "settings" },
   { to: "/admin/audit", key: "audit", icon: History, end: false, permission: "audit" },
   { to: "/admin/staff", key: "staff", icon: ShieldCheck, end: false, permission: "staff" },
   { to: "/admin/account", key: "account", icon: KeyRound, end: false, permission: "dashboard" },

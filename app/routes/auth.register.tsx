@@ -7,6 +7,7 @@ import { safeRedirectPath } from "~/lib/safe-redirect";
 import { fieldErrors, formFailure, passOnRetryAfter, readForm, textFields, tooManyAttempts } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";
+import { consentLabel } from "~/http/consent-form.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import type { Route } from "./+types/auth.register";
 
@@ -16,6 +17,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     sent: new URL(request.url).searchParams.get("sent") === "1",
     redirectTo: safeRedirectPath(redirectTo, ""),
+    // The marketing opt-in's words, written here (docs/decisions/220).
+    marketingLabel: consentLabel(request),
     title: requestTranslator(request)("auth.meta.register"),
   };
 }
@@ -35,7 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return formFailure(400, fieldErrors(parsed.error), values);
   try {
     // The same answer whether or not the address has an account (docs/decisions/083): the e-mail says which.
-    await startRegistration(context, { ...parsed.data, redirectTo: fields.redirectTo, t: requestTranslator(request) });
+    const marketingWording = form.get("marketing") === "on" ? consentLabel(request) : null;
+    await startRegistration(context, { ...parsed.data, redirectTo: fields.redirectTo, t: requestTranslator(request), marketingWording });
   } catch (error) {
     if (error instanceof TooManyAttempts) return tooManyAttempts(error.retryAfterSeconds, values);
     throw error;
@@ -76,6 +80,10 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         </div>
         <TextField name="email" type="email" label={t("auth.fields.email")} autoComplete="email" error={errors.email} defaultValue={values.email} />
         <NewPasswordFields errors={errors} />
+        <label className="mt-2 flex gap-3 text-sm">
+          <input type="checkbox" name="marketing" className="mt-0.5 h-5 w-5 shrink-0" />
+          {loaderData.marketingLabel}
+        </label>
         <div className="mt-2">
           <SubmitButton>{t("auth.register.submit")}</SubmitButton>
         </div>

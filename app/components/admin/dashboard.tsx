@@ -1,3 +1,6 @@
+import { MessageFigures } from "~/components/admin/message-figures";
+import type { ReminderStats } from "~/domain/messages/cart-reminders.server";
+import type { MessageCounts } from "~/domain/messages/outbox.server";
 import { Link } from "react-router";
 import { RevenueChart } from "~/components/admin/revenue-chart";
 import { PageHeader, StatusBadge, TableScroller } from "~/components/admin/ui";
@@ -19,6 +22,8 @@ export interface DashboardScreenData {
   /** null for those who may not change the settings */
   setup: ShopSetup | null;
   view: StaffView;
+  /** WhatsApp and SMS waiting or failed, and cart reminders (docs/decisions/220) */
+  messages: { counts: MessageCounts; reminders: ReminderStats; showRevenue: boolean };
 }
 
 function Card({ title, children, className = "" }: { title: string; children: React.ReactNode; className?: string }) {
@@ -130,6 +135,7 @@ export function DashboardScreen({ loaderData }: { loaderData: DashboardScreenDat
         </dl>
         {d.mail.failed > 0 && <p className="mt-2 text-sm text-rose-900">{t("admin.dashboard.mail.note")}</p>}
       </Card>
+      <MessageFigures {...loaderData.messages} />
 
       <Card title={t("admin.dashboard.latest")} className="mt-4">
         {d.latest.length === 0 ? (

@@ -1,3 +1,5 @@
+import { OrderMessagesPanel } from "~/components/admin/order-messages";
+import type { OrderMessage } from "~/domain/messages/outbox.server";
 import { Form, Link, useNavigation } from "react-router";
 import { OrderPaymentPanel } from "~/components/admin/order-payment";
 import { BackLink, Dialog, dangerButton, inputClass, PageHeader, Panel, primaryButton, secondaryButton, StatusBadge, TableScroller } from "~/components/admin/ui";
@@ -19,6 +21,8 @@ export interface OrderScreenData {
   canRefund: boolean;
   /** the cancel dialog is open (?cancel=1) */
   confirmingCancel: boolean;
+  /** the order's WhatsApp and SMS messages and their states (docs/decisions/220) */
+  messages: OrderMessage[];
 }
 
 const ACTION_LABEL = { confirmed: "confirm", shipped: "ship", delivered: "deliver", cancelled: "cancel" } as const;
@@ -226,6 +230,8 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
         )}
       </Panel>
       )}
+
+      <OrderMessagesPanel messages={loaderData.messages} />
 
       <Panel id="history" title={t("admin.orders.history")} className="mt-4">
         {order.history.length === 0 ? (

@@ -9,6 +9,7 @@ import { hashPassword, verifyPassword } from "~/platform/password.server";
 import { parseNigerianMobile, type PhoneProblem } from "~/lib/phone";
 import { accountExistsEmail, confirmRegistrationEmail, passwordResetEmail } from "./account-mail.server";
 import { queueMail } from "../operations/mail-outbox.server";
+import { grantConsent } from "../messages/consent.server";
 import { passwordWeakness } from "./password-strength.server";
 import {
   attemptsMade,
@@ -170,7 +171,7 @@ export const REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export async function startRegistration(
   context: AccountContext,
-  input: { firstName: string; lastName: string; email: string; password: string; redirectTo?: string | null; t: Translate },
+  input: { firstName: string; lastName: string; email: string; password: string; redirectTo?: string | null; t: Translate; marketingWording?: string | null },
 ): Promise<void> {
   await consumeAttempt(context, "registerIp", context.clientIp);
   const address = normaliseEmail(input.email);
@@ -204,6 +205,8 @@ export async function startRegistration(
         first_name: input.firstName.trim(),
         last_name: input.lastName.trim(),
         redirect_to: safeRedirectPath(input.redirectTo),
+        // The marketing opt-in ticked on the form, kept until the account exists (docs/decisions/220).
+        marketing_wording: input.marketingWording ?? null,
         expires_at: new Date(now + REGISTRATION_TTL_MS).toISOString(),
         created_at: nowIso,
       })
@@ -240,7 +243,7 @@ export async function confirmRegistration(context: Pick<AccountContext, "db">, t
     .deleteFrom("pending_registrations")
     .where("token_hash", "=", hashToken(token))
     .where("expires_at", ">", nowIso)
-    .returning(["email", "password_hash", "first_name", "last_name", "redirect_to"])
+    .returning(["email", "password_hash", "first_name", "last_name", "redirect_to", "marketing_wording"])
     .executeTakeFirst();
   if (!claimed) return { ok: false, reason: "invalid" };
   const made = await createCustomer(context.db, {
@@ -251,6 +254,7 @@ export async function confirmRegistration(context: Pick<AccountContext, "db">, t
   });
   await context.db.deleteFrom("pending_registrations").where("email", "=", claimed.email).execute();
   if (!made.ok) return { ok: false, reason: "emailTaken" };
+  if (claimed.marketing_wording) await grantConsent(context.db, { userId: made.userId, source: "registration", locale: null, wording: claimed.marketing_wording });
   return { ok: true, userId: made.userId, firstName: made.firstName, redirectTo: claimed.redirect_to };
 }
 

@@ -8,6 +8,8 @@ import type { Config } from "~/platform/config.server";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "~/lib/i18n";
 import { translatorFor } from "~/platform/translations.server";
 import { queueMail } from "../operations/mail-outbox.server";
+import { activeConsent, stopLink } from "../messages/consent.server";
+import { queueShopperMessage } from "../messages/notify.server";
 import { listSizes, sizedName } from "./product-sizes.server";
 
 /**
@@ -81,7 +83,7 @@ export function sizesWaitedFromColumn(value: unknown): number[] {
 }
 
 /** Queues the alert of every waiting request whose product has stock again; returns how many were queued. */
-export async function sendBackInStockAlerts(db: Db, config: Pick<Config, "publicUrl">): Promise<number> {
+export async function sendBackInStockAlerts(db: Db, config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "messaging">>): Promise<number> {
   let sent = 0;
   let afterId = 0;
   for (;;) {
@@ -105,7 +107,7 @@ export async function sendBackInStockAlerts(db: Db, config: Pick<Config, "public
   }
 }
 
-async function alertOne(trx: Transaction<Database>, id: number, config: Pick<Config, "publicUrl">): Promise<boolean> {
+async function alertOne(trx: Transaction<Database>, id: number, config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "messaging">>): Promise<boolean> {
   const request = await trx
     .selectFrom("back_in_stock_requests as r")
     .innerJoin("products as p", "p.id", "r.product_id")
@@ -113,6 +115,7 @@ async function alertOne(trx: Transaction<Database>, id: number, config: Pick<Con
     .select((eb) => [
       "r.id",
       "r.email",
+      "r.user_id",
       "r.locale",
       "r.token",
       "p.id as productId",
@@ -150,6 +153,21 @@ async function alertOne(trx: Transaction<Database>, id: number, config: Pick<Con
     t("mail.backInStock.signature"),
   ].join("\n");
   await queueMail(trx, { to: request.email, subject: t("mail.backInStock.subject", { name }), text, kind: "back-in-stock" });
+  // By WhatsApp or SMS too, only to a shopper who agreed to marketing (docs/decisions/220).
+  if (config.messaging && request.user_id !== null) {
+    const consent = await activeConsent(trx, request.user_id);
+    const user = consent ? await trx.selectFrom("users").select(["phone", "locale"]).where("id", "=", request.user_id).executeTakeFirst() : undefined;
+    if (consent && user?.phone) {
+      await queueShopperMessage(trx, config.messaging, {
+        kind: "back-in-stock",
+        subject: `r${request.id}`,
+        to: user.phone,
+        locale: user.locale ?? request.locale,
+        values: { product: name, url: productUrl, stop: stopLink(config.publicUrl, consent.token) },
+        userId: request.user_id,
+      });
+    }
+  }
   return true;
 }
 

@@ -14,6 +14,7 @@ import { ORDER_COLUMNS, ordersWithCustomer } from "./order-columns.server";
 import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockMoves } from "../catalogue/catalog.server";
 import { returnSizeStock, sizeStock, takeSizeStock } from "../catalogue/product-sizes.server";
 import { queueMail } from "../operations/mail-outbox.server";
+import { queueOrderMessage } from "../messages/notify.server";
 
 /**
  * Orders as the shop owner handles them: a list with filters, one order with its items, address and
@@ -396,6 +397,9 @@ export async function changeOrderStatus(
         : order.email
           ? await tellCustomer(trx, context.config, { email: order.email, first_name: order.customer_name ?? "", locale: null }, order.number, input.to, order.total, note)
           : false;
+      // Dispatch, delivery and cancellation go by WhatsApp and SMS too, as the owner chose (docs/decisions/220).
+      const messageKind = ({ shipped: "order-shipped", delivered: "order-delivered", cancelled: "order-cancelled" } as const)[input.to as "shipped" | "delivered" | "cancelled"];
+      if (messageKind && context.config.messaging) await queueOrderMessage(trx, context.config, messageKind, order.number);
       return { ok: true as const, order, restocked, taken, mailed, changed };
     });
   } catch (error) {

@@ -31,6 +31,9 @@ import { loadDeliveryTable } from "./delivery.server";
 import { queueMail } from "../operations/mail-outbox.server";
 import { MAX_OPEN_CHECKOUT_ORDERS, openCheckoutOrders, openGuestOrders, secondsUntilExpiry } from "./order-expiry.server";
 import { TooManyAttempts } from "../operations/rate-limits.server";
+import { markCartRecovered } from "../messages/cart-reminders.server";
+import { grantConsent } from "../messages/consent.server";
+import { queueOrderMessage } from "../messages/notify.server";
 import { orderConfirmationEmail } from "./order-mail.server";
 import { checkHolds, DEFAULT_HOLDS, type HoldLimits, type HoldProblem, overProductLimit } from "./order-holds.server";
 import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, orderedProducts, type PlacedOrder } from "./orders.server";
@@ -238,7 +241,7 @@ async function orderWithKey(db: Db, buyer: Buyer, key: string): Promise<PlacedOr
 /** Who the confirmation goes to, and in which language; it is queued in the order's transaction. */
 export interface ConfirmationMail {
   t: Translate;
-  config: Pick<Config, "publicUrl" | "shop">;
+  config: Pick<Config, "publicUrl" | "shop"> & Partial<Pick<Config, "messaging">>;
   user: Pick<SessionUser, "email" | "firstName">;
 }
 
@@ -255,6 +258,8 @@ export interface CheckoutOptions {
   countNewOrder?: () => Promise<void>;
   /** a guest's name and e-mail refused (checked by the caller): shown with the address's and the phone's */
   contactErrors?: CheckoutFieldErrors;
+  /** the shopper ticked the marketing opt-in (docs/decisions/220), recorded with the order in this language */
+  marketingOptIn?: { locale: string; wording: string } | null;
 }
 
 export async function placeCheckoutOrder(
@@ -402,6 +407,9 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
         throw new DeliveryChanged(delivery, placed.subtotal);
       }
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
+      // A reminded cart that came back as this order counts as recovered (docs/decisions/220).
+      await markCartRecovered(trx, { cartId: checked.cartId, userId: user?.id ?? null, orderId: placed.id, total: placed.total });
+      if (options.marketingOptIn && user) await grantConsent(trx, { userId: user.id, source: "checkout", ...options.marketingOptIn });
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address, buyer);
       stockTaken = await stockTakenScope(trx, orderedProducts(placed));
@@ -432,4 +440,6 @@ async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationM
     orderUrl: `${mail.config.publicUrl}${guest ? guest.link : `/orders/${order.number}`}`,
   });
   await queueMail(trx, { to: guest ? guest.email : mail.user.email, ...message, kind: "order-confirmation" });
+  // And by WhatsApp and SMS, as the owner chose (docs/decisions/220).
+  if (mail.config.messaging) await queueOrderMessage(trx, { messaging: mail.config.messaging, publicUrl: mail.config.publicUrl }, "order-placed", order.number);
 }

@@ -18,6 +18,8 @@ export interface OwnerAlert {
   publicUrl: string;
   /** the shop's default language: the owner's own is not known when a shopper orders */
   t: Translate;
+  /** queues the alert to the owner's WhatsApp too (OWNER_WHATSAPP, docs/decisions/220); absent when off */
+  whatsapp?: (trx: Transaction<Database>, order: Pick<PlacedOrder, "id" | "number" | "total">) => Promise<unknown>;
 }
 
 /** The e-mail about a new order, in the shop's language (the owner reads the admin area's). */
@@ -56,6 +58,7 @@ export async function queueNewOrderAlert(
   order: PlacedOrder,
   address: { street: string; city: string; state: string; country: string } | null,
 ): Promise<void> {
+  await alert.whatsapp?.(trx, order);
   if (!alert.to.length) return;
   const user =
     order.userId === null

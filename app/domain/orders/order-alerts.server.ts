@@ -3,6 +3,7 @@ import type { OrderChannel, OrderStatus } from "~/db/schema";
 import type { Config } from "~/platform/config.server";
 import { DEFAULT_LOCALE } from "~/lib/i18n";
 import { translatorFor } from "~/platform/translations.server";
+import { queueOwnerWhatsApp } from "../messages/notify.server";
 import { newOrderEmail, type OwnerAlert, queueNewOrderAlert } from "./new-order-alert.server";
 
 /**
@@ -14,8 +15,16 @@ import { newOrderEmail, type OwnerAlert, queueNewOrderAlert } from "./new-order-
 export type { OwnerAlert };
 export { newOrderEmail, queueNewOrderAlert };
 
-export function ownerAlert(config: Pick<Config, "shop" | "publicUrl">): OwnerAlert {
-  return { to: config.shop.ownerEmails, publicUrl: config.publicUrl, t: translatorFor(DEFAULT_LOCALE) };
+export function ownerAlert(config: Pick<Config, "shop" | "publicUrl"> & Partial<Pick<Config, "messaging">>): OwnerAlert {
+  const messaging = config.messaging;
+  return {
+    to: config.shop.ownerEmails,
+    publicUrl: config.publicUrl,
+    t: translatorFor(DEFAULT_LOCALE),
+    ...(messaging?.whatsapp && messaging.ownerWhatsapp
+      ? { whatsapp: (trx: Parameters<NonNullable<OwnerAlert["whatsapp"]>>[0], order: Parameters<NonNullable<OwnerAlert["whatsapp"]>>[1]) => queueOwnerWhatsApp(trx, { messaging, publicUrl: config.publicUrl }, order) }
+      : {}),
+  };
 }
 
 const WAITING: OrderStatus[] = ["pending", "confirmed"];

@@ -9,6 +9,7 @@ import { formatNaira } from "~/lib/money";
 import { recordAudit } from "../backoffice/audit.server";
 import { MAX_FEE_NAIRA, nairaText } from "../orders/delivery-admin.server";
 import { queueMail } from "../operations/mail-outbox.server";
+import { queueOrderMessage } from "../messages/notify.server";
 
 /**
  * Whether an order is paid: unpaid -> paid -> refunded, apart from its fulfilment status. The owner
@@ -135,9 +136,11 @@ export async function recordRefund(
  */
 export async function queuePaymentReceived(
   trx: Kysely<Database>,
-  config: Pick<AppLoadContext["config"], "publicUrl">,
+  config: Pick<AppLoadContext["config"], "publicUrl"> & Partial<Pick<AppLoadContext["config"], "messaging">>,
   order: { number: string; user_id: number | null; total: number },
 ): Promise<"queued" | "none"> {
+  // By WhatsApp and SMS too, as the owner chose, to the order's number (docs/decisions/220).
+  if (config.messaging) await queueOrderMessage(trx, { messaging: config.messaging, publicUrl: config.publicUrl }, "payment-received", order.number);
   if (!order.user_id) return "none";
   const user = await trx.selectFrom("users").select(["email", "first_name"]).where("id", "=", order.user_id).executeTakeFirst();
   if (!user) return "none";

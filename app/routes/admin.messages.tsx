@@ -1,0 +1,43 @@
+import { data } from "react-router";
+import { MessageSettings } from "~/components/admin/message-settings";
+import { channelChoices, MARKETING_KINDS, MESSAGE_KINDS, parseMessageSettingsForm, reminderDelayMinutes, saveChannelChoices, saveReminderDelay } from "~/domain/messages/catalogue.server";
+import { requirePermission } from "~/http/staff-guard.server";
+import { readForm } from "~/http/form.server";
+import { requestTranslator } from "~/http/language.server";
+import { redirectWithToast } from "~/http/toast.server";
+import type { Route } from "./+types/admin.messages";
+
+const PATH = "/admin/messages";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requirePermission(request, context, "settings");
+  const t = requestTranslator(request);
+  const [choices, delay] = await Promise.all([channelChoices(context.db), reminderDelayMinutes(context.db)]);
+  const { messaging } = context.config;
+  return {
+    view: {
+      kinds: MESSAGE_KINDS.map((kind) => ({ kind, marketing: MARKETING_KINDS.has(kind), ...choices[kind] })),
+      connected: { whatsapp: messaging.whatsapp !== null, sms: messaging.sms !== null },
+      ownerWhatsapp: messaging.ownerWhatsapp !== null,
+      delayHours: Math.round((delay / 60) * 100) / 100,
+    },
+    title: t("admin.meta.title", { page: t("admin.nav.messages") }),
+  };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.title }, { name: "robots", content: "noindex" }];
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requirePermission(request, context, "settings");
+  const parsed = parseMessageSettingsForm(await readForm(request));
+  if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
+  await saveChannelChoices(context.db, parsed.choices);
+  await saveReminderDelay(context.db, parsed.delayMinutes);
+  return redirectWithToast(context, PATH, { type: "success", key: "admin.messages.saved" });
+}
+
+export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
+  return <MessageSettings view={loaderData.view} error={actionData?.error ?? null} />;
+}

@@ -1,0 +1,140 @@
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import type { DatabaseHandle } from "~/db/client.server";
+import { E2E_TERMII_URL, E2E_WHATSAPP_URL } from "../../playwright.config";
+import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
+import type { TermiiSent } from "../support/termii-stand-in";
+import type { WhatsAppSent } from "../support/whatsapp-stand-in";
+import { addFirstFromHome, hydrated } from "./support";
+
+// WhatsApp and SMS messages reach the stand-ins playwright.config.ts starts (the real clients talk to
+// them), a provider's refusal shows on the admin's order page, and a cart reminder brings a cart back
+// in another browser.
+
+let shop: DatabaseHandle;
+let admin: { userId: number; token: string };
+let counter = 0;
+const stamp = Date.now().toString(36);
+
+test.beforeAll(async () => {
+  shop = await openShopDatabase();
+  admin = await createAdmin(shop, `msg-owner-${stamp}@unboxed.example`, "Ada", "Owner");
+});
+test.afterAll(async () => {
+  await shop?.db.destroy();
+});
+
+const whatsappSent = async () => (await (await fetch(`${E2E_WHATSAPP_URL}/_stand-in/messages`)).json()) as WhatsAppSent[];
+const smsSent = async () => (await (await fetch(`${E2E_TERMII_URL}/_stand-in/messages`)).json()) as TermiiSent[];
+
+async function customer(browser: Browser, baseURL: string | undefined, phone: string) {
+  const email = `msg-${stamp}-${++counter}@example.com`;
+  const { userId, token } = await createCustomer(shop, email);
+  await shop.db.updateTable("users").set({ phone }).where("id", "=", userId).execute();
+  const context = await browser.newContext();
+  await context.addCookies([{ name: "ub_session", value: token, url: baseURL! }]);
+  return { email, userId, context, page: await context.newPage() };
+}
+
+async function placeOrder(page: Page, phone: string): Promise<string> {
+  await addFirstFromHome(page);
+  await page.goto("/checkout");
+  await hydrated(page);
+  await page.getByLabel("Mobile number").fill(phone);
+  await page.getByLabel("Street Address").fill("12 Admiralty Way");
+  await page.getByLabel("City").fill("Lekki");
+  await page.getByLabel("State").selectOption("Lagos");
+  await page.getByRole("radio", { name: /Bank transfer/ }).check();
+  await page.locator('button[form="checkout-form"]').click();
+  await expect(page).toHaveURL(/\/orders\/UB-\d+$/);
+  return page.url().split("/").pop()!;
+}
+
+test("an order's confirmation and shipped messages reach WhatsApp and SMS in the shopper's language", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const { page, context, userId } = await customer(browser, baseURL, "+2348031230001");
+  const number = await placeOrder(page, "0803 123 0001");
+  await expect
+    .poll(async () => (await whatsappSent()).filter((m) => m.to === "2348031230001").map((m) => [m.template, m.language, m.params[1]]))
+    .toEqual([["unboxed_order_placed", "en", number]]);
+  await expect.poll(async () => (await smsSent()).filter((m) => m.to === "2348031230001").map((m) => m.sms)).toEqual([expect.stringContaining(`your order ${number}`)]);
+  // The shopper goes on in Spanish (the language the shop remembers): the dispatch message is in Spanish.
+  await page.goto("/?lng=es");
+  await expect.poll(async () => (await shop.db.selectFrom("users").select("locale").where("id", "=", userId).executeTakeFirstOrThrow()).locale).toBe("es");
+
+  const adminContext = await browser.newContext();
+  await adminContext.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
+  const adminPage = await adminContext.newPage();
+  await adminPage.goto(`/admin/orders/${number}`);
+  await adminPage.getByRole("button", { name: "Mark as confirmed" }).click();
+  await expect(adminPage.locator("[data-history-status]")).toHaveCount(2);
+  await adminPage.getByRole("button", { name: "Mark as shipped" }).click();
+  await expect(adminPage.locator("[data-history-status]")).toHaveCount(3);
+  await expect
+    .poll(async () => (await whatsappSent()).filter((m) => m.to === "2348031230001").map((m) => [m.template, m.language]))
+    .toEqual([["unboxed_order_placed", "en"], ["unboxed_order_shipped", "es"]]);
+  await expect.poll(async () => (await smsSent()).filter((m) => m.to === "2348031230001").map((m) => m.sms)).toEqual([expect.any(String), expect.stringContaining(`tu pedido ${number} está en camino`)]);
+  // Delivery reports came back signed: the order page shows the messages delivered.
+  await expect.poll(async () => {
+    await adminPage.reload();
+    return adminPage.locator('[data-message-status="delivered"]').count();
+  }).toBe(4);
+  await context.close();
+  await adminContext.close();
+});
+
+test("a provider's refusal shows on the admin's order page without losing the order", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  // The template is refused (132001 'template does not exist') and Termii says the balance is empty, for good.
+  await fetch(`${E2E_WHATSAPP_URL}/_stand-in/fail`, { method: "POST", body: JSON.stringify({ code: 132001, times: 1 }) });
+  await fetch(`${E2E_TERMII_URL}/_stand-in/fail`, { method: "POST", body: JSON.stringify({ message: "Invalid phone number", times: 1 }) });
+  const { page, context } = await customer(browser, baseURL, "+2348031230002");
+  const number = await placeOrder(page, "0803 123 0002");
+  const adminContext = await browser.newContext();
+  await adminContext.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
+  const adminPage = await adminContext.newPage();
+  await expect.poll(async () => {
+    await adminPage.goto(`/admin/orders/${number}`);
+    return adminPage.locator('[data-message-status="failed"]').count();
+  }).toBe(2);
+  await expect(adminPage.getByTestId("order-messages")).toContainText("WhatsApp 132001");
+  await expect(adminPage.getByTestId("order-messages")).toContainText("The order itself is unaffected");
+  await expect(adminPage.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+  await adminPage.goto("/admin");
+  await expect(adminPage.locator('[data-figure="messages-whatsapp"]')).toContainText(/[1-9]\d* failed/);
+  await context.close();
+  await adminContext.close();
+});
+
+test("a shopper who agreed to reminders gets one for a left cart, and its link restores the cart in another browser", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const { page, context, userId } = await customer(browser, baseURL, "+2348031230003");
+  // The opt-in, ticked in the profile (plain HTML, unticked at first).
+  await page.goto("/profile");
+  const consent = page.getByTestId("marketing-consent");
+  await expect(consent.getByRole("checkbox")).not.toBeChecked();
+  await consent.getByRole("checkbox").check();
+  await consent.getByRole("button").click();
+  await expect(page.getByTestId("marketing-consent")).toContainText("You agreed to reminders and offers");
+  await addFirstFromHome(page);
+  // Left five hours ago.
+  await shop.db.updateTable("carts").set({ updated_at: new Date(Date.now() - 5 * 3600_000).toISOString() }).where("user_id", "=", userId).execute();
+  await expect.poll(async () => (await whatsappSent()).filter((m) => m.to === "2348031230003" && m.template === "unboxed_cart_reminder").length, { timeout: 20_000 }).toBe(1);
+  const reminder = (await whatsappSent()).find((m) => m.to === "2348031230003" && m.template === "unboxed_cart_reminder")!;
+  const restoreUrl = reminder.params[1];
+  expect(restoreUrl).toMatch(/\/cart\/restore\/[\w-]+$/);
+
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await otherPage.goto(restoreUrl);
+  await expect(otherPage).toHaveURL(/\/cart$/);
+  await expect(otherPage.getByTestId("cart-count")).toHaveText("1");
+  // Only one reminder for that cart, however long it waits.
+  await otherPage.waitForTimeout(2500);
+  expect((await whatsappSent()).filter((m) => m.to === "2348031230003" && m.template === "unboxed_cart_reminder")).toHaveLength(1);
+  // The stop link ends the opt-in in one click.
+  await otherPage.goto(reminder.params[2]);
+  await otherPage.getByRole("button", { name: "Stop them" }).click();
+  await expect(otherPage.getByRole("status")).toContainText("no more reminders");
+  await other.close();
+  await context.close();
+});
