@@ -11,6 +11,7 @@ export default [
     route("contact", "routes/_store.contact.tsx"),
     route("cart", "routes/cart.tsx"),
     route("cart/whatsapp/:reference", "routes/cart.whatsapp.tsx"),
+    route("cart/code", "routes/cart.code.tsx"),
     route("auth", "routes/auth.tsx"),
     route("auth/register", "routes/auth.register.tsx"),
     route("auth/register/confirm", "routes/auth.register-confirm.tsx"),

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
 import type { DeliveryQuote, DeliveryTable, QuoteResult } from "~/lib/delivery";
 import { useT } from "~/lib/i18n";
@@ -83,7 +84,20 @@ export function PaymentChoice({
   );
 }
 
-export function CheckoutTotals({ subtotal, quote, freeFrom }: { subtotal: number; quote: QuoteResult | null; freeFrom: number | null }) {
+export function CheckoutTotals({
+  subtotal,
+  quote,
+  freeFrom,
+  discount = 0,
+  discountLine = null,
+}: {
+  subtotal: number;
+  quote: QuoteResult | null;
+  freeFrom: number | null;
+  /** kobo off the goods by a discount code, and its line (docs/decisions/219) */
+  discount?: number;
+  discountLine?: ReactNode;
+}) {
   const { t } = useT();
   const known: DeliveryQuote | null = quote?.ok ? quote.quote : null;
   return (
@@ -93,6 +107,7 @@ export function CheckoutTotals({ subtotal, quote, freeFrom }: { subtotal: number
           <dt>{t("purchase.checkout.subtotal")}</dt>
           <dd data-testid="checkout-subtotal">{formatNaira(subtotal)}</dd>
         </div>
+        {discountLine}
         <div className="flex justify-between gap-3">
           <dt>
             {t("purchase.order.delivery")}
@@ -106,7 +121,7 @@ export function CheckoutTotals({ subtotal, quote, freeFrom }: { subtotal: number
         </div>
         <div className="flex justify-between text-base font-semibold">
           <dt>{t("purchase.order.total")}</dt>
-          <dd data-testid="checkout-total">{formatNaira(subtotal + (known?.fee ?? 0))}</dd>
+          <dd data-testid="checkout-total">{formatNaira(subtotal - discount + (known?.fee ?? 0))}</dd>
         </div>
       </dl>
       {freeFrom !== null && known?.method !== "pickup" && (

@@ -32,6 +32,7 @@ import * as m0093 from "./migrations/0093_shop_fold_inlined";
 import * as m0094 from "./migrations/0094_order_holds";
 import * as m0095 from "./migrations/0095_phone_numbers";
 import * as m0096 from "./migrations/0096_staff_roles";
+import * as m0098 from "./migrations/0098_promotions";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   "0094_order_holds": m0094,
   "0095_phone_numbers": m0095,
   "0096_staff_roles": m0096,
+  "0098_promotions": m0098,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,7 @@ import { formatNaira } from "~/lib/money";
 import { recordAudit } from "./audit.server";
 import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockMoves } from "./catalog.server";
 import { returnSizeStock, sizeStock, takeSizeStock } from "./product-sizes.server";
+import { giveBackUse } from "./promotions/codes.server";
 import { queueMail } from "./mail-outbox.server";
 
 /**
@@ -380,6 +381,8 @@ export async function changeOrderStatus(
         if (movesStock && moved.length) changed = await stockMovedScope(trx, stockMoves(moved, heldAfter ? -1 : 1));
         if (input.to === "cancelled") changed = bothChanges(changed, { ordered: [...new Set(items.map((item) => item.product_id!))] });
       }
+      // A cancelled order gives its use of a discount code back (docs/decisions/219).
+      if (input.to === "cancelled") await giveBackUse(trx, order.id, at);
       await recordAudit(trx, {
         actorId: input.actorId,
         action: "update",

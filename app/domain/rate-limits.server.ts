@@ -37,6 +37,8 @@ export const LIMITS = {
    * cannot be used to flood someone's mailbox
    */
   registerAddress: { points: 3, duration: 15 * 60 },
+  /** discount codes entered that the shop does not have, per IP address: guessing codes is bounded (docs/decisions/219) */
+  unknownCodeIp: { points: 20, duration: 60 * 60 },
   /** back-in-stock requests per IP address (docs/decisions/133) */
   backInStockIp: { points: 20, duration: 60 * 60 },
   /** reviews posted per account (docs/decisions/134) */

@@ -2,9 +2,11 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
 import { CheckoutTotals, DeliveryChoice, PaymentChoice } from "~/components/checkout-options";
+import { DiscountCodeForm, DiscountLine, withFreeDelivery } from "~/components/discount-code-form";
 import { ErrorSummary } from "~/components/error-summary";
 import { PhoneField } from "~/components/phone-field";
 import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
+import { codePanel } from "~/domain/promotions/code-panel.server";
 import { paymentOptions } from "~/domain/delivery.server";
 import { startOnlinePayment } from "~/domain/online-payments.server";
 import { noteRefusedObject } from "~/domain/refused-objects.server";
@@ -25,7 +27,8 @@ import type { Route } from "./+types/account.checkout";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const t = requestTranslator(request);
-  return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title: t("purchase.checkout.title") };
+  const view = await checkoutView(context.db, user.id, paymentOptions(context.config));
+  return { ...view, code: codePanel(t, view.code), title: t("purchase.checkout.title") };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -145,11 +148,13 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const [typed, setTyped] = useState({ state: failedValues?.state ?? "", country: failedValues?.country || "Nigeria" });
   const [paymentMethod, setPaymentMethod] = useState<string>(actionData?.paymentMethod ?? "");
   const where = selected ?? typed;
-  const quote = quoteDelivery(loaderData.delivery, { method: deliveryMethod, state: where.state, country: where.country, subtotal: cart.subtotal });
+  // A discount code comes off the goods before the fee is quoted (docs/decisions/219).
+  const off = loaderData.code.applies ? loaderData.code.discount : 0;
+  const quote = withFreeDelivery(quoteDelivery(loaderData.delivery, { method: deliveryMethod, state: where.state, country: where.country, subtotal: cart.subtotal - off }), loaderData.code);
   const methods = paymentMethodsFor(loaderData.payment, quote.ok ? quote.quote : null);
   const chosenMethod = (methods as string[]).includes(paymentMethod) ? (paymentMethod as PaymentMethod) : (methods[0] ?? null);
   // What this page shows as the total; the server places the order only when it computes the same.
-  const expectedTotal = quote.ok ? String(cart.subtotal + quote.quote.fee) : "";
+  const expectedTotal = quote.ok ? String(cart.subtotal - off + quote.quote.fee) : "";
   const confirm = actionData?.confirm;
   const formRef = useRef<HTMLFormElement>(null);
   const readForm = (form: HTMLFormElement) => {
@@ -331,7 +336,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               );
             })}
           </ul>
-          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} />
+          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} discount={off} discountLine={<DiscountLine panel={loaderData.code} />} />
+          <DiscountCodeForm panel={loaderData.code} back="/checkout" />
           <button
             type="submit"
             form="checkout-form"

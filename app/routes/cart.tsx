@@ -20,6 +20,8 @@ import {
   setLineQuantity,
 } from "~/domain/cart.server";
 import { RecentStrip } from "~/components/recently-viewed-strip";
+import { CartDiscount } from "~/components/discount-code-form";
+import { cartCodePanel } from "~/domain/promotions/code-panel.server";
 import { recentlyViewedInCart } from "~/domain/recently-viewed.server";
 import { ownerAlert } from "~/domain/order-alerts.server";
 import { OrderError, placeWhatsAppOrder } from "~/domain/orders.server";
@@ -46,7 +48,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const reading = requestCartView(request, context);
   const inCart = reading.then((cart) => cart.lines.map((l) => l.productId));
   const [cart, recent] = await Promise.all([reading, recentlyViewedInCart(context.db, user?.id ?? null, request.headers.get("Cookie") ?? "", inCart)]);
-  return data({ cart, signedIn: user !== null, recent, meta: { title: t("cart.meta.title") } }, { headers: PRIVATE });
+  const code = await cartCodePanel(request, context, t, cart.lines, user);
+  return data({ cart, signedIn: user !== null, recent, code, meta: { title: t("cart.meta.title") } }, { headers: PRIVATE });
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -377,6 +380,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
                 {formatNaira(subtotal)}
               </dd>
             </dl>
+            {!empty && <CartDiscount panel={loaderData.code} subtotal={subtotal} />}
             <p className="mt-1 text-sm text-stone-600">{t("cart.summary.note")}</p>
             {hasExcluded && <p className="mt-2 text-sm text-amber-800">{t("cart.summary.excluded")}</p>}
             <div className="mt-5 grid gap-3">
