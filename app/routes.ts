@@ -47,6 +47,8 @@ export default [
     route("customers", "routes/admin.customers.tsx"),
     route("customers/:id", "routes/admin.customers.$id.tsx"),
     route("delivery", "routes/admin.delivery.tsx"),
+    route("promotions", "routes/admin.promotions.tsx"),
+    route("promotions/:id", "routes/admin.promotions.$id.tsx"),
     route("audit", "routes/admin.audit.tsx"),
   ]),
   // Printable documents: outside the shop's and the admin area's frames.

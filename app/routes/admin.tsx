@@ -1,4 +1,4 @@
-import { Award, History, LayoutDashboard, LogOut, MessageSquareText, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
+import { Award, BadgePercent, History, LayoutDashboard, LogOut, MessageSquareText, Package, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/order-alerts.server";
 import { type Permission, permissionsOf, requirePermission } from "~/domain/permissions.server";
@@ -40,6 +40,7 @@ const NAV: { to: string; key: string; icon: typeof Package; end: boolean; permis
   { to: "/admin/categories", key: "categories", icon: Tags, end: false, permission: "catalogue.edit" },
   { to: "/admin/brands", key: "brands", icon: Award, end: false, permission: "catalogue.edit" },
   { to: "/admin/reviews", key: "reviews", icon: MessageSquareText, end: false, permission: "reviews" },
+  { to: "/admin/promotions", key: "promotions", icon: BadgePercent, end: false, permission: "promotions" },
   { to: "/admin/delivery", key: "delivery", icon: Truck, end: false, permission: "settings" },
   { to: "/admin/audit", key: "audit", icon: History, end: false, permission: "audit" },
 ];

@@ -44,6 +44,8 @@ const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents
   "routes/admin.customers.$id.tsx": { loader: "customers.view", action: "staff" },
   "routes/admin.delivery.tsx": { loader: "settings", action: "settings" },
   "routes/admin.audit.tsx": { loader: "audit" },
+  "routes/admin.promotions.tsx": { loader: "promotions", action: "promotions" },
+  "routes/admin.promotions.$id.tsx": { loader: "promotions", action: "promotions", intents: { save: "promotions", pause: "promotions", resume: "promotions" } },
 };
 
 const ROLES: Role[] = ["owner", "manager", "fulfilment", "support", "customer"];
@@ -163,5 +165,6 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
     expect(ROLES.filter((r) => can(r, "orders.refund"))).toEqual(["owner"]);
     expect(ROLES.filter((r) => can(r, "revenue"))).toEqual(["owner", "manager"]);
     expect(ROLES.filter((r) => can(r, "customers.contact"))).toEqual(["owner", "manager", "support"]);
+    expect(ROLES.filter((r) => can(r, "promotions"))).toEqual(["owner", "manager"]);
   });
 });

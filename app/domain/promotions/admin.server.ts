@@ -34,6 +34,29 @@ export type PromotionFields = Record<
   string
 > & { categoryIds: string[]; brandIds: string[] };
 
+/** The promotion form's fields as sent (every value text, lists for the two selects). */
+export function promotionFormFields(form: FormData): PromotionFields {
+  const list = (name: string) => form.getAll(name).filter((v): v is string => typeof v === "string").slice(0, MAX_TARGETS);
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v.slice(0, 2000) : "";
+  };
+  return {
+    code: text("code"),
+    kind: text("kind"),
+    value: text("value"),
+    minSubtotal: text("minSubtotal"),
+    startsAt: text("startsAt"),
+    endsAt: text("endsAt"),
+    usageLimit: text("usageLimit"),
+    perCustomerLimit: text("perCustomerLimit"),
+    combinesWithSale: text("combinesWithSale"),
+    productIds: text("productIds"),
+    categoryIds: list("categoryIds"),
+    brandIds: list("brandIds"),
+  };
+}
+
 export type PromotionErrors = Partial<Record<keyof PromotionFields, string>>;
 
 /** "₦15,000.50" → kobo; null for empty; NaN for anything else. */
