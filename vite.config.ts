@@ -139,7 +139,7 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   address: ["toast"],
   cart: ["toast"],
   // The discount code's texts on the cart and the checkout are written by their loaders (docs/decisions/219).
-  promotions: ["shopper", "toast"],
+  promotions: ["shopper", "toast", "order"],
   // An order's payment line, how to pay and paying online, written by the order pages' loaders, and
   // why the checkout refused an order, written by its action; toasts, which the root loader translates.
   purchase: ["order.paymentState", "order.pay", "checkout.problems", "checkout.placed", "pay"],

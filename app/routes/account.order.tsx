@@ -33,7 +33,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const t = requestTranslator(request);
   const { bank } = context.config.shop;
   const payOnline = { heading: t("purchase.pay.heading"), state: t(order.paymentAttempted ? "purchase.pay.failed" : "purchase.pay.notYet"), payNow: t("purchase.pay.payNow") };
-  return { order, bank, paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null, payOnline };
+  const discountLabel = order.discount > 0 ? t("promotions.order.line", { code: order.promotionCode ?? "" }) : null;
+  return { order, bank, discountLabel, paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null, payOnline };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -112,6 +113,12 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
               <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{t("purchase.order.subtotal")}</th>
               <td className="px-4 py-2 text-right">{formatNaira(order.subtotal)}</td>
             </tr>
+            {loaderData.discountLabel && (
+              <tr>
+                <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{loaderData.discountLabel}</th>
+                <td className="px-4 py-2 text-right" data-testid="order-discount">−{formatNaira(order.discount)}</td>
+              </tr>
+            )}
             <tr>
               <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{t("purchase.order.delivery")}</th>
               <td className="px-4 py-2 text-right" data-testid="order-delivery">{deliveryAmount(t, order)}</td>

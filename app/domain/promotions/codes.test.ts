@@ -9,6 +9,9 @@ import { expireUnpaidOrders } from "../order-expiry.server";
 import { markOrderPaid } from "../payments.server";
 import { createPromotion, parsePromotion, type PromotionFields, promotionResults, setPromotionPaused, updatePromotion } from "./admin.server";
 import { applyPromotion, enterCode, evaluateCode, type Promotion } from "./codes.server";
+import { orderConfirmationEmail } from "../order-mail.server";
+import { newOrderEmail } from "../new-order-alert.server";
+import type { PlacedOrder } from "../orders.server";
 
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
 const PAYMENT = { paystack: false, bankTransfer: true, payOnDelivery: true };
@@ -66,6 +69,40 @@ describe("the rules of a code, on facts already read", () => {
     expect(applyPromotion(promotion({ targets: [{ kind: "category", targetId: 7 }] }), lines, facts, at, null)).toMatchObject({ discount: 123_457 });
     expect(applyPromotion(promotion({ targets: [{ kind: "product", targetId: 20 }], combinesWithSale: true }), lines, facts, at, null)).toMatchObject({ discount: 200_000 });
     expect(applyPromotion(promotion({ kind: "free_delivery", value: 0 }), lines, facts, at, null)).toMatchObject({ ok: true, discount: 0, freeDelivery: true });
+  });
+});
+
+describe("the discount in the e-mails", () => {
+  const order: PlacedOrder = {
+    id: 1,
+    number: "UB-10001",
+    channel: "checkout",
+    status: "pending",
+    userId: 1,
+    subtotal: 2_000_000,
+    discount: 200_000,
+    promotionCode: "AMAKA10",
+    shipping: 300_000,
+    total: 2_100_000,
+    items: [{ productId: 1, name: "Oud Wood", unitPrice: 2_000_000, quantity: 1 }],
+    createdAt: "2026-12-05T12:00:00.000Z",
+    deliveryMethod: "delivery",
+    deliveryZone: "Lagos",
+    deliveryEstimate: "1-2 days",
+    paymentMethod: "bank_transfer",
+    paymentStatus: "unpaid",
+    phone: null,
+  };
+  it("shows the code and the amount off between the subtotal and the total, in the customer's language and the owner's", () => {
+    const bank = { name: "Demo Bank", accountName: "Unboxed", accountNumber: "0123456789" };
+    for (const [lang, line] of [["en", "Discount (AMAKA10): −₦2,000.00"], ["es", "Descuento (AMAKA10): −₦2,000.00"]] as const) {
+      const mail = orderConfirmationEmail(translatorFor(lang), { firstName: "Chioma", order, address: lagos, bank: bank as never, orderUrl: "http://shop.test/orders/UB-10001" });
+      expect(mail.text).toContain(line);
+      expect(mail.html).toContain(line);
+      expect(mail.text.indexOf(line)).toBeLessThan(mail.text.indexOf("₦21,000.00"));
+    }
+    const alert = newOrderEmail({ to: ["owner@example.com"], publicUrl: "http://shop.test", t: translatorFor("en") }, order, null, lagos);
+    expect(alert.text).toContain("Discount (AMAKA10): −₦2,000.00");
   });
 });
 
