@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
 import type { DeliveryQuote, DeliveryTable, QuoteResult } from "~/lib/delivery";
 import { useT } from "~/lib/i18n";
@@ -89,14 +88,16 @@ export function CheckoutTotals({
   quote,
   freeFrom,
   discount = 0,
-  discountLine = null,
+  discountLabel = null,
+  codeStatus = null,
 }: {
   subtotal: number;
   quote: QuoteResult | null;
   freeFrom: number | null;
-  /** kobo off the goods by a discount code, and its line (docs/decisions/219) */
+  /** kobo off the goods by a discount code, its line's label, and what the code does (texts written by the loader; docs/decisions/219) */
   discount?: number;
-  discountLine?: ReactNode;
+  discountLabel?: string | null;
+  codeStatus?: string | null;
 }) {
   const { t } = useT();
   const known: DeliveryQuote | null = quote?.ok ? quote.quote : null;
@@ -107,7 +108,12 @@ export function CheckoutTotals({
           <dt>{t("purchase.checkout.subtotal")}</dt>
           <dd data-testid="checkout-subtotal">{formatNaira(subtotal)}</dd>
         </div>
-        {discountLine}
+        {discount > 0 && discountLabel && (
+          <div className="flex justify-between text-emerald-800">
+            <dt>{discountLabel}</dt>
+            <dd data-testid="discount-amount">−{formatNaira(discount)}</dd>
+          </div>
+        )}
         <div className="flex justify-between gap-3">
           <dt>
             {t("purchase.order.delivery")}
@@ -124,6 +130,11 @@ export function CheckoutTotals({
           <dd data-testid="checkout-total">{formatNaira(subtotal - discount + (known?.fee ?? 0))}</dd>
         </div>
       </dl>
+      {codeStatus && (
+        <p role="status" className="pt-1 text-xs" data-testid="discount-status">
+          {codeStatus} <a href="/cart" className="underline">↩</a>
+        </p>
+      )}
       {freeFrom !== null && known?.method !== "pickup" && (
         <p className="pt-1 text-xs text-stone-600">
           {known?.freeByThreshold ? t("purchase.checkout.freeApplied", { amount: formatNaira(freeFrom) }) : t("purchase.checkout.freeFrom", { amount: formatNaira(freeFrom) })}

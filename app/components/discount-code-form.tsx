@@ -1,5 +1,4 @@
 import { useFetcher } from "react-router";
-import type { QuoteResult } from "~/lib/delivery";
 import { formatNaira } from "~/lib/money";
 
 /** What the loader wrote for the discount-code box (domain/promotions/code-panel.server.ts). */
@@ -99,7 +98,3 @@ export function CartDiscount({ panel, subtotal }: { panel: DiscountCodePanelData
   );
 }
 
-/** The delivery quote with a free-delivery code applied: a delivery's fee becomes 0 (pick-up is free anyway). */
-export function withFreeDelivery(quote: QuoteResult, panel: DiscountCodePanelData): QuoteResult {
-  return quote.ok && panel.applies && panel.freeDelivery && quote.quote.method === "delivery" ? { ok: true, quote: { ...quote.quote, fee: 0 } } : quote;
-}

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { AddressFields, type AddressErrors } from "~/components/address-fields";
 import { CheckoutTotals, DeliveryChoice, PaymentChoice } from "~/components/checkout-options";
-import { DiscountCodeForm, DiscountLine, withFreeDelivery } from "~/components/discount-code-form";
 import { ErrorSummary } from "~/components/error-summary";
 import { PhoneField } from "~/components/phone-field";
 import { checkoutView, placeCheckoutOrder } from "~/domain/checkout.server";
@@ -150,7 +149,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const where = selected ?? typed;
   // A discount code comes off the goods before the fee is quoted (docs/decisions/219).
   const off = loaderData.code.applies ? loaderData.code.discount : 0;
-  const quote = withFreeDelivery(quoteDelivery(loaderData.delivery, { method: deliveryMethod, state: where.state, country: where.country, subtotal: cart.subtotal - off }), loaderData.code);
+  const quoted = quoteDelivery(loaderData.delivery, { method: deliveryMethod, state: where.state, country: where.country, subtotal: cart.subtotal - off });
+  const quote = quoted.ok && loaderData.code.applies && loaderData.code.freeDelivery && quoted.quote.method === "delivery" ? { ...quoted, quote: { ...quoted.quote, fee: 0 } } : quoted;
   const methods = paymentMethodsFor(loaderData.payment, quote.ok ? quote.quote : null);
   const chosenMethod = (methods as string[]).includes(paymentMethod) ? (paymentMethod as PaymentMethod) : (methods[0] ?? null);
   // What this page shows as the total; the server places the order only when it computes the same.
@@ -336,8 +336,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               );
             })}
           </ul>
-          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} discount={off} discountLine={<DiscountLine panel={loaderData.code} />} />
-          <DiscountCodeForm panel={loaderData.code} back="/checkout" />
+          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} discount={off} discountLabel={loaderData.code.lineLabel} codeStatus={loaderData.code.status} />
           <button
             type="submit"
             form="checkout-form"
