@@ -89,15 +89,13 @@ export function CheckoutTotals({
   freeFrom,
   discount = 0,
   discountLabel = null,
-  codeStatus = null,
 }: {
   subtotal: number;
   quote: QuoteResult | null;
   freeFrom: number | null;
-  /** kobo off the goods by a discount code, its line's label, and what the code does (texts written by the loader; docs/decisions/219) */
+  /** kobo off the goods by a discount code, and its line's label (written by the loader; docs/decisions/219) */
   discount?: number;
   discountLabel?: string | null;
-  codeStatus?: string | null;
 }) {
   const { t } = useT();
   const known: DeliveryQuote | null = quote?.ok ? quote.quote : null;
@@ -130,11 +128,6 @@ export function CheckoutTotals({
           <dd data-testid="checkout-total">{formatNaira(subtotal - discount + (known?.fee ?? 0))}</dd>
         </div>
       </dl>
-      {codeStatus && (
-        <p role="status" className="pt-1 text-xs" data-testid="discount-status">
-          {codeStatus} <a href="/cart" className="underline">↩</a>
-        </p>
-      )}
       {freeFrom !== null && known?.method !== "pickup" && (
         <p className="pt-1 text-xs text-stone-600">
           {known?.freeByThreshold ? t("purchase.checkout.freeApplied", { amount: formatNaira(freeFrom) }) : t("purchase.checkout.freeFrom", { amount: formatNaira(freeFrom) })}

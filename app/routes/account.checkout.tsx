@@ -336,7 +336,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               );
             })}
           </ul>
-          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} discount={off} discountLabel={loaderData.code.lineLabel} codeStatus={loaderData.code.status} />
+          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} discount={off} discountLabel={loaderData.code.lineLabel} />
           <button
             type="submit"
             form="checkout-form"
