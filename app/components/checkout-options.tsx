@@ -83,7 +83,20 @@ export function PaymentChoice({
   );
 }
 
-export function CheckoutTotals({ subtotal, quote, freeFrom }: { subtotal: number; quote: QuoteResult | null; freeFrom: number | null }) {
+export function CheckoutTotals({
+  subtotal,
+  quote,
+  freeFrom,
+  discount = 0,
+  discountLabel = null,
+}: {
+  subtotal: number;
+  quote: QuoteResult | null;
+  freeFrom: number | null;
+  /** kobo off the goods by a discount code, and its line's label (written by the loader; docs/decisions/219) */
+  discount?: number;
+  discountLabel?: string | null;
+}) {
   const { t } = useT();
   const known: DeliveryQuote | null = quote?.ok ? quote.quote : null;
   return (
@@ -93,6 +106,12 @@ export function CheckoutTotals({ subtotal, quote, freeFrom }: { subtotal: number
           <dt>{t("purchase.checkout.subtotal")}</dt>
           <dd data-testid="checkout-subtotal">{formatNaira(subtotal)}</dd>
         </div>
+        {discount > 0 && discountLabel && (
+          <div className="flex justify-between text-emerald-800">
+            <dt>{discountLabel}</dt>
+            <dd data-testid="discount-amount">−{formatNaira(discount)}</dd>
+          </div>
+        )}
         <div className="flex justify-between gap-3">
           <dt>
             {t("purchase.order.delivery")}
@@ -106,7 +125,7 @@ export function CheckoutTotals({ subtotal, quote, freeFrom }: { subtotal: number
         </div>
         <div className="flex justify-between text-base font-semibold">
           <dt>{t("purchase.order.total")}</dt>
-          <dd data-testid="checkout-total">{formatNaira(subtotal + (known?.fee ?? 0))}</dd>
+          <dd data-testid="checkout-total">{formatNaira(subtotal - discount + (known?.fee ?? 0))}</dd>
         </div>
       </dl>
       {freeFrom !== null && known?.method !== "pickup" && (

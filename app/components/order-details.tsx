@@ -16,6 +16,8 @@ export interface OrderPageData {
   /** the order's phone, formatted */
   phone: string | null;
   payOnline: { heading: string; state: string; payNow: string };
+  /** the discount code's line, when the order had one (docs/decisions/219) */
+  discountLabel: string | null;
 }
 
 /**
@@ -88,6 +90,12 @@ export function OrderDetails({ data: loaderData, base, back, children }: { data:
               <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{t("purchase.order.subtotal")}</th>
               <td className="px-4 py-2 text-right">{formatNaira(order.subtotal)}</td>
             </tr>
+            {loaderData.discountLabel && (
+              <tr>
+                <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{loaderData.discountLabel}</th>
+                <td className="px-4 py-2 text-right" data-testid="order-discount">−{formatNaira(order.discount)}</td>
+              </tr>
+            )}
             <tr>
               <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{t("purchase.order.delivery")}</th>
               <td className="px-4 py-2 text-right" data-testid="order-delivery">{deliveryAmount(t, order)}</td>

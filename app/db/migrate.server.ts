@@ -36,6 +36,7 @@ import * as m0096 from "./migrations/0096_staff_roles";
 import * as m0101 from "./migrations/0101_privacy";
 import * as m0102 from "./migrations/0102_staff_safeguards";
 import * as m0100 from "./migrations/0100_messages";
+import * as m0098 from "./migrations/0098_promotions";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   "0101_privacy": m0101,
   "0102_staff_safeguards": m0102,
   "0100_messages": m0100,
+  "0098_promotions": m0098,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -197,6 +197,8 @@ export interface CartTable {
   /** random id (>= 128 bits) carried in the cart cookie */
   id: string;
   user_id: number | null;
+  /** the discount code the shopper entered, as typed (docs/decisions/219) */
+  promotion_code: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -264,8 +266,57 @@ export interface OrderTable {
   access_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** when the owner was told this unconfirmed pay-on-delivery order will expire */
   hold_warned_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** kobo taken off the goods by a discount code; total = subtotal - discount + shipping */
+  discount: ColumnType<number, number | undefined, number>;
+  /** the code the discount came from, as the owner wrote it */
+  promotion_code: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export type PromotionKind = "percent" | "fixed" | "free_delivery";
+
+/** a discount code (docs/decisions/219) */
+export interface PromotionTable {
+  id: Id;
+  code: string;
+  /** the code in lower case: codes are matched without regard to case */
+  code_key: string;
+  kind: PromotionKind;
+  /** whole per cent for 'percent', kobo for 'fixed', 0 for 'free_delivery' */
+  value: number;
+  min_subtotal: number | null;
+  starts_at: Timestamp | null;
+  ends_at: Timestamp | null;
+  usage_limit: number | null;
+  per_customer_limit: number | null;
+  /** 1: also on sizes already on sale */
+  combines_with_sale: number;
+  /** orders holding a use now (never above usage_limit) */
+  uses: ColumnType<number, number | undefined, number>;
+  paused_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type PromotionTargetKind = "category" | "brand" | "product";
+
+export interface PromotionTargetTable {
+  promotion_id: number;
+  kind: PromotionTargetKind;
+  target_id: number;
+}
+
+export interface PromotionUseTable {
+  id: Id;
+  promotion_id: number;
+  order_id: number;
+  user_id: number | null;
+  email: string | null;
+  phone: string | null;
+  discount: number;
+  created_at: Timestamp;
+  released_at: Timestamp | null;
 }
 
 export type DeliveryMethod = "delivery" | "pickup";
@@ -342,7 +393,7 @@ export interface OrderEventTable {
 }
 
 export type AuditAction = "create" | "update" | "delete" | "archive" | "restore" | "erase";
-export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user" | "review";
+export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user" | "review" | "promotion";
 
 export interface AuditLogTable {
   id: Id;
@@ -599,6 +650,9 @@ export interface Database {
   cart_reminder_settings: CartReminderSettingTable;
   marketing_consents: MarketingConsentTable;
   cart_reminders: CartReminderTable;
+  promotions: PromotionTable;
+  promotion_targets: PromotionTargetTable;
+  promotion_uses: PromotionUseTable;
 }
 
 export type Product = Selectable<ProductTable>;

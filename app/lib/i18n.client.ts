@@ -20,6 +20,8 @@ const PAGE_AREAS: Record<string, string[]> = {
   // The home page's and the listing's own texts (a path ending in "$" is that page only, not below it).
   catalogue: ["/$", "/shop$"],
   cart: ["/cart"],
+  // The promotions screens; the shopper's discount-code texts are written by the loaders.
+  promotions: ["/admin/promotions"],
   invoice: ["/orders", "/admin/orders"],
   // A product page's reviews and back-in-stock form (a prefix ending in "/" takes what is below it only).
   product: ["/shop/"],

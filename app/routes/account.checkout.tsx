@@ -11,6 +11,7 @@ import { guestCheckoutOffered, guestPaymentOptions, placeGuestOrder } from "~/do
 import { paymentOptions } from "~/domain/orders/delivery.server";
 import { startOnlinePayment } from "~/domain/payments/online-payments.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
+import { codePanel } from "~/domain/promotions/code-panel.server";
 import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
 import { nigerianState, paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
 import { WhatsAppOrderButton } from "~/components/whatsapp-order-button";
@@ -56,7 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (user) {
     // The marketing opt-in, unticked, for a shopper who has not agreed yet; its words written here (docs/decisions/220).
     const marketingLabel = (await activeConsent(context.db, user.id)) ? null : consentLabel(request);
-    return { ...(await checkoutView(context.db, user.id, paymentOptions(context.config))), title, texts, guest: null, marketingLabel };
+    const view = await checkoutView(context.db, user.id, paymentOptions(context.config));
+    return { ...view, code: codePanel(t, view.code), title, texts, guest: null, marketingLabel };
   }
   const payment = guestPaymentOptions(context.config, paymentOptions(context.config));
   const guest: GuestTexts = {
@@ -66,7 +68,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     email: t("purchase.guest.email"),
     emailHint: t("purchase.guest.emailHint"),
   };
-  return { ...(await guestCheckoutView(context.db, await findCartId(request, context), payment)), title, texts, guest, marketingLabel: null };
+  const view = await guestCheckoutView(context.db, await findCartId(request, context), payment);
+  return { ...view, code: codePanel(t, view.code), title, texts, guest, marketingLabel: null };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -205,11 +208,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const [typed, setTyped] = useState({ state: failedValues?.state ?? "", country: failedValues?.country || "Nigeria" });
   const [paymentMethod, setPaymentMethod] = useState<string>(actionData?.paymentMethod ?? "");
   const where = selected ?? typed;
-  const quote = quoteDelivery(loaderData.delivery, { method: deliveryMethod, state: where.state, country: where.country, subtotal: cart.subtotal });
-  const methods = paymentMethodsFor(loaderData.payment, quote.ok ? quote.quote : null, quote.ok ? cart.subtotal + quote.quote.fee : cart.subtotal);
+  // A discount code comes off the goods before the fee is quoted (docs/decisions/219).
+  const off = loaderData.code.applies ? loaderData.code.discount : 0;
+  const quoted = quoteDelivery(loaderData.delivery, { method: deliveryMethod, state: where.state, country: where.country, subtotal: cart.subtotal - off });
+  const quote = quoted.ok && loaderData.code.applies && loaderData.code.freeDelivery && quoted.quote.method === "delivery" ? { ...quoted, quote: { ...quoted.quote, fee: 0 } } : quoted;
+  const methods = paymentMethodsFor(loaderData.payment, quote.ok ? quote.quote : null, quote.ok ? cart.subtotal - off + quote.quote.fee : cart.subtotal - off);
   const chosenMethod = (methods as string[]).includes(paymentMethod) ? (paymentMethod as PaymentMethod) : (methods[0] ?? null);
   // What this page shows as the total; the server places the order only when it computes the same.
-  const expectedTotal = quote.ok ? String(cart.subtotal + quote.quote.fee) : "";
+  const expectedTotal = quote.ok ? String(cart.subtotal - off + quote.quote.fee) : "";
   const confirm = actionData?.confirm;
   const formRef = useRef<HTMLFormElement>(null);
   const readForm = (form: HTMLFormElement) => {
@@ -396,7 +402,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               );
             })}
           </ul>
-          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} />
+          <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} discount={off} discountLabel={loaderData.code.lineLabel} />
           <button
             type="submit"
             form="checkout-form"

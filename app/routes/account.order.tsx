@@ -30,7 +30,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const t = requestTranslator(request);
   const { bank } = context.config.shop;
   const payOnline = { heading: t("purchase.pay.heading"), state: t(order.paymentAttempted ? "purchase.pay.failed" : "purchase.pay.notYet"), payNow: t("purchase.pay.payNow") };
-  return { order, bank, paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null, payOnline };
+  const discountLabel = order.discount > 0 ? t("promotions.order.line", { code: order.promotionCode ?? "" }) : null;
+  return { order, bank, discountLabel, paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null, payOnline };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */

@@ -12,6 +12,8 @@ import { ownerAlert } from "~/domain/orders/order-alerts.server";
 import { OrderError, placeWhatsAppOrder } from "~/domain/orders/orders.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/operations/rate-limits.server";
 import { getSessionUser } from "~/http/session.server";
+import { CartDiscount } from "~/components/discount-code-form";
+import { cartCodePanel } from "~/domain/promotions/code-panel.server";
 import { isBuyable, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { applyCartActions } from "~/lib/cart-optimistic";
 import { BODY_PROBLEM_KEY, BODY_PROBLEM_STATUS, readFormBody } from "~/http/form.server";
@@ -33,7 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const reading = requestCartView(request, context);
   const inCart = reading.then((cart) => cart.lines.map((l) => l.productId));
   const [cart, recent] = await Promise.all([reading, recentlyViewedInCart(context.db, user?.id ?? null, request.headers.get("Cookie") ?? "", inCart)]);
-  return data({ cart, signedIn: user !== null, recent, meta: { title: t("cart.meta.title") } }, { headers: PRIVATE });
+  const code = await cartCodePanel(request, context, t, cart.lines, user);
+  return data({ cart, signedIn: user !== null, recent, code, meta: { title: t("cart.meta.title") } }, { headers: PRIVATE });
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -364,6 +367,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
                 {formatNaira(subtotal)}
               </dd>
             </dl>
+            {!empty && <CartDiscount panel={loaderData.code} subtotal={subtotal} />}
             <p className="mt-1 text-sm text-stone-600">{t("cart.summary.note")}</p>
             {hasExcluded && <p className="mt-2 text-sm text-amber-800">{t("cart.summary.excluded")}</p>}
             <div className="mt-5 grid gap-3">

@@ -47,6 +47,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     paymentLabel: paymentLabel(t, order),
     howToPay: paymentInstructions(t, order, bank),
     phone: order.phone ? formatPhone(order.phone) : null,
+    discountLabel: order.discount > 0 ? t("promotions.order.line", { code: order.promotionCode ?? "" }) : null,
     payOnline: { heading: t("purchase.pay.heading"), state: t(order.paymentAttempted ? "purchase.pay.failed" : "purchase.pay.notYet"), payNow: t("purchase.pay.payNow") },
     texts: {
       linkHeading: t("purchase.guest.linkHeading"),

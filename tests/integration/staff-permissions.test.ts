@@ -47,6 +47,8 @@ const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents
   "routes/admin.staff.tsx": { loader: "staff", action: "staff" },
   // A staff member's own sign-in: every staff role's, as the dashboard is.
   "routes/admin.account.tsx": { loader: "dashboard", action: "dashboard" },
+  "routes/admin.promotions.tsx": { loader: "promotions", action: "promotions" },
+  "routes/admin.promotions.$id.tsx": { loader: "promotions", action: "promotions", intents: { save: "promotions", pause: "promotions", resume: "promotions" } },
 };
 
 const ROLES: Role[] = ["owner", "manager", "fulfilment", "support", "customer"];
@@ -178,5 +180,6 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
     expect(ROLES.filter((r) => can(r, "orders.refund"))).toEqual(["owner"]);
     expect(ROLES.filter((r) => can(r, "revenue"))).toEqual(["owner", "manager"]);
     expect(ROLES.filter((r) => can(r, "customers.contact"))).toEqual(["owner", "manager", "support"]);
+    expect(ROLES.filter((r) => can(r, "promotions"))).toEqual(["owner", "manager"]);
   });
 });

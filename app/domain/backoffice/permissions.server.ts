@@ -38,6 +38,8 @@ export const PERMISSIONS = [
   "reviews",
   /** the audit log */
   "audit",
+  /** discount codes: create, change, pause, and see what each brought (docs/decisions/219) */
+  "promotions",
   /** delivery fees and the shop's other settings */
   "settings",
   /** staff roles */
@@ -52,7 +54,7 @@ const TABLE: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   manager: [
     "dashboard", "revenue", "orders.view", "orders.status", "orders.payments", "orders.export", "prices", "customers.contact",
-    "customers.view", "catalogue.view", "catalogue.edit", "catalogue.export", "stock", "reviews", "audit",
+    "customers.view", "catalogue.view", "catalogue.edit", "catalogue.export", "stock", "reviews", "audit", "promotions",
   ],
   fulfilment: ["dashboard", "orders.view", "orders.status", "catalogue.view", "stock"],
   support: ["dashboard", "orders.view", "prices", "customers.contact", "customers.view"],

@@ -42,6 +42,8 @@ export const LIMITS = {
   /** "Track your order" look-ups per IP address, and per order number from anywhere (docs/decisions/217) */
   trackIp: { points: 10, duration: 15 * 60 },
   trackOrder: { points: 10, duration: 60 * 60 },
+  /** discount codes entered that the shop does not have, per IP address: guessing codes is bounded (docs/decisions/219) */
+  unknownCodeIp: { points: 20, duration: 60 * 60 },
   /** back-in-stock requests per IP address (docs/decisions/133) */
   backInStockIp: { points: 20, duration: 60 * 60 },
   /** privacy links asked for per IP address (docs/decisions/221) */

@@ -15,6 +15,7 @@ import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockM
 import { returnSizeStock, sizeStock, takeSizeStock } from "../catalogue/product-sizes.server";
 import { queueMail } from "../operations/mail-outbox.server";
 import { queueOrderMessage } from "../messages/notify.server";
+import { giveBackUse } from "../promotions/codes.server";
 
 /**
  * Orders as the shop owner handles them: a list with filters, one order with its items, address and
@@ -379,6 +380,8 @@ export async function changeOrderStatus(
         if (movesStock && moved.length) changed = await stockMovedScope(trx, stockMoves(moved, heldAfter ? -1 : 1));
         if (input.to === "cancelled") changed = bothChanges(changed, { ordered: [...new Set(items.map((item) => item.product_id!))] });
       }
+      // A cancelled order gives its use of a discount code back (docs/decisions/219).
+      if (input.to === "cancelled") await giveBackUse(trx, order.id, at);
       await recordAudit(trx, {
         actorId: input.actorId,
         action: "update",

@@ -38,6 +38,7 @@ import { orderConfirmationEmail } from "./order-mail.server";
 import { checkHolds, DEFAULT_HOLDS, type HoldLimits, type HoldProblem, overProductLimit } from "./order-holds.server";
 import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, orderedProducts, type PlacedOrder } from "./orders.server";
 import type { SessionUser } from "../accounts/sessions.server";
+import { type CartCodeView, cartCode, cartCodeOutcome, type CodeCustomer, codeView } from "../promotions/codes.server";
 
 /**
  * Checkout: a signed-in shopper turns the cart into an order, in one transaction that re-reads every
@@ -127,6 +128,8 @@ export interface CheckoutView {
   payment: PaymentOptions;
   /** the account's mobile number (E.164), offered when the chosen address has none */
   phone: string | null;
+  /** the discount code on the cart: what it takes off, or why it does not apply (docs/decisions/219) */
+  code: CartCodeView | null;
 }
 
 export async function checkoutView(db: Db, userId: number, payment: PaymentOptions): Promise<CheckoutView> {
@@ -135,9 +138,11 @@ export async function checkoutView(db: Db, userId: number, payment: PaymentOptio
     cartView(db, cartId),
     listAddresses(db, userId),
     loadDeliveryTable(db),
-    db.selectFrom("users").select("phone").where("id", "=", userId).executeTakeFirst(),
+    db.selectFrom("users").select(["phone", "email"]).where("id", "=", userId).executeTakeFirst(),
   ]);
+  const outcome = await cartCodeOutcome(db, cartId, cart.lines.filter(isBuyable), { userId, email: account?.email ?? null, phone: account?.phone ?? null });
   return {
+    code: codeView(outcome),
     phone: account?.phone ?? null,
     delivery,
     payment,
@@ -152,7 +157,10 @@ export async function checkoutView(db: Db, userId: number, payment: PaymentOptio
 /** The checkout page of a guest (docs/decisions/217): the browser's cart, no saved addresses, no account number. */
 export async function guestCheckoutView(db: Db, cartId: string | null, payment: PaymentOptions): Promise<CheckoutView> {
   const [cart, delivery] = await Promise.all([cartView(db, cartId), loadDeliveryTable(db)]);
+  // Who the guest is is known only when the order is placed: the code's per-customer limit is judged then.
+  const outcome = await cartCodeOutcome(db, cartId, cart.lines.filter(isBuyable), null);
   return {
+    code: codeView(outcome),
     phone: null,
     delivery,
     payment,
@@ -219,6 +227,7 @@ class DeliveryChanged extends Error {
   constructor(
     readonly quote: DeliveryQuote,
     readonly subtotal: number,
+    readonly total: number,
   ) {
     super("the delivery fee or the total changed while ordering");
   }
@@ -310,7 +319,14 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
 
   const quoteFor = (table: DeliveryTable, subtotal: number) =>
     quoteDelivery(table, { method, state: address?.state ?? "", country: address?.country ?? "", subtotal });
-  const quoted = quoteFor(await loadDeliveryTable(db), seenProblem.subtotal);
+  // The cart's discount code, as the page showed it: the fee is quoted on the goods after it (docs/decisions/219).
+  // Its per-customer limit counts the account, or a guest's e-mail and phone.
+  const account = user ? await db.selectFrom("users").select("email").where("id", "=", user.id).executeTakeFirst() : null;
+  const customer = { userId: user?.id ?? null, email: buyer.kind === "guest" ? buyer.email : (account?.email ?? null), phone: phone.phone };
+  const code = codeView(await cartCodeOutcome(db, seenProblem.cartId, seenProblem.lines, customer));
+  const discount = code?.discount ?? 0;
+  const quotedGoods = quoteFor(await loadDeliveryTable(db), seenProblem.subtotal - discount);
+  const quoted = quotedGoods.ok && code?.freeDelivery && quotedGoods.quote.method === "delivery" ? { ...quotedGoods, quote: { ...quotedGoods.quote, fee: 0 } } : quotedGoods;
   if (!quoted.ok) return { ok: false, problem: "delivery", reason: quoted.problem };
   const paymentMethod = input.paymentMethod;
   const quotedTotal = seenProblem.subtotal + quoted.quote.fee;
@@ -320,10 +336,11 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
   if (!isPaymentMethod(paymentMethod) || !paymentMethodsFor(input.payment, quoted.quote, quotedTotal).includes(paymentMethod)) {
     return { ok: false, problem: "payment" };
   }
-  const confirm = (quote: DeliveryQuote, subtotal: number) =>
-    ({ ok: false as const, problem: "confirm" as const, quote, subtotal, total: subtotal + quote.fee, where: address?.state ?? "" });
+  const confirm = (quote: DeliveryQuote, subtotal: number, total: number) =>
+    ({ ok: false as const, problem: "confirm" as const, quote, subtotal, total, where: address?.state ?? "" });
   const expected = /^\d{1,15}$/.test(input.expectedTotal) ? Number(input.expectedTotal) : null;
-  if (expected !== seenProblem.subtotal + quoted.quote.fee) return confirm(quoted.quote, seenProblem.subtotal);
+  const shownTotal = seenProblem.subtotal - discount + quoted.quote.fee;
+  if (expected !== shownTotal) return confirm(quoted.quote, seenProblem.subtotal, shownTotal);
   // Only an order about to be placed counts against a guest's IP address (not the confirm step).
   if (options.countNewOrder) {
     try {
@@ -386,15 +403,16 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
         takeFromStock: true,
         checkoutKey: input.checkoutKey,
         paymentMethod,
-        delivery: (subtotal) => {
-          const now = quoteFor(table, subtotal);
-          if (!now.ok) throw new DeliveryChanged(quoted.quote, subtotal);
+        delivery: (goods) => {
+          const now = quoteFor(table, goods);
+          if (!now.ok) throw new DeliveryChanged(quoted.quote, goods, goods + quoted.quote.fee);
           used.quote = now.quote;
           return now.quote;
         },
         ownerAlert: confirmation ? ownerAlert(confirmation.config) : null,
         placedFrom: options.clientIp ?? null,
         phone: phone.phone,
+        promotion: await cartCodeFor(trx, checked.cartId, customer),
       });
       // A saved address, or an account, without a number keeps the one given now (asked once, at its next use).
       if (user && addressId !== null && savedPhone === null) {
@@ -402,9 +420,9 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
       }
       if (user) await trx.updateTable("users").set({ phone: phone.phone }).where("id", "=", user.id).where("phone", "is", null).execute();
       // Rolls everything back when the total moved or the way to pay is no longer offered there.
-      const delivery = used.quote ?? quoted.quote;
+      const delivery = used.quote ? { ...used.quote, fee: placed.shipping } : quoted.quote;
       if (placed.total !== expected || !paymentMethodsFor(input.payment, delivery, placed.total).includes(paymentMethod)) {
-        throw new DeliveryChanged(delivery, placed.subtotal);
+        throw new DeliveryChanged(delivery, placed.subtotal, placed.total);
       }
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
       // A reminded cart that came back as this order counts as recovered (docs/decisions/220).
@@ -420,13 +438,19 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
     return outcome;
   } catch (error) {
     // The fees or a price changed while the order was being written: nothing was; show the new total.
-    if (error instanceof DeliveryChanged) return confirm(error.quote, error.subtotal);
+    if (error instanceof DeliveryChanged) return confirm(error.quote, error.subtotal, error.total);
     // The same form submitted twice at once: the unique key let one through; this one finds it.
     const raced = await orderWithKey(db, buyer, input.checkoutKey);
     if (raced) return { ok: true, order: raced, reused: true, address: null };
     if (error instanceof OrderError) return { ok: false, problem: "soldOut", productName: error.productName };
     throw error;
   }
+}
+
+/** The cart's code, to be judged again inside the order's transaction. */
+async function cartCodeFor(trx: Db, cartId: string, customer: CodeCustomer): Promise<{ code: string; customer: CodeCustomer } | null> {
+  const code = await cartCode(trx, cartId);
+  return code ? { code, customer } : null;
 }
 
 async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationMail, order: PlacedOrder, address: AddressSnapshot | null, buyer: Buyer): Promise<void> {

@@ -25,7 +25,11 @@ export interface OwnerAlert {
 /** The e-mail about a new order, in the shop's language (the owner reads the admin area's). */
 export function newOrderEmail(
   alert: OwnerAlert,
-  order: Pick<PlacedOrder, "number" | "channel" | "items" | "subtotal" | "shipping" | "total" | "paymentMethod" | "paymentStatus"> & { phone?: string | null },
+  order: Pick<PlacedOrder, "number" | "channel" | "items" | "subtotal" | "shipping" | "total" | "paymentMethod" | "paymentStatus"> & {
+    phone?: string | null;
+    discount?: number;
+    promotionCode?: string | null;
+  },
   customer: { name: string; email: string } | null,
   address: { street: string; city: string; state: string; country: string } | null,
 ): { subject: string; text: string } {
@@ -38,6 +42,7 @@ export function newOrderEmail(
     ...order.items.map((item) => t(k + "line", { quantity: item.quantity, name: item.name, price: formatNaira(item.unitPrice * item.quantity) })),
     "",
     t(k + "subtotal", { amount: formatNaira(order.subtotal) }),
+    ...(order.discount ? [t("promotions.order.mail", { code: order.promotionCode ?? "", amount: formatNaira(order.discount) })] : []),
     t(k + "shipping", { amount: order.shipping === 0 ? t("admin.orders.free") : formatNaira(order.shipping) }),
     t(k + "total", { amount: formatNaira(order.total) }),
     t(k + "payment", { method: t(`admin.orders.paymentMethod.${order.paymentMethod ?? "none"}`), status: t(`admin.orders.paymentStatus.${order.paymentStatus}`).toLowerCase() }),

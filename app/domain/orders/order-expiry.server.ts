@@ -8,6 +8,7 @@ import { formatNaira } from "~/lib/money";
 import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockMoves } from "../catalogue/catalog.server";
 import { returnSizeStock } from "../catalogue/product-sizes.server";
 import { queueMail } from "../operations/mail-outbox.server";
+import { giveBackUse } from "../promotions/codes.server";
 
 /**
  * Unpaid orders cannot hoard stock (docs/decisions/062). A pending order is one nobody has paid for
@@ -116,6 +117,9 @@ async function expireOne(
     .insertInto("order_events")
     .values({ order_id: order.id, status: "cancelled", actor_user_id: null, note: t(onDelivery ? "account.expiry.noteOnDelivery" : "account.expiry.note", { hours: config.orderHoldHours }), created_at: at })
     .execute();
+
+  // Its use of a discount code is given back (docs/decisions/219).
+  await giveBackUse(trx, order.id, at);
 
   const items = await trx
     .selectFrom("order_items")

@@ -57,6 +57,9 @@ export interface OrderDetail extends OrderSummary {
   paymentAttempted: boolean;
   /** the number the rider calls (E.164); null on orders from before it was asked */
   phone: string | null;
+  /** kobo off the goods by a discount code, and the code (docs/decisions/219) */
+  discount: number;
+  promotionCode: string | null;
 }
 
 export async function findOrderForUser(db: Db, userId: number, number: string): Promise<OrderDetail | null> {
@@ -105,6 +108,8 @@ export async function findOrderDetail(
     refundedAt: order.refunded_at,
     paymentAttempted: order.payment_reference !== null,
     phone: order.phone,
+    discount: Number(order.discount ?? 0),
+    promotionCode: order.promotion_code,
     items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
     history: events.map((e) => ({ status: e.status, at: e.created_at })),
   };

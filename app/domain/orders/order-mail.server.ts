@@ -20,6 +20,7 @@ export function orderConfirmationEmail(
       : `${t("purchase.order.shipTo")}: ${address ? [address.street, address.city, address.state, address.country].join(", ") : ""}`;
   const totals = [
     t("account.email.subtotal", { amount: formatNaira(order.subtotal) }),
+    ...(order.discount > 0 ? [t("promotions.order.mail", { code: order.promotionCode ?? "", amount: formatNaira(order.discount) })] : []),
     t("account.email.delivery", { amount: deliveryAmount(t, order) }),
     t("account.email.total", { amount: formatNaira(order.total) }),
     `${t("purchase.order.payment")}: ${paymentLabel(t, order)}`,

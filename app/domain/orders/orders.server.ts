@@ -11,6 +11,7 @@ import { type CartLine, cartView, isBuyable } from "../shopper/cart.server";
 import { type CatalogScope, catalogChanged, stockTakenScope } from "../catalogue/catalog.server";
 import { sizedName, takeSizeStock } from "../catalogue/product-sizes.server";
 import { MAX_OPEN_WHATSAPP_ORDERS_PER_CART, openWhatsAppOrders, secondsUntilExpiry } from "./order-expiry.server";
+import { type CodeCustomer, evaluateCode, recordUse, takeUse } from "../promotions/codes.server";
 
 /**
  * Orders are written once, in one transaction: the order, its items (names and unit prices copied from
@@ -77,6 +78,12 @@ export interface NewOrder {
   email?: string | null;
   customerName?: string | null;
   accessTokenHash?: string | null;
+  /**
+   * The discount code on the cart, and who uses it (docs/decisions/219): judged here, from the
+   * database, and one use taken in this transaction. A code that does not apply now gives no discount
+   * (the caller compares the total with the one the shopper was shown).
+   */
+  promotion?: { code: string; customer: CodeCustomer } | null;
 }
 
 export interface OrderItem {
@@ -110,6 +117,10 @@ export interface PlacedOrder {
   paymentStatus: PaymentStatus;
   /** the number the rider calls, E.164; null on orders placed before it was asked and on WhatsApp orders */
   phone: string | null;
+  /** kobo taken off the goods by a discount code (total = subtotal - discount + shipping) */
+  discount: number;
+  /** the code it came from */
+  promotionCode: string | null;
 }
 
 export type OrderProblem =
@@ -202,6 +213,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
   });
 
   const at = now();
+  const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
   if (order.takeFromStock) {
     // Always in product and size order, so two orders of the same products wait for each other instead
     // of deadlocking on PostgreSQL's row locks (a size's row, then its product's summary).
@@ -215,10 +227,22 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
     await trx.updateTable("products").set({ updated_at: at }).where("id", "in", productIds).execute();
   }
 
-  const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
-  const delivery = order.delivery ? order.delivery(subtotal) : null;
-  const shipping = delivery?.fee ?? 0;
-  const total = subtotal + shipping;
+  // The code after the sale prices, the fee on what is left (docs/decisions/219).
+  let discount = 0;
+  let freeDelivery = false;
+  let used: { promotionId: number; code: string; customer: CodeCustomer } | null = null;
+  if (order.promotion) {
+    const { customer } = order.promotion;
+    const outcome = await evaluateCode(trx, order.promotion.code, items.map((i) => ({ productId: i.productId!, sizeId: i.sizeId!, unitPrice: i.unitPrice, quantity: i.quantity })), customer, at);
+    if (outcome.ok && (await takeUse(trx, outcome.promotion, customer)) === null) {
+      discount = outcome.discount;
+      freeDelivery = outcome.freeDelivery;
+      used = { promotionId: outcome.promotion.id, code: outcome.promotion.code, customer };
+    }
+  }
+  const delivery = order.delivery ? order.delivery(subtotal - discount) : null;
+  const shipping = delivery && !(freeDelivery && delivery.method === "delivery") ? delivery.fee : 0;
+  const total = subtotal - discount + shipping;
   const address = order.address ?? null;
   const inserted = await trx
     .insertInto("orders")
@@ -249,6 +273,8 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
       email: order.email ?? null,
       customer_name: order.customerName ?? null,
       access_token_hash: order.accessTokenHash ?? null,
+      discount,
+      promotion_code: used?.code ?? null,
       created_at: at,
       updated_at: at,
     })
@@ -274,6 +300,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
     .insertInto("order_events")
     .values({ order_id: inserted.id, status: "pending", actor_user_id: null, note: null, created_at: at })
     .execute();
+  if (used) await recordUse(trx, used.promotionId, inserted.id, used.customer, discount, at);
   const placed = {
     id: inserted.id,
     number,
@@ -291,6 +318,8 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
     paymentMethod: order.paymentMethod ?? null,
     paymentStatus: "unpaid" as const,
     phone: order.phone ?? null,
+    discount,
+    promotionCode: used?.code ?? null,
   };
   // The owner's alert exists exactly when the order does.
   if (order.ownerAlert) await queueNewOrderAlert(trx, order.ownerAlert, placed, address);
@@ -330,6 +359,8 @@ export async function findOrderByNumber(db: Db, number: string): Promise<(Placed
     paymentMethod: row.payment_method,
     paymentStatus: row.payment_status,
     phone: row.phone,
+    discount: Number(row.discount ?? 0),
+    promotionCode: row.promotion_code,
     items: items.map((i) => ({ productId: i.product_id, sizeId: i.size_id, sizeLabel: i.size_label, name: i.name, unitPrice: i.unit_price, quantity: i.quantity })),
   };
 }
