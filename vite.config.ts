@@ -135,8 +135,8 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   // action that refuses it (http/form.server.ts; the HTTP server's own 413, http/body-limit.server.ts).
   common: ["error.badForm", "error.tooLarge", "error.notText"],
   auth: ["email", "toast"],
-  account: ["email", "expiry"],
-  address: ["toast"],
+  account: ["email", "expiry", "wishlist.added", "wishlist.removed", "wishlist.failed", "wishlist.empty", "orders.empty", "orders.viewDetails", "orders.viewDetailsOf"],
+  address: ["toast", "limitNote", "atMax"],
   cart: ["toast"],
   // The discount code's texts on the cart and the checkout are written by their loaders (docs/decisions/219).
   promotions: ["shopper", "toast", "order"],
@@ -166,6 +166,9 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
     "checkout.process",
     "checkout.processing",
     "checkout.lineStatus",
+    "checkout.methodHints",
+    "checkout.noPaymentFor",
+    "checkout.noPaymentMethods",
     "pay",
     "guest",
     "track",

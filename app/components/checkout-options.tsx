@@ -49,11 +49,14 @@ export function PaymentChoice({
   methods,
   chosen,
   onChange,
+  hints,
   noneText,
 }: {
   methods: PaymentMethod[];
   chosen: PaymentMethod | null;
   onChange: (m: PaymentMethod) => void;
+  /** a line under each way to pay, written by the loader */
+  hints: Record<PaymentMethod, string>;
   /** why no way to pay is offered here, and what to do instead */
   noneText: string;
 }) {
@@ -74,7 +77,7 @@ export function PaymentChoice({
             <input type="radio" name="paymentMethod" value={method} checked={chosen === method} onChange={() => onChange(method)} className="mt-1" />
             <span>
               <span className="block font-medium">{t(`purchase.checkout.methods.${method}`)}</span>
-              <span className="block text-sm text-stone-600">{t(`purchase.checkout.methodHints.${method}`)}</span>
+              <span className="block text-sm text-stone-600">{hints[method]}</span>
             </span>
           </label>
         ))}

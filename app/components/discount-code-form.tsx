@@ -1,7 +1,7 @@
 import { useFetcher } from "react-router";
 import { formatNaira } from "~/lib/money";
 
-/** What the loader wrote for the discount-code box (domain/promotions/code-panel.server.ts). */
+/** What the loader wrote for the discount-code box (http/code-panel.server.ts). */
 export interface DiscountCodePanelData {
   code: string | null;
   discount: number;

@@ -10,10 +10,13 @@ type Failed = { intent: string; addressId: number | null; errors: AddressErrors;
 export default function Addresses({
   addresses,
   max,
+  texts,
   failed,
 }: {
   addresses: Address[];
   max: number;
+  /** the limit's note and the full-book button, written by the loader */
+  texts: { addressLimit: string; atMax: string };
   failed: Failed;
 }) {
   const { t } = useT();
@@ -29,11 +32,11 @@ export default function Addresses({
         </h2>
         {atMax && (
           <button type="button" aria-disabled="true" className="cursor-not-allowed rounded-full bg-stone-200 px-5 py-2.5 text-sm font-medium text-stone-600">
-            {t("address.atMax")}
+            {texts.atMax}
           </button>
         )}
       </div>
-      <p className="mt-1 text-sm text-stone-600">{t("address.limitNote", { max })}</p>
+      <p className="mt-1 text-sm text-stone-600">{texts.addressLimit}</p>
 
       {addresses.length === 0 && <p className="mt-4 text-stone-600">{t("address.none")}</p>}
       <ul className="mt-4 grid gap-4 sm:grid-cols-2">

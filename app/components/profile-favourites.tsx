@@ -3,7 +3,7 @@ import { ProductCard } from "~/components/product-card";
 import { useT } from "~/lib/i18n";
 
 /** The profile's favourites tab: the shopper's wishlist as product cards. */
-export default function Favourites({ products }: { products: ProductCardData[] }) {
+export default function Favourites({ products, emptyText }: { products: ProductCardData[]; emptyText: string }) {
   const { t } = useT();
   return (
     <section aria-labelledby="wishlist-heading">
@@ -11,7 +11,7 @@ export default function Favourites({ products }: { products: ProductCardData[] }
         {t("account.wishlist.title")}
       </h2>
       {products.length === 0 ? (
-        <p className="mt-3 text-stone-600">{t("account.wishlist.empty")}</p>
+        <p className="mt-3 text-stone-600">{emptyText}</p>
       ) : (
         <ul className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
           {products.map((product) => (

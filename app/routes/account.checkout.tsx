@@ -11,9 +11,9 @@ import { guestCheckoutOffered, guestPaymentOptions, placeGuestOrder } from "~/do
 import { paymentOptions } from "~/domain/orders/delivery.server";
 import { startOnlinePayment } from "~/domain/payments/online-payments.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
-import { codePanel } from "~/domain/promotions/code-panel.server";
+import { codePanel } from "~/http/code-panel.server";
 import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
-import { nigerianState, paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
+import { nigerianState, PAYMENT_METHODS, paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
 import { WhatsAppOrderButton } from "~/components/whatsapp-order-button";
 import type { Translate } from "~/lib/i18n";
 import { getSessionUser, requireUser } from "~/http/session.server";
@@ -41,6 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const title = t("purchase.checkout.title");
   // Written here, so the page's script carries none of these texts.
   const texts = {
+    methodHints: Object.fromEntries(PAYMENT_METHODS.map((m) => [m, t(`purchase.checkout.methodHints.${m}`)])) as Record<PaymentMethod, string>,
+    noPayment: { any: t("purchase.checkout.noPaymentMethods"), forState: t("purchase.checkout.noPaymentFor", { state: STATE_SLOT }) },
     empty: t("purchase.checkout.empty"),
     continueShopping: t("purchase.checkout.continueShopping"),
     whatsapp: t("purchase.checkout.whatsapp"),
@@ -191,6 +193,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** Why no way to pay is offered, and what to do instead: for a state, or for the shop as a whole. */
 function noPaymentText(t: Translate, state: string): string {
   return state ? t("purchase.checkout.noPaymentFor", { state }) : t("purchase.checkout.noPaymentMethods");
+}
+
+// The loader writes the "no way to pay in {{state}}" text with this in the state's place, for the page to fill in.
+const STATE_SLOT = "\u0000state\u0000";
+
+function noPaymentShown(texts: { any: string; forState: string }, state: string): string {
+  return state ? texts.forState.replace(STATE_SLOT, state) : texts.any;
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
@@ -352,7 +361,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             methods={methods}
             chosen={chosenMethod}
             onChange={setPaymentMethod}
-            noneText={noPaymentText(t, quote.ok && quote.quote.method === "delivery" ? (nigerianState(where.state) ?? "") : "")}
+            hints={loaderData.texts.methodHints}
+            noneText={noPaymentShown(loaderData.texts.noPayment, quote.ok && quote.quote.method === "delivery" ? (nigerianState(where.state) ?? "") : "")}
           />
           {loaderData.marketingLabel && (
             <label className="flex gap-3 text-sm">

@@ -62,6 +62,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     title: t("account.profile.title"),
     // Written here, so the privacy texts stay out of the profile's scripts (docs/decisions/221).
     privacyLink: privacyTexts(detectLocale(request).locale).profile.link,
+    // Shown in one state of one tab only: written here, out of the page's scripts.
+    texts: {
+      noOrders: t("account.orders.empty"),
+      viewDetails: t("account.orders.viewDetails"),
+      viewDetailsOf: t("account.orders.viewDetailsOf", { number: NUMBER_SLOT }),
+      noFavourites: t("account.wishlist.empty"),
+      addressLimit: t("address.limitNote", { max: MAX_ADDRESSES }), atMax: t("address.atMax"),
+    },
   };
 }
 
@@ -202,17 +210,20 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       </nav>
 
       <div className="py-6">
-        {tab === "orders" && <Orders orders={loaderData.orders} />}
-        {tab === "favourites" && <Favourites products={loaderData.wishlist} />}
-        {tab === "addresses" && <Addresses addresses={loaderData.addresses} max={loaderData.maxAddresses} failed={actionData ?? null} />}
+        {tab === "orders" && <Orders orders={loaderData.orders} texts={loaderData.texts} />}
+        {tab === "favourites" && <Favourites products={loaderData.wishlist} emptyText={loaderData.texts.noFavourites} />}
+        {tab === "addresses" && <Addresses addresses={loaderData.addresses} max={loaderData.maxAddresses} texts={loaderData.texts} failed={actionData ?? null} />}
       </div>
     </div>
   );
 }
 
-function Orders({ orders }: { orders: Route.ComponentProps["loaderData"]["orders"] }) {
+// The loader writes the order's link label with this in the number's place, for each row to fill in.
+const NUMBER_SLOT = "\u0000number\u0000";
+
+function Orders({ orders, texts }: { orders: Route.ComponentProps["loaderData"]["orders"]; texts: { noOrders: string; viewDetails: string; viewDetailsOf: string } }) {
   const { t, locale } = useT();
-  if (orders.length === 0) return <p className="text-stone-600">{t("account.orders.empty")}</p>;
+  if (orders.length === 0) return <p className="text-stone-600">{texts.noOrders}</p>;
   return (
     <div className="rounded-xl border border-stone-200 bg-white sm:overflow-x-auto">
       <table className="stack-table w-full text-left text-sm sm:min-w-[40rem]">
@@ -251,9 +262,9 @@ function Orders({ orders }: { orders: Route.ComponentProps["loaderData"]["orders
                 </td>
                 <td className="px-4 py-3" data-label={t("account.orders.payment")}><PaymentStatusBadge status={order.paymentStatus} /></td>
                 <td className="px-4 py-3" data-label={t("account.orders.details")}>
-                  <Link to={`/orders/${order.number}`} className="inline-flex min-h-11 items-center gap-1 underline" aria-label={t("account.orders.viewDetailsOf", { number: order.number })}>
+                  <Link to={`/orders/${order.number}`} className="inline-flex min-h-11 items-center gap-1 underline" aria-label={texts.viewDetailsOf.replace(NUMBER_SLOT, order.number)}>
                     <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" /><circle cx="12" cy="12" r="3" /></svg>
-                    {t("account.orders.viewDetails")}
+                    {texts.viewDetails}
                   </Link>
                 </td>
               </tr>

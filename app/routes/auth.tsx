@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "~/components/auth-form";
 import { authenticate, loginSchema, SignInPaced } from "~/domain/accounts/accounts.server";
-import { passwordAccepted, signIn } from "~/http/sign-in.server";
+import { passwordAccepted } from "~/http/sign-in.server";
 import { TooManyAttempts } from "~/domain/operations/rate-limits.server";
 import { getSessionUser } from "~/http/session.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";

@@ -13,7 +13,7 @@ import { OrderError, placeWhatsAppOrder } from "~/domain/orders/orders.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/operations/rate-limits.server";
 import { getSessionUser } from "~/http/session.server";
 import { CartDiscount } from "~/components/discount-code-form";
-import { cartCodePanel } from "~/domain/promotions/code-panel.server";
+import { cartCodePanel } from "~/http/code-panel.server";
 import { isBuyable, MAX_LINE_QUANTITY } from "~/lib/cart";
 import { applyCartActions } from "~/lib/cart-optimistic";
 import { BODY_PROBLEM_KEY, BODY_PROBLEM_STATUS, readFormBody } from "~/http/form.server";

@@ -2,10 +2,10 @@ import type { AppLoadContext } from "react-router";
 import { isBuyable } from "~/lib/cart";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
-import { type CartLine } from "../shopper/cart.server";
-import { findCartId } from "~/http/cart.server";
-import type { SessionUser } from "../accounts/sessions.server";
-import { type CartCodeView, cartCodeOutcome, codeView } from "./codes.server";
+import { type CartLine } from "~/domain/shopper/cart.server";
+import { findCartId } from "./cart.server";
+import type { SessionUser } from "~/domain/accounts/sessions.server";
+import { type CartCodeView, cartCodeOutcome, codeView } from "~/domain/promotions/codes.server";
 
 /**
  * The discount-code box of the cart and the checkout, with its texts written here on the server, so
