@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = requestTranslator(request);
   let back = "/cart";
   const refuse = (status: number, key: string, values?: Record<string, string | number>, headers: Record<string, string> = {}) =>
-    data({ error: t(key, values), back, backText: t("promotions.shopper.back") }, { status, headers: { ...PRIVATE, ...headers } });
+    data({ message: t(key, values), back, backText: t("promotions.shopper.back") }, { status, headers: { ...PRIVATE, ...headers } });
   const read = await readFormBody(request);
   if (read.problem) return refuse(BODY_PROBLEM_STATUS[read.problem], BODY_PROBLEM_KEY[read.problem]);
   const form = textFields(read.form, ["intent", "code", "back"]);
@@ -61,7 +61,7 @@ export default function DiscountCodeRefused({ actionData }: Route.ComponentProps
   return (
     <div className="mx-auto max-w-xl py-10 text-center">
       <p role="alert" className="text-rose-700">
-        {actionData?.error}
+        {actionData?.message}
       </p>
       <Link to={actionData?.back ?? "/cart"} className="mt-6 inline-block rounded-full bg-ink px-5 py-2.5 text-white">
         {actionData?.backText ?? "←"}
