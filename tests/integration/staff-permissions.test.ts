@@ -47,6 +47,7 @@ const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents
   "routes/admin.staff.tsx": { loader: "staff", action: "staff" },
   // A staff member's own sign-in: every staff role's, as the dashboard is.
   "routes/admin.account.tsx": { loader: "dashboard", action: "dashboard" },
+  "routes/admin.messages.tsx": { loader: "settings", action: "settings" },
   "routes/admin.promotions.tsx": { loader: "promotions", action: "promotions" },
   "routes/admin.promotions.$id.tsx": { loader: "promotions", action: "promotions", intents: { save: "promotions", pause: "promotions", resume: "promotions" } },
 };
