@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import { findCartId } from "~/http/cart.server";
 import { enterCode, removeCode } from "~/domain/promotions/codes.server";
 import { consumeAttempt, TooManyAttempts } from "~/domain/operations/rate-limits.server";
@@ -11,10 +11,6 @@ import type { Route } from "./+types/cart.code";
 // and the checkout, with or without JavaScript. Its rules are judged wherever the cart is shown.
 
 const PRIVATE = { "Cache-Control": "private, no-store" };
-
-export function loader() {
-  return redirect("/cart");
-}
 
 export function meta() {
   return [{ title: "Unboxed" }, { name: "robots", content: "noindex" }];

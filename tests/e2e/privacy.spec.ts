@@ -77,10 +77,12 @@ test("the privacy notice is linked from the footer, names the owner and its reci
 test("a shopper downloads their data, then erases the account; the owner's lists, order page, dashboard and CSV still total the same and name no one", async ({ browser, baseURL }) => {
   test.setTimeout(90_000);
   const email = `adaeze-${stamp}@example.com`;
+  // Names no other journey uses: the owner's lists show every journey's customers.
+  const firstName = `Adaeze${stamp}`;
   const lastName = `Okafor${stamp}`;
   const phone = "+2348091234567";
   const street = `${stamp} Bourdillon Road`;
-  const customer = await createCustomer(shop, email, "Adaeze", lastName);
+  const customer = await createCustomer(shop, email, firstName, lastName);
   await shop.db.updateTable("users").set({ password_hash: await hashPassword(PASSWORD), phone }).where("id", "=", customer.userId).execute();
   const productId = await productInStock();
   const address = { street, city: "Ikoyi", state: "Lagos", country: "Nigeria" };
@@ -89,7 +91,7 @@ test("a shopper downloads their data, then erases the account; the owner's lists
   await shop.db.insertInto("addresses").values({ user_id: customer.userId, street, city: "Ikoyi", state: "Lagos", country: "Nigeria", phone, created_at: new Date().toISOString() }).execute();
   await shop.db.insertInto("wishlist").values({ user_id: customer.userId, product_id: productId, created_at: new Date().toISOString() }).execute();
   const owner = await createAdmin(shop, `privacy-owner-${stamp}@unboxed.example`, "Bisi", "Owner");
-  const traces = [email, lastName, phone, street, "Adaeze"];
+  const traces = [email, firstName, lastName, phone, street];
 
   const ownerContext = await browser.newContext();
   await ownerContext.addCookies([{ name: "ub_session", value: owner.token, url: baseURL! }]);
@@ -107,7 +109,7 @@ test("a shopper downloads their data, then erases the account; the owner's lists
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download my data" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^unboxed-my-data-\d{4}-\d{2}-\d{2}\.json$/);
   const file = JSON.parse(fs.readFileSync((await download.path())!, "utf8"));
-  expect(file.data.account).toMatchObject({ email, firstName: "Adaeze", lastName, phone });
+  expect(file.data.account).toMatchObject({ email, firstName, lastName, phone });
   expect(file.data.orders.map((o: { number: string }) => o.number)).toEqual([delivered.number, cancelled.number]);
   expect(file.data.orders[0].items[0].quantity).toBe(2);
   expect(file.data.addresses[0].street).toBe(street);
