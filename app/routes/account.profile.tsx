@@ -1,5 +1,6 @@
 import Addresses from "~/components/profile-addresses";
 import Favourites from "~/components/profile-favourites";
+import Orders, { NUMBER_SLOT } from "~/components/profile-orders";
 import { data, Form, Link } from "react-router";
 import type { AddressErrors } from "~/components/address-fields";
 import {
@@ -17,13 +18,9 @@ import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
 import { requireUser } from "~/http/session.server";
 import { wishlistCards } from "~/domain/shopper/wishlist.server";
 import { marketingChoice, setMarketingChoice } from "~/http/consent-form.server";
-import { OrderStatusBadge } from "~/components/order-status";
 import { PhoneField } from "~/components/phone-field";
-import { PaymentStatusBadge } from "~/components/payment-status";
-import { formatLagosTime } from "~/lib/dates";
 import { bodyRefusal, readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
-import { formatNaira } from "~/lib/money";
 import { detectLocale, requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -214,64 +211,6 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         {tab === "favourites" && <Favourites products={loaderData.wishlist} emptyText={loaderData.texts.noFavourites} />}
         {tab === "addresses" && <Addresses addresses={loaderData.addresses} max={loaderData.maxAddresses} texts={loaderData.texts} failed={actionData ?? null} />}
       </div>
-    </div>
-  );
-}
-
-// The loader writes the order's link label with this in the number's place, for each row to fill in.
-const NUMBER_SLOT = "\u0000number\u0000";
-
-function Orders({ orders, texts }: { orders: Route.ComponentProps["loaderData"]["orders"]; texts: { noOrders: string; viewDetails: string; viewDetailsOf: string } }) {
-  const { t, locale } = useT();
-  if (orders.length === 0) return <p className="text-stone-600">{texts.noOrders}</p>;
-  return (
-    <div className="rounded-xl border border-stone-200 bg-white sm:overflow-x-auto">
-      <table className="stack-table w-full text-left text-sm sm:min-w-[40rem]">
-        <thead className="bg-stone-50 text-stone-600">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.number")}</th>
-            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.date")}</th>
-            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.address")}</th>
-            <th scope="col" className="px-4 py-3 text-right font-medium">{t("account.orders.total")}</th>
-            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.status")}</th>
-            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.payment")}</th>
-            <th scope="col" className="px-4 py-3 font-medium">{t("account.orders.details")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.map((order) => {
-            const awaitingMessage = order.channel === "whatsapp" && order.status === "pending";
-            return (
-              <tr key={order.number} className="border-t border-stone-100 first:border-t-0 sm:first:border-t">
-                <td className="px-4 py-3 font-medium" data-label={t("account.orders.number")}>{order.number}</td>
-                <td className="px-4 py-3" data-label={t("account.orders.date")}>{formatLagosTime(order.createdAt, locale)}</td>
-                <td className="px-4 py-3" data-label={t("account.orders.address")}>{order.pickup ? t("account.orders.pickup") : (order.address ?? t("account.orders.noAddress"))}</td>
-                <td className="px-4 py-3 text-right" data-label={t("account.orders.total")}>{formatNaira(order.total)}</td>
-                <td className="px-4 py-3" data-label={t("account.orders.status")}>
-                  {awaitingMessage ? (
-                    <span className="inline-flex flex-col items-end gap-1 sm:items-start">
-                      <OrderStatusBadge status={order.status} label={t("account.orders.awaitingMessage")} />
-                      <a href={`/cart/whatsapp/${order.number}`} className="text-emerald-800 underline">
-                        {t("account.orders.sendAgain")}
-                        <span className="sr-only"> ({order.number})</span>
-                      </a>
-                    </span>
-                  ) : (
-                    <OrderStatusBadge status={order.status} />
-                  )}
-                </td>
-                <td className="px-4 py-3" data-label={t("account.orders.payment")}><PaymentStatusBadge status={order.paymentStatus} /></td>
-                <td className="px-4 py-3" data-label={t("account.orders.details")}>
-                  <Link to={`/orders/${order.number}`} className="inline-flex min-h-11 items-center gap-1 underline" aria-label={texts.viewDetailsOf.replace(NUMBER_SLOT, order.number)}>
-                    <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" /><circle cx="12" cy="12" r="3" /></svg>
-                    {texts.viewDetails}
-                  </Link>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
     </div>
   );
 }
