@@ -202,7 +202,9 @@ test("a guest pays online through Paystack and comes back to the paid order", as
   const number = ((await page.getByRole("heading", { level: 1 }).innerText()).match(/UB-\d+/) ?? [""])[0];
   const row = await shop.db.selectFrom("orders").select(["payment_status", "user_id"]).where("number", "=", number).executeTakeFirstOrThrow();
   expect(row).toEqual({ payment_status: "paid", user_id: null });
-  // The invoice prints from the private link.
+  // The invoice prints from the private link. The click waits for the page to be hydrated: a click
+  // while React attaches its handlers can be dropped.
+  await hydrated(page);
   await page.getByRole("link", { name: "Invoice" }).click();
   await expect(page).toHaveURL(/\/track\/[A-Za-z0-9_-]{43}\/invoice$/);
   await expect(page.getByText(number).first()).toBeVisible();
