@@ -30,8 +30,13 @@ async function addFromHome(page: Page, count: number, { javaScript = true } = {}
   const addable = page.locator("main article").filter({ has: page.getByRole("button", { name: "Add to Cart" }) });
   const names: string[] = [];
   for (let i = 0; i < count; i++) {
-    const card = addable.nth(i);
-    names.push((await card.locator("h3").innerText()).trim());
+    // The page's lists are loaded again after each add and may change order: a card is found by its
+    // perfume's name, not by its place, so the name kept is the one added.
+    const titles = (await addable.locator("h3").allInnerTexts()).map((title) => title.trim());
+    const name = titles.find((title) => !names.includes(title));
+    if (!name) throw new Error(`fewer than ${count} perfumes to add on the home page`);
+    names.push(name);
+    const card = addable.filter({ has: page.getByRole("heading", { name, exact: true }) }).first();
     const before = Number(await page.getByTestId("cart-count").innerText());
     await card.getByRole("button", { name: "Add to Cart" }).click();
     await expect(page.getByTestId("cart-count")).toHaveText(String(before + 1));
