@@ -246,6 +246,17 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
       }
       expect(slip.invoice.total > 0, role).toBe(can(role, "prices"));
 
+      // The orders CSV: the e-mail, the phone and the amounts only as the role may see them.
+      const exporter = (await import(/* @vite-ignore */ path.resolve("app", "routes/admin.orders.export.ts"))) as { loader: (args: never) => Promise<Response> };
+      const csv = await exporter.loader({ request: browserRequest("/admin/orders/export", { cookies: [cookies[role]] }), context, params: {} } as never).catch((thrown: unknown) => thrown);
+      if (!can(role, "orders.export")) expect((csv as { init?: { status?: number } }).init?.status, role).toBe(403);
+      else {
+        expect(csv, role).toBeInstanceOf(Response);
+        const body = await (csv as Response).text();
+        expect(body.includes(shopperEmail), role).toBe(can(role, "customers.contact"));
+        expect(body.includes(SHOPPER_PHONE), role).toBe(can(role, "customers.contact"));
+      }
+
       if (can(role, "catalogue.view")) {
         const products = (await get("routes/admin.products.tsx", "/admin/products?edit=1&new=1", role)).body as { products: { price: number }[]; manage: boolean; creating: boolean };
         expect(products.products[0].price > 0, role).toBe(can(role, "prices"));
