@@ -165,6 +165,16 @@ test("the owner invites a packer, who accepts, ships an order, prints its slip a
   // The audit log has the invitation, its acceptance and the removal.
   await page.goto(`/admin/audit`);
   await expect(page.locator("[data-audit-entry]").filter({ hasText: packerEmail })).toHaveCount(3);
+  // Filtered by person: the packer's own doings only, their shipment among them.
+  const packerName = `Emeka Packer${stamp}`;
+  await page.getByLabel("Person").selectOption({ label: packerName });
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/[?&]by=\d+/);
+  const entries = page.locator("[data-audit-entry]");
+  await expect(entries.filter({ hasText: orderNumber }).first()).toBeVisible();
+  const who = await entries.locator("td:nth-child(2)").allTextContents();
+  expect(who.length).toBeGreaterThan(0);
+  expect(new Set(who)).toEqual(new Set([packerName]));
 });
 
 test("a manager sets up a second factor from their own page, then signs in with a code from the app and creates a promotion", async ({ browser }) => {
