@@ -147,6 +147,21 @@ test("the owner invites a packer, who accepts, ships an order, prints its slip a
   const role = await packer.request.post("/admin/staff", { form: { intent: "role", userId: String(owner.userId), role: "fulfilment" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
   expect(role.status()).toBe(403);
 
+  // The owner signed in more than 15 minutes ago: a change on the staff screen asks the password again
+  // and comes back to it.
+  await shop.db.updateTable("sessions").set({ authenticated_at: new Date(Date.now() - 20 * 60_000).toISOString() }).where("user_id", "=", owner.userId).execute();
+  await page.goto("/admin/staff");
+  await page.locator(`[data-staff-member="${packerEmail}"]`).getByRole("link", { name: "Remove" }).click();
+  await page.getByRole("dialog", { name: `Remove Emeka Packer${stamp} from the staff?` }).getByRole("button", { name: "Remove" }).click();
+  await expect(page).toHaveURL(/\/auth\/confirm-password\?redirectTo=%2Fadmin%2Fstaff/);
+  await expect(page.getByRole("heading", { name: "Confirm your password" })).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill("a long test passphrase");
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
+  await expect(toast(page, "Password confirmed. You can continue.")).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/staff$/);
+  // Nothing was done on the way: the packer is still on the staff, still signed in.
+  await expect(page.locator(`[data-staff-member="${packerEmail}"]`)).toHaveCount(1);
+
   // The owner sees when they last signed in, then removes them: their session ends at once.
   await page.goto("/admin/staff");
   const row = page.locator(`[data-staff-member="${packerEmail}"]`);
