@@ -16,6 +16,7 @@ import { toast } from "./support";
 let shop: DatabaseHandle;
 let owner: { userId: number; token: string };
 let orderNumber: string;
+let productId: number;
 const stamp = Date.now().toString(36);
 const packerEmail = `packer-${stamp}@example.com`;
 const packerPassword = "cardboard tape and twine 42";
@@ -27,6 +28,7 @@ test.beforeAll(async () => {
   const [product] = await shop.db.selectFrom("products").select("id").where("archived_at", "is", null).where("stock", ">", 5).orderBy("id").limit(1).execute();
   const order = await insertOrder(shop.db, { userId: customer.userId, items: [{ productId: product.id, quantity: 1 }], status: "confirmed", paidAt: new Date().toISOString(), phone: "+2348031234567" });
   orderNumber = order.number;
+  productId = product.id;
 });
 test.afterAll(async () => {
   await shop?.close();
@@ -93,9 +95,22 @@ test("the owner invites a packer, who accepts, ships an order, prints its slip a
   await expect(packer).toHaveURL(/\/admin$/);
   const nav = packer.getByRole("navigation", { name: "Admin" });
   await expect(nav.getByRole("link", { name: "Orders" })).toBeVisible();
-  for (const hidden of ["Customers", "Staff", "Audit log", "Delivery", "Categories", "Brands"]) await expect(nav.getByRole("link", { name: hidden })).toHaveCount(0);
+  for (const hidden of ["Customers", "Staff", "Audit log", "Delivery", "Categories", "Brands", "Promotions"]) await expect(nav.getByRole("link", { name: hidden })).toHaveCount(0);
   // No revenue on the dashboard.
   await expect(packer.locator("[data-figure$='-revenue']")).toHaveCount(0);
+
+  // A packer need not use a second factor until the owner requires it of every role: then the admin
+  // reminds them to set one up; the owner puts it back.
+  await expect(packer.locator("[data-second-factor-reminder]")).toHaveCount(0);
+  await page.goto("/admin/staff");
+  await page.getByRole("button", { name: "Require it of every staff role" }).click();
+  await expect(toast(page, "Every staff role must now use a second factor.")).toBeVisible();
+  await packer.goto("/admin");
+  await expect(packer.locator("[data-second-factor-reminder]")).toBeVisible();
+  await page.getByRole("button", { name: "Require it of owners and managers only" }).click();
+  await expect(toast(page, "Only owners and managers must now use a second factor.")).toBeVisible();
+  await packer.goto("/admin");
+  await expect(packer.locator("[data-second-factor-reminder]")).toHaveCount(0);
 
   // They ship the order and print its packing slip.
   await packer.goto(`/admin/orders/${orderNumber}`);
@@ -111,8 +126,16 @@ test("the owner invites a packer, who accepts, ships an order, prints its slip a
   await expect(slip.locator("[data-invoice-phone]")).toHaveCount(0);
   await expect(slip).not.toContainText(`parcel-${stamp}@example.com`);
 
-  // Prices (the invoice), the customers' export, the customers, the staff: 403.
-  for (const path of [`/admin/orders/${orderNumber}/print`, "/admin/orders/export", "/admin/customers", "/admin/staff", "/admin/audit"]) {
+  // The products list counts stock without a price or a way to the sizes' prices.
+  await packer.goto("/admin/products");
+  await expect(packer.locator("main table")).toBeVisible();
+  await expect(packer.locator("main table")).not.toContainText("₦");
+  await expect(packer.locator("[data-sizes-count]")).toHaveCount(0);
+  await expect(packer.locator(`a[href="/admin/products/${productId}/sizes"]`)).toHaveCount(0);
+
+  // Revenue (the dashboard's figures), prices (the invoice, the sizes), the customers' export, the
+  // customers, promotions, the staff and their roles: 403.
+  for (const path of [`/admin/orders/${orderNumber}/print`, `/admin/products/${productId}/sizes`, "/admin/products/export", "/admin/orders/export", "/admin/customers", "/admin/promotions", "/admin/staff", "/admin/audit"]) {
     expect((await packer.goto(path))?.status(), path).toBe(403);
   }
   await packer.goto("/admin/orders");
@@ -123,6 +146,21 @@ test("the owner invites a packer, who accepts, ships an order, prints its slip a
   expect(refund.status()).toBe(403);
   const role = await packer.request.post("/admin/staff", { form: { intent: "role", userId: String(owner.userId), role: "fulfilment" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
   expect(role.status()).toBe(403);
+
+  // The owner signed in more than 15 minutes ago: a change on the staff screen asks the password again
+  // and comes back to it.
+  await shop.db.updateTable("sessions").set({ authenticated_at: new Date(Date.now() - 20 * 60_000).toISOString() }).where("user_id", "=", owner.userId).execute();
+  await page.goto("/admin/staff");
+  await page.locator(`[data-staff-member="${packerEmail}"]`).getByRole("link", { name: "Remove" }).click();
+  await page.getByRole("dialog", { name: `Remove Emeka Packer${stamp} from the staff?` }).getByRole("button", { name: "Remove" }).click();
+  await expect(page).toHaveURL(/\/auth\/confirm-password\?redirectTo=%2Fadmin%2Fstaff/);
+  await expect(page.getByRole("heading", { name: "Confirm your password" })).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill("a long test passphrase");
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
+  await expect(toast(page, "Password confirmed. You can continue.")).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/staff$/);
+  // Nothing was done on the way: the packer is still on the staff, still signed in.
+  await expect(page.locator(`[data-staff-member="${packerEmail}"]`)).toHaveCount(1);
 
   // The owner sees when they last signed in, then removes them: their session ends at once.
   await page.goto("/admin/staff");
@@ -142,9 +180,19 @@ test("the owner invites a packer, who accepts, ships an order, prints its slip a
   // The audit log has the invitation, its acceptance and the removal.
   await page.goto(`/admin/audit`);
   await expect(page.locator("[data-audit-entry]").filter({ hasText: packerEmail })).toHaveCount(3);
+  // Filtered by person: the packer's own doings only, their shipment among them.
+  const packerName = `Emeka Packer${stamp}`;
+  await page.getByLabel("Person").selectOption({ label: packerName });
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/[?&]by=\d+/);
+  const entries = page.locator("[data-audit-entry]");
+  await expect(entries.filter({ hasText: orderNumber }).first()).toBeVisible();
+  const who = await entries.locator("td:nth-child(2)").allTextContents();
+  expect(who.length).toBeGreaterThan(0);
+  expect(new Set(who)).toEqual(new Set([packerName]));
 });
 
-test("a manager sets up a second factor from their own page, then signs in with a code from the app and changes the catalogue", async ({ browser }) => {
+test("a manager sets up a second factor from their own page, then signs in with a code from the app and creates a promotion", async ({ browser }) => {
   test.setTimeout(90_000);
   const email = `manager-${stamp}@unboxed.example`;
   const password = "saffron and cedar notes 9";
@@ -190,13 +238,19 @@ test("a manager sets up a second factor from their own page, then signs in with 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/admin$/);
 
-  // A manager's change: a new brand (promotions are not in the shop yet).
-  const brand = `Maison ${stamp}`;
-  await page.goto("/admin/brands");
-  await page.getByRole("link", { name: "Add Brand" }).click();
-  const brandDialog = page.getByRole("dialog", { name: "Add Brand" });
-  await brandDialog.getByLabel("Brand Name").fill(brand);
-  await brandDialog.getByRole("button", { name: "Create Brand" }).click();
-  await expect(toast(page, `Brand “${brand}” created`)).toBeVisible();
+  // A manager's change: a promotion, opened from the sidebar.
+  const code = `STAFF${stamp.toUpperCase()}`.slice(0, 20);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Promotions" }).click();
+  await expect(page).toHaveURL(/\/admin\/promotions$/);
+  await page.getByLabel("Code", { exact: true }).fill(code);
+  await page.getByRole("radio", { name: "Percentage off" }).check();
+  await page.getByLabel("Amount").fill("10");
+  await page.getByRole("button", { name: "Create code" }).click();
+  await expect(page).toHaveURL(/\/admin\/promotions\/\d+$/);
+  await expect(page.getByRole("heading", { name: code })).toBeVisible();
+  const created = await shop.db.selectFrom("promotions").select(["code"]).where("code", "=", code).executeTakeFirst();
+  expect(created?.code).toBe(code);
+  // Still not an owner's: the staff and the shop's settings stay closed.
+  for (const path of ["/admin/staff", "/admin/delivery"]) expect((await page.goto(path))?.status(), path).toBe(403);
   await context.close();
 });

@@ -1,9 +1,12 @@
+import fs from "node:fs";
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { can, type Permission } from "~/domain/backoffice/permissions.server";
-import { createSession } from "~/http/session.server";
+import { createSession, requireUser } from "~/http/session.server";
+import { requirePermission } from "~/http/staff-guard.server";
+import { captureSecurityLog } from "~/platform/security-log.server";
 import { addBrand, addCategory, addProduct, addUser } from "../support/catalogue";
 import { browserRequest, runRoute } from "../support/context";
 import { testContext } from "../support/context";
@@ -12,12 +15,15 @@ import { ENGINES, freshDatabase, type TestDatabase } from "../support/databases"
 import { insertOrder } from "../support/orders";
 
 // Every loader and action under /admin in the route config, called as the server calls it, by an
-// account of each role: refused (403) where the permission table (docs/decisions/218) says no, and
-// answered otherwise. A route added under /admin is walked here without being listed; it fails until
-// the permission it asks for is written below, so none is left unguarded by accident.
+// account of each role, on both engines. Nothing here lists the routes: each is found in app/routes.ts,
+// and each action's intents are read from its module's source. Every one must be guarded through the
+// permission table (a customer is refused with a logged `admin_forbidden` naming the permission asked),
+// and each staff role is refused exactly when the table denies it a permission the route asks
+// (docs/decisions/218). The routes below have their permission written down as well, so weakening one
+// fails here; a new route is walked by the same rules without being written anywhere.
 
-/** What each admin route module asks; an action whose parts differ says so by `intent`. */
-const GUARDS: Record<string, { loader?: Permission; action?: Permission; intents?: Record<string, Permission>; query?: string }> = {
+/** What the routes known today ask; an action whose parts differ says so by `intent`. Not a list to keep up: unlisted routes are walked too. */
+const EXPECTED: Record<string, { loader?: Permission; action?: Permission; intents?: Record<string, Permission>; query?: string }> = {
   "routes/admin.tsx": { loader: "dashboard" },
   "routes/admin._index.tsx": { loader: "dashboard" },
   "routes/admin.orders.tsx": { loader: "orders.view" },
@@ -60,12 +66,16 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
   let t: TestDatabase;
   let context: AppLoadContext;
   const cookies = {} as Record<Role, string>;
+  const users = {} as Record<Role, number>;
   const params = { product: "1", customer: "1", number: "1" };
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
     context = testContext(t);
-    for (const role of ROLES) cookies[role] = await createSession(context, (await addUser(t.db, role)).id);
+    for (const role of ROLES) {
+      users[role] = (await addUser(t.db, role)).id;
+      cookies[role] = await createSession(context, users[role]);
+    }
     const shopper = await addUser(t.db, "customer");
     const product = await addProduct(t.db, { brandId: (await addBrand(t.db)).id, categoryId: (await addCategory(t.db)).id, stock: 5 });
     const order = await insertOrder(t.db, { userId: shopper.id, items: [{ productId: product.id, quantity: 1 }] });
@@ -83,43 +93,113 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
     );
   const url = (routePath: string) => routePath.replace(/:(\w+)/g, (_, name: string) => routeParams(routePath)[name]);
 
-  it("refuses each role exactly what the table denies it, in every loader and action", async () => {
-    const admin = everyRoute().filter((r) => r.path === "/admin" || r.path.startsWith("/admin/"));
+  type Module = { loader?: Handler; action?: Handler };
+  type Walked = { file: string; path: string; module: Module; source: string };
+
+  /** The admin routes of app/routes.ts, each with its module and its source (to read its intents). */
+  async function adminRoutes(): Promise<Walked[]> {
+    const found = everyRoute().filter((r) => r.path === "/admin" || r.path.startsWith("/admin/"));
+    return Promise.all(
+      found.map(async (r) => ({
+        ...r,
+        module: (await import(/* @vite-ignore */ path.resolve("app", r.file))) as Module,
+        source: fs.readFileSync(path.resolve("app", r.file), "utf8"),
+      })),
+    );
+  }
+
+  /** Every intent an action tells apart, as its source names them, with those written in EXPECTED; "" is a form without one. */
+  function intentsOf(route: Walked): string[] {
+    const named = new Set<string>(["", ...Object.keys(EXPECTED[route.file]?.intents ?? {})]);
+    for (const [, name] of route.source.matchAll(/intent(?:"\))?\s*[!=]==?\s*"([\w-]+)"/g)) named.add(name);
+    if (/switch\s*\(\s*(?:\w+\.)?intent\s*\)/.test(route.source)) for (const [, name] of route.source.matchAll(/case\s+"([\w-]+)"\s*:/g)) named.add(name);
+    return [...named];
+  }
+
+  /**
+   * Calls every loader and action (each intent) of the routes as each role and says what is wrong: a
+   * call not guarded through the permission table, a role let through without the permission the route
+   * asks or refused with it, a 500; and for the routes in EXPECTED, a permission other than the one written.
+   */
+  async function walk(routes: Walked[]): Promise<{ failures: string[]; checked: number }> {
     const failures: string[] = [];
     let checked = 0;
-    for (const route of admin) {
-      const module = (await import(/* @vite-ignore */ path.resolve("app", route.file))) as { loader?: Handler; action?: Handler };
-      const guard = GUARDS[route.file];
-      if ((module.loader && !guard?.loader) || (module.action && !guard?.action)) {
-        failures.push(`${route.file} has no permission written in this test's table`);
-        continue;
-      }
-      const calls: { what: string; handler: Handler; permission: Permission; body?: Record<string, string> }[] = [];
-      if (module.loader) calls.push({ what: "GET", handler: module.loader, permission: guard.loader! });
-      if (module.action) {
-        const intents = guard.intents ?? { "": guard.action! };
-        for (const [intent, permission] of Object.entries(intents)) {
-          calls.push({ what: `POST ${intent || "(form)"}`, handler: module.action, permission, body: intent ? { intent } : {} });
+    const log = captureSecurityLog();
+    try {
+      for (const route of routes) {
+        const expected = EXPECTED[route.file];
+        const calls: { what: string; handler: Handler; expected?: Permission; body?: Record<string, string> }[] = [];
+        if (route.module.loader) calls.push({ what: "GET", handler: route.module.loader, expected: expected?.loader });
+        if (route.module.action) {
+          for (const intent of intentsOf(route)) {
+            calls.push({ what: `POST ${intent || "(form)"}`, handler: route.module.action, expected: intent ? (expected?.intents?.[intent] ?? expected?.action) : expected?.action, body: intent ? { intent } : {} });
+          }
+        }
+        for (const call of calls) {
+          const where = `${call.what} ${route.path}`;
+          // The customer first: the refusal names the permission the route's guard asks.
+          let asked: Permission | undefined;
+          for (const role of ["customer", "owner", "manager", "fulfilment", "support"] as Role[]) {
+            const request = call.body
+              ? browserRequest(url(route.path), { method: "POST", body: new URLSearchParams(call.body), cookies: [cookies[role]], headers: { Origin: "http://shop.test" } })
+              : browserRequest(url(route.path) + (expected?.query ?? ""), { cookies: [cookies[role]] });
+            const before = log.lines.length;
+            const outcome = await runRoute(call.handler, request, context, routeParams(route.path));
+            checked++;
+            const refusal = log.lines.slice(before).find((line) => line.event === "admin_forbidden" && line.userId === users[role]);
+            const refusedFor = refusal?.permission as Permission | undefined;
+            if (outcome.body instanceof Error) failures.push(`${where} as ${role}: threw ${outcome.body.message}`);
+            else if (outcome.status >= 500) failures.push(`${where} as ${role}: ${outcome.status}`);
+            else if (role === "customer") {
+              if (outcome.status !== 403 || !refusedFor) failures.push(`${where}: not guarded by the permission table (a customer got ${outcome.status})`);
+              asked = refusedFor;
+              if (call.what === "GET" && expected?.loader && asked && asked !== expected.loader) failures.push(`${where} asks ${asked}, written as ${expected.loader}`);
+            } else if (outcome.status === 403) {
+              if (!refusedFor) failures.push(`${where} as ${role}: 403 not from the permission table`);
+              else if (can(role, refusedFor)) failures.push(`${where} as ${role}: refused ${refusedFor}, which the role holds`);
+              else if (call.expected && can(role, call.expected)) failures.push(`${where} as ${role}: 403, but ${call.expected} allows it`);
+            } else {
+              if (asked && !can(role, asked)) failures.push(`${where} as ${role}: ${outcome.status}, without ${asked}`);
+              if (call.expected && !can(role, call.expected)) failures.push(`${where} as ${role}: ${outcome.status}, but ${call.expected} refuses it`);
+            }
+          }
         }
       }
-      for (const call of calls) {
-        for (const role of ROLES) {
-          const request = call.body
-            ? browserRequest(url(route.path), { method: "POST", body: new URLSearchParams(call.body), cookies: [cookies[role]], headers: { Origin: "http://shop.test" } })
-            : browserRequest(url(route.path) + (guard.query ?? ""), { cookies: [cookies[role]] });
-          const outcome = await runRoute(call.handler, request, context, routeParams(route.path));
-          checked++;
-          const allowed = can(role, call.permission);
-          if (outcome.body instanceof Error) failures.push(`${call.what} ${route.path} as ${role}: threw ${outcome.body.message}`);
-          else if (allowed && outcome.status === 403) failures.push(`${call.what} ${route.path} as ${role}: 403, but ${call.permission} allows it`);
-          else if (!allowed && outcome.status !== 403) failures.push(`${call.what} ${route.path} as ${role}: ${outcome.status}, but ${call.permission} refuses it`);
-          else if (outcome.status >= 500) failures.push(`${call.what} ${route.path} as ${role}: ${outcome.status}`);
-        }
-      }
+    } finally {
+      log.stop();
     }
+    return { failures, checked };
+  }
+
+  it("finds every admin route and intent without a list, and refuses each role exactly what the table denies it", async () => {
+    const routes = await adminRoutes();
+    expect(routes.map((r) => r.file)).toEqual(expect.arrayContaining(Object.keys(EXPECTED)));
+    expect(intentsOf(routes.find((r) => r.file === "routes/admin.orders.$number.tsx")!)).toEqual(expect.arrayContaining(["refund", "markPaid", "deliveryFee", "revokeLink"]));
+    expect(intentsOf(routes.find((r) => r.file === "routes/admin.staff.tsx")!)).toEqual(expect.arrayContaining(["invite", "suspend", "secondFactorAll"]));
+    const { failures, checked } = await walk(routes);
     expect(failures).toEqual([]);
-    expect(admin.map((r) => r.file)).toEqual(expect.arrayContaining(Object.keys(GUARDS)));
-    expect(checked).toBeGreaterThan(100);
+    expect(checked).toBeGreaterThan(300);
+  });
+
+  it("would catch a route guarded only by a sign-in, one guarded too loosely, and one whose written permission was weakened", async () => {
+    const unguarded: Walked = {
+      file: "routes/admin.unguarded.tsx",
+      path: "/admin/unguarded",
+      source: "",
+      module: { loader: (async ({ request, context }: { request: Request; context: AppLoadContext }) => ({ user: await requireUser(request, context) })) as Handler },
+    };
+    const weakened: Walked = {
+      file: "routes/admin.staff.tsx",
+      path: "/admin/staff",
+      source: 'if (intent === "invite") {}',
+      module: { action: (async ({ request, context }: { request: Request; context: AppLoadContext }) => requirePermission(request, context, "dashboard").then(() => null)) as Handler },
+    };
+    const { failures } = await walk([unguarded, weakened]);
+    expect(failures).toContain("GET /admin/unguarded: not guarded by the permission table (a customer got 200)");
+    for (const role of ["manager", "fulfilment", "support"]) {
+      expect(failures).toContain(`POST (form) /admin/staff as ${role}: 200, but staff refuses it`);
+      expect(failures).toContain(`POST invite /admin/staff as ${role}: 200, but staff refuses it`);
+    }
   });
 
   it("sends each role only the figures and contact details it may see, and prints the invoice only for those who see prices", async () => {
@@ -165,6 +245,17 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
         expect(customers.customers.find((c) => c.id === Number(params.customer))?.email, role).toBe(can(role, "customers.contact") ? shopperEmail : "");
       }
       expect(slip.invoice.total > 0, role).toBe(can(role, "prices"));
+
+      // The orders CSV: the e-mail, the phone and the amounts only as the role may see them.
+      const exporter = (await import(/* @vite-ignore */ path.resolve("app", "routes/admin.orders.export.ts"))) as { loader: (args: never) => Promise<Response> };
+      const csv = await exporter.loader({ request: browserRequest("/admin/orders/export", { cookies: [cookies[role]] }), context, params: {} } as never).catch((thrown: unknown) => thrown);
+      if (!can(role, "orders.export")) expect((csv as { init?: { status?: number } }).init?.status, role).toBe(403);
+      else {
+        expect(csv, role).toBeInstanceOf(Response);
+        const body = await (csv as Response).text();
+        expect(body.includes(shopperEmail), role).toBe(can(role, "customers.contact"));
+        expect(body.includes(SHOPPER_PHONE), role).toBe(can(role, "customers.contact"));
+      }
 
       if (can(role, "catalogue.view")) {
         const products = (await get("routes/admin.products.tsx", "/admin/products?edit=1&new=1", role)).body as { products: { price: number }[]; manage: boolean; creating: boolean };
