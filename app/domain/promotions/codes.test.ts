@@ -115,6 +115,10 @@ describe("the discount in the e-mails", () => {
       expect(mail.text.indexOf(line)).toBeGreaterThan(mail.text.indexOf("₦21,000.00"));
     }
     expect(orderConfirmationEmail(translatorFor("en"), input).text).not.toContain("VAT");
+    // The owner's alert too.
+    const alert = { to: ["owner@example.com"], publicUrl: "http://shop.test", t: translatorFor("en") };
+    expect(newOrderEmail({ ...alert, vatIncluded: true }, order, null, lagos).text).toContain("Of which VAT (7.5%): ₦1,465.12");
+    expect(newOrderEmail(alert, order, null, lagos).text).not.toContain("VAT");
   });
 
   it("puts the discount in the WhatsApp order message, before the total", () => {
