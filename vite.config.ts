@@ -140,6 +140,8 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   cart: ["toast"],
   // The discount code's texts on the cart and the checkout are written by their loaders (docs/decisions/219).
   promotions: ["shopper", "toast", "order"],
+  // The VAT line of the order e-mail (docs/decisions/223).
+  invoice: ["vatLine"],
   // An order's payment line, how to pay and paying online, written by the order pages' loaders, and
   // why the checkout refused an order, written by its action; toasts, which the root loader translates.
   // The checkout's texts shown only after its action or only in one state are written by its loader

@@ -152,6 +152,12 @@ export function InvoiceDocument({
                 <th scope="row" colSpan={receipt ? 2 : 3} className="pt-2 pr-2 text-right font-normal">{t("invoice.subtotal")}</th>
                 <td className="pt-2 text-right tabular-nums">{formatNaira(invoice.subtotal)}</td>
               </tr>
+              {invoice.discount > 0 && (
+                <tr>
+                  <th scope="row" colSpan={receipt ? 2 : 3} className="pr-2 text-right font-normal">{t("invoice.discount", { code: invoice.promotionCode ?? "" })}</th>
+                  <td className="text-right tabular-nums" data-invoice-discount>−{formatNaira(invoice.discount)}</td>
+                </tr>
+              )}
               <tr>
                 <th scope="row" colSpan={receipt ? 2 : 3} className="pr-2 text-right font-normal">{t("invoice.shipping")}</th>
                 <td className="text-right tabular-nums">{invoice.shipping === 0 ? t("invoice.free") : formatNaira(invoice.shipping)}</td>
@@ -160,6 +166,12 @@ export function InvoiceDocument({
                 <th scope="row" colSpan={receipt ? 2 : 3} className="pr-2 text-right font-semibold">{t("invoice.total")}</th>
                 <td className="text-right font-semibold tabular-nums" data-invoice-total>{formatNaira(invoice.total)}</td>
               </tr>
+              {invoice.vat !== null && (
+                <tr>
+                  <th scope="row" colSpan={receipt ? 2 : 3} className="pr-2 text-right font-normal text-stone-600">{t("invoice.vat")}</th>
+                  <td className="text-right tabular-nums text-stone-600" data-invoice-vat>{formatNaira(invoice.vat)}</td>
+                </tr>
+              )}
             </tfoot>
           )}
         </table>

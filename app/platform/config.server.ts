@@ -68,6 +68,8 @@ const envSchema = z.object({
     .regex(/^\d{10}$/, "must be a 10-digit NUBAN account number")
     .optional(),
   PAY_ON_DELIVERY: booleanFlag.default(true),
+  // The shop is VAT-registered: its prices include VAT at 7.5 % (docs/decisions/223).
+  VAT_INCLUDED: booleanFlag.default(false),
   // 'Pay online' is offered only with the secret key.
   PAYSTACK_SECRET_KEY: z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,}$/, "must be a Paystack secret key (sk_test_... or sk_live_...)").optional(),
   PAYSTACK_PUBLIC_KEY: z.string().trim().regex(/^pk_(test|live)_[A-Za-z0-9_]{8,}$/, "must be a Paystack public key (pk_test_... or pk_live_...)").optional(),
@@ -210,6 +212,8 @@ export interface Config {
     socials: { instagram: string; tiktok: string };
     /** where customers may pay by bank transfer; null when bank transfer is not offered */
     bank: { name: string; accountName: string; accountNumber: string } | null;
+    /** VAT_INCLUDED: prices include VAT at 7.5 %, shown on invoices, order e-mails and the orders CSV */
+    vatIncluded: boolean;
   };
   /** cash or POS when the parcel arrives (the owner may limit it to some delivery zones) */
   payOnDelivery: boolean;
@@ -320,6 +324,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         env.BANK_NAME && env.BANK_ACCOUNT_NAME && env.BANK_ACCOUNT_NUMBER
           ? { name: env.BANK_NAME, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER }
           : null,
+      vatIncluded: env.VAT_INCLUDED,
     },
     payOnDelivery: env.PAY_ON_DELIVERY,
     paystack: env.PAYSTACK_SECRET_KEY ? { secretKey: env.PAYSTACK_SECRET_KEY, publicKey: env.PAYSTACK_PUBLIC_KEY ?? null, apiUrl: env.PAYSTACK_API_URL } : null,

@@ -49,6 +49,7 @@ describe("configuration", () => {
     [{ BANK_NAME: "GTBank" }, /^Invalid configuration: BANK_ACCOUNT_NAME must be set with the other BANK_ settings/],
     [{ BANK_NAME: "GTBank", BANK_ACCOUNT_NAME: "Unboxed Ltd" }, /^Invalid configuration: BANK_ACCOUNT_NUMBER must be set with the other BANK_ settings/],
     [{ PAY_ON_DELIVERY: "sometimes" }, /^Invalid configuration: PAY_ON_DELIVERY must be true or false/],
+    [{ VAT_INCLUDED: "7.5" }, /^Invalid configuration: VAT_INCLUDED must be true or false/],
     [{ SHARED_CACHE_SECONDS: "-1" }, /^Invalid configuration: SHARED_CACHE_SECONDS must be between 0 and 3600/],
     [{ SHARED_CACHE_SECONDS: "1m" }, /^Invalid configuration: SHARED_CACHE_SECONDS must be a number of seconds/],
     [{ PAYSTACK_SECRET_KEY: "pk_test_wrongkind1" }, /^Invalid configuration: PAYSTACK_SECRET_KEY must be a Paystack secret key/],
@@ -86,6 +87,12 @@ describe("configuration", () => {
     });
     expect(all.shop.bank).toEqual({ name: "GTBank", accountName: "Unboxed Perfumes Ltd", accountNumber: "0123456789" });
     expect(all.payOnDelivery).toBe(false);
+  });
+
+  it("says prices include VAT only when VAT_INCLUDED is set (docs/decisions/223)", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).shop.vatIncluded).toBe(false);
+    expect(loadConfig({ DATA_DIR: tempDir(), VAT_INCLUDED: "true" }).shop.vatIncluded).toBe(true);
+    expect(loadConfig({ DATA_DIR: tempDir(), VAT_INCLUDED: "false" }).shop.vatIncluded).toBe(false);
   });
 
   it("offers Paystack only with its secret key, against api.paystack.co unless told otherwise", () => {

@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if ("error" in parsed) {
     return new Response(requestTranslator(request)(parsed.error), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
-  const csv = await exportOrdersCsv(context.db, parsed.filters, staffView(staff.role));
+  const csv = await exportOrdersCsv(context.db, parsed.filters, staffView(staff.role), context.config.shop.vatIncluded);
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

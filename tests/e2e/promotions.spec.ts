@@ -1,4 +1,5 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { parse } from "csv-parse/sync";
 import { addLine, userCartId } from "~/domain/shopper/cart.server";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { hydrated } from "./support";
@@ -14,6 +15,8 @@ const TEXTS = {
   en: { usedUp: "this code has been used up.", applied: (code: string) => `Code ${code} applied.` },
   es: { usedUp: "este código se ha agotado.", applied: (code: string) => `Código ${code} aplicado.` },
 } as const;
+
+const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`;
 
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.toUpperCase();
 
@@ -124,6 +127,9 @@ for (const lang of ["en", "es"] as const) {
       await hydrated(page);
       const number = await checkOut(page);
       numbers.push(number);
+      // The invoice carries the code's line too (docs/decisions/223).
+      await page.goto(`/orders/${number}/invoice`);
+      await expect(page.locator("[data-invoice-discount]")).toHaveText(`−${naira(discount)}`);
       await page.context().close();
     }
 
@@ -140,6 +146,12 @@ for (const lang of ["en", "es"] as const) {
     await expect(owner.getByTestId("promotion-ordersCount")).toHaveText("2");
     await expect(owner.getByTestId("promotion-discountGiven")).toHaveText(`₦${((2 * discount) / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`);
     for (const number of numbers) await expect(owner.getByRole("link", { name: number })).toBeVisible();
+    // Each order's page shows the discount, and so does the accountant's CSV.
+    await owner.goto(`/admin/orders/${numbers[0]}`);
+    await expect(owner.getByTestId("admin-order-discount")).toHaveText(`−${naira(discount)}`);
+    const csv = await (await owner.request.get("/admin/orders/export")).text();
+    const row = (parse(csv, { bom: true, columns: true }) as Record<string, string>[]).find((r) => r.order === numbers[0]);
+    expect(row).toMatchObject({ promotion_code: code, discount_ngn: (discount / 100).toFixed(2) });
     await owner.goto("/admin/promotions");
     await expect(owner.getByRole("row").filter({ hasText: code }).getByTestId("promotion-state")).toHaveText("Used up");
     await ownerContext.close();

@@ -31,6 +31,9 @@ export async function insertOrder(
     paymentMethod?: PaymentMethod | null;
     /** the mobile number on the order (E.164) */
     phone?: string | null;
+    /** kobo a discount code took off the goods, and the code (total = subtotal - discount) */
+    discount?: number;
+    promotionCode?: string | null;
   },
 ): Promise<{ id: number; number: string; total: number }> {
   // Read before the transaction, which then starts with a write: on SQLite a transaction that read
@@ -69,7 +72,9 @@ export async function insertOrder(
         address_id: null,
         subtotal,
         shipping: 0,
-        total: subtotal,
+        discount: input.discount ?? 0,
+        promotion_code: input.promotionCode ?? null,
+        total: subtotal - (input.discount ?? 0),
         payment_status: input.paymentStatus ?? (input.paidAt ? "paid" : "unpaid"),
         paid_at: input.paidAt ?? null,
         payment_method: input.paymentMethod ?? null,

@@ -94,6 +94,16 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
                   </th>
                   <td className="py-1 text-right tabular-nums">{formatNaira(order.subtotal)}</td>
                 </tr>
+                {order.discount > 0 && (
+                  <tr>
+                    <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
+                      {t("admin.orders.discount", { code: order.promotionCode ?? "" })}
+                    </th>
+                    <td className="py-1 text-right tabular-nums" data-testid="admin-order-discount">
+                      −{formatNaira(order.discount)}
+                    </td>
+                  </tr>
+                )}
                 <tr>
                   <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
                     {t("admin.orders.delivery")}

@@ -93,3 +93,26 @@ describe.each(ENGINES)("admin dashboard on %s", (engine) => {
     expect(d.latest[3]).toMatchObject({ channel: "whatsapp", customer: null, status: "pending" });
   });
 });
+
+describe.each(ENGINES)("the dashboard's revenue and discounts on %s", (engine) => {
+  let t: TestDatabase;
+
+  beforeAll(async () => {
+    t = await freshDatabase(engine);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("counts what was received, net of discount codes (docs/decisions/219)", async () => {
+    const now = new Date("2026-03-10T12:00:00.000Z");
+    const brandId = (await addBrand(t.db)).id;
+    const categoryId = (await addCategory(t.db)).id;
+    const product = await addProduct(t.db, { brandId, categoryId, name: "Rose Noir", price: 1_000_000, stock: 100 });
+    const at = "2026-03-10T09:00:00.000Z";
+    await insertOrder(t.db, { createdAt: at, paidAt: at, items: [{ productId: product.id, quantity: 2 }], discount: 300_000, promotionCode: "SAVE15" });
+    await insertOrder(t.db, { createdAt: at, paidAt: at, items: [{ productId: product.id, quantity: 1 }] });
+    const d = await loadDashboard(t.db, now);
+    expect(d.today).toEqual({ orders: 2, revenue: 2_000_000 - 300_000 + 1_000_000 });
+  });
+});

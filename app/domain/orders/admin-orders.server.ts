@@ -184,6 +184,9 @@ export interface AdminOrderDetail extends AdminOrderRow {
   /** the order has a private link that works (the owner may revoke it) */
   privateLink: boolean;
   subtotal: number;
+  /** kobo a discount code took off the goods, and the code (docs/decisions/219) */
+  discount: number;
+  promotionCode: string | null;
   shipping: number;
   address: { street: string; city: string; state: string; country: string } | null;
   items: { id: number; productId: number | null; name: string; unitPrice: number; quantity: number; lineTotal: number }[];
@@ -254,6 +257,8 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
     channel: order.channel,
     status: order.status,
     subtotal: order.subtotal,
+    discount: Number(order.discount ?? 0),
+    promotionCode: order.promotion_code,
     shipping: order.shipping,
     total: order.total,
     ...customerOf(order),

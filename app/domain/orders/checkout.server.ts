@@ -460,6 +460,7 @@ async function queueConfirmation(trx: Transaction<Database>, mail: ConfirmationM
     order,
     address,
     bank: mail.config.shop.bank,
+    vatIncluded: mail.config.shop.vatIncluded,
     // A guest's private link: the only way back to the order without an account.
     orderUrl: `${mail.config.publicUrl}${guest ? guest.link : `/orders/${order.number}`}`,
   });

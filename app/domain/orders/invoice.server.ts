@@ -3,6 +3,7 @@ import type { OrderChannel, OrderStatus, PaymentMethod, PaymentStatus } from "~/
 import type { Config } from "~/platform/config.server";
 import { qrPath } from "~/platform/qr.server";
 import { ORDER_COLUMNS, ordersWithCustomer } from "./order-columns.server";
+import { vatContained } from "./vat.server";
 
 /**
  * What an invoice or a packing slip shows: the shop's details, the order with its items and totals
@@ -21,8 +22,13 @@ export interface InvoiceView {
   phone: string | null;
   items: { name: string; unitPrice: number; quantity: number; lineTotal: number }[];
   subtotal: number;
+  /** kobo a discount code took off the goods, and the code (docs/decisions/219) */
+  discount: number;
+  promotionCode: string | null;
   shipping: number;
   total: number;
+  /** the VAT contained in the total when the shop's prices include VAT (VAT_INCLUDED), else null */
+  vat: number | null;
   payment: { status: PaymentStatus; method: PaymentMethod | null; paidAt: string | null };
   shop: { name: string; email: string; phone: string; whatsapp: string; address: string; bank: Config["shop"]["bank"] };
   qr: { size: number; d: string };
@@ -55,8 +61,11 @@ async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: 
     phone: order.phone,
     items: items.map((i) => ({ name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
     subtotal: order.subtotal,
+    discount: Number(order.discount ?? 0),
+    promotionCode: order.promotion_code,
     shipping: order.shipping,
     total: order.total,
+    vat: config.shop.vatIncluded ? vatContained(order.total) : null,
     payment: { status: order.payment_status, method: order.payment_method, paidAt: order.paid_at },
     shop: {
       name: "Unboxed",

@@ -27,18 +27,20 @@ describe.each(ENGINES)("invoices on %s", (engine) => {
   let stranger: number;
   let number: string;
   let product: number;
+  let rose: number;
   const config = () => testContext(t).config;
 
   beforeAll(async () => {
     t = await freshDatabase(engine);
     owner = (await addUser(t.db, "customer", `ada-${engine}@example.com`, "Ada")).id;
     stranger = (await addUser(t.db, "customer")).id;
-    const [oud, rose] = await makeProducts(t.db, [
+    const [oud, rosePerfume] = await makeProducts(t.db, [
       { name: "Oud Wood 50ml", price: 2_900_050, stock: 10 },
       { name: "Rose Noir", price: 1_000_000, stock: 10 },
     ]);
     product = oud;
-    number = (await insertOrder(t.db, { userId: owner, phone: "+2348031234567", items: [{ productId: oud, quantity: 2 }, { productId: rose, quantity: 1 }] })).number;
+    rose = rosePerfume;
+    number = (await insertOrder(t.db, { userId: owner, phone: "+2348031234567", items: [{ productId: oud, quantity: 2 }, { productId: rosePerfume, quantity: 1 }] })).number;
   });
   afterAll(async () => {
     await t?.drop();
@@ -69,6 +71,17 @@ describe.each(ENGINES)("invoices on %s", (engine) => {
     expect((await invoiceForAdmin(t.db, config(), paid.number))?.payment).toEqual({ status: "paid", method: "paystack", paidAt });
     // An order from before numbers were asked has none.
     expect((await invoiceForAdmin(t.db, config(), paid.number))?.phone).toBeNull();
+  });
+
+  it("shows a discount code's line and, only when the shop's prices include VAT, the VAT inside the total", async () => {
+    // ₦10,000 of goods less ₦1,500 (SAVE15): ₦8,500; its VAT at 7.5 % inside: 8,500 × 7.5 / 107.5 = ₦593.02 (59,302.3 kobo).
+    const coded = await insertOrder(t.db, { userId: owner, items: [{ productId: rose, quantity: 1 }], discount: 150_000, promotionCode: "SAVE15" });
+    const plain = await invoiceForAdmin(t.db, config(), coded.number);
+    expect(plain).toMatchObject({ subtotal: 1_000_000, discount: 150_000, promotionCode: "SAVE15", total: 850_000, vat: null });
+    const registered = { ...config(), shop: { ...config().shop, vatIncluded: true } };
+    expect((await invoiceForAdmin(t.db, registered, coded.number))?.vat).toBe(59_302);
+    // An order without a code shows no discount.
+    expect(await invoiceForAdmin(t.db, config(), number)).toMatchObject({ discount: 0, promotionCode: null });
   });
 
   it("gives a customer only their own orders", async () => {

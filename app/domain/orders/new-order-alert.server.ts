@@ -5,6 +5,7 @@ import { formatNaira } from "~/lib/money";
 import { formatPhone, whatsAppHref } from "~/lib/phone";
 import { queueMail } from "../operations/mail-outbox.server";
 import type { PlacedOrder } from "./orders.server";
+import { vatContained } from "./vat.server";
 
 /**
  * The owner's e-mail about a new order (docs/decisions/112), queued by insertOrder in the transaction
@@ -18,6 +19,8 @@ export interface OwnerAlert {
   publicUrl: string;
   /** the shop's default language: the owner's own is not known when a shopper orders */
   t: Translate;
+  /** VAT_INCLUDED: the total's VAT is shown under it (docs/decisions/223) */
+  vatIncluded?: boolean;
   /** queues the alert to the owner's WhatsApp too (OWNER_WHATSAPP, docs/decisions/220); absent when off */
   whatsapp?: (trx: Transaction<Database>, order: Pick<PlacedOrder, "id" | "number" | "total">) => Promise<unknown>;
 }
@@ -45,6 +48,7 @@ export function newOrderEmail(
     ...(order.discount ? [t("promotions.order.mail", { code: order.promotionCode ?? "", amount: formatNaira(order.discount) })] : []),
     t(k + "shipping", { amount: order.shipping === 0 ? t("admin.orders.free") : formatNaira(order.shipping) }),
     t(k + "total", { amount: formatNaira(order.total) }),
+    ...(alert.vatIncluded ? [t("invoice.vatLine", { amount: formatNaira(vatContained(order.total)) })] : []),
     t(k + "payment", { method: t(`admin.orders.paymentMethod.${order.paymentMethod ?? "none"}`), status: t(`admin.orders.paymentStatus.${order.paymentStatus}`).toLowerCase() }),
     "",
     customer ? t(k + "customer", { name: customer.name, email: customer.email }) : t(k + "guest"),

@@ -21,6 +21,7 @@ export function ownerAlert(config: Pick<Config, "shop" | "publicUrl"> & Partial<
     to: config.shop.ownerEmails,
     publicUrl: config.publicUrl,
     t: translatorFor(DEFAULT_LOCALE),
+    vatIncluded: config.shop.vatIncluded,
     ...(messaging?.whatsapp && messaging.ownerWhatsapp
       ? { whatsapp: (trx: Parameters<NonNullable<OwnerAlert["whatsapp"]>>[0], order: Parameters<NonNullable<OwnerAlert["whatsapp"]>>[1]) => queueOwnerWhatsApp(trx, { messaging, publicUrl: config.publicUrl }, order) }
       : {}),

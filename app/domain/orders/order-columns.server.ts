@@ -10,7 +10,7 @@ export function ordersWithCustomer(db: Db) {
   return db.selectFrom("orders as o").leftJoin("users as u", "u.id", "o.user_id");
 }
 
-/** The order's number, moment, state, money, delivery address as placed, phone and customer. */
+/** The order's number, moment, state, money (the discount and its code included), delivery address as placed, phone and customer. */
 export const ORDER_COLUMNS = [
   "o.id",
   "o.number",
@@ -20,6 +20,8 @@ export const ORDER_COLUMNS = [
   "o.subtotal",
   "o.shipping",
   "o.total",
+  "o.discount",
+  "o.promotion_code",
   "o.payment_status",
   "o.ship_street",
   "o.ship_city",

@@ -3,6 +3,7 @@ import { ORDER_COLUMNS } from "./order-columns.server";
 import { filteredOrders, parseOrderFilters, type OrderFilters } from "./admin-orders.server";
 import { nairaCell, neutraliseFormula, toCsv } from "../catalogue/catalogue-csv.server";
 import type { StaffView } from "../backoffice/staff-view.server";
+import { vatContained } from "./vat.server";
 
 /**
  * Orders for the accountant: one CSV row per order in a date range (days in Lagos time, both ends
@@ -24,6 +25,8 @@ export const ORDER_EXPORT_COLUMNS = [
   "items",
   "quantity",
   "subtotal_ngn",
+  "discount_ngn",
+  "promotion_code",
   "shipping_ngn",
   "total_ngn",
   "street",
@@ -48,12 +51,20 @@ function lagosStamp(iso: string): string {
 
 const BATCH = 1000;
 
+/** The VAT contained in each order's total, added as the last column when the shop's prices include VAT (docs/decisions/223). */
+export const VAT_COLUMN = "vat_ngn";
+
 /**
  * The CSV; `view` (docs/decisions/218): without `contact`, the e-mail and phone columns stay empty, and
- * without `prices`, so do the amounts.
+ * without `prices`, so do the amounts. `vatIncluded` (VAT_INCLUDED) adds the VAT column.
  */
-export async function exportOrdersCsv(db: Db, filters: OrderExportFilters, view: StaffView = { revenue: true, prices: true, contact: true }): Promise<string> {
-  const rows: string[][] = [[...ORDER_EXPORT_COLUMNS]];
+export async function exportOrdersCsv(
+  db: Db,
+  filters: OrderExportFilters,
+  view: StaffView = { revenue: true, prices: true, contact: true },
+  vatIncluded = false,
+): Promise<string> {
+  const rows: string[][] = [vatIncluded ? [...ORDER_EXPORT_COLUMNS, VAT_COLUMN] : [...ORDER_EXPORT_COLUMNS]];
   let afterId = 0;
   for (;;) {
     const orders = await filteredOrders(db, filters)
@@ -98,12 +109,15 @@ export async function exportOrdersCsv(db: Db, filters: OrderExportFilters, view:
         neutraliseFormula(lines.map((l) => `${l.quantity} x ${l.name}`).join("; ")),
         String(lines.reduce((n, l) => n + l.quantity, 0)),
         view.prices ? nairaCell(o.subtotal) : "",
+        view.prices ? nairaCell(Number(o.discount ?? 0)) : "",
+        neutraliseFormula(o.promotion_code ?? ""),
         view.prices ? nairaCell(o.shipping) : "",
         view.prices ? nairaCell(o.total) : "",
         neutraliseFormula(o.ship_street ?? ""),
         neutraliseFormula(o.ship_city ?? ""),
         neutraliseFormula(o.ship_state ?? ""),
         neutraliseFormula(o.ship_country ?? ""),
+        ...(vatIncluded ? [view.prices ? nairaCell(vatContained(o.total)) : ""] : []),
       ]);
     }
     if (orders.length < BATCH) break;

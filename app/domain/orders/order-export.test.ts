@@ -28,6 +28,8 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
     await insertOrder(t.db, { number: "UB-2", items: [{ productId: rose, quantity: 1 }], channel: "whatsapp", status: "cancelled", createdAt: "2026-10-31T22:59:00.000Z", address: null });
     await insertOrder(t.db, { number: "UB-3", userId: customer.id, items: [{ productId: rose, quantity: 3 }], status: "delivered", createdAt: "2026-11-30T22:59:59.000Z" });
     await insertOrder(t.db, { number: "UB-4", userId: customer.id, items: [{ productId: rose, quantity: 1 }], createdAt: "2026-11-30T23:00:00.000Z" });
+    // A code the owner wrote as a formula is written as text.
+    await insertOrder(t.db, { number: "UB-5", items: [{ productId: rose, quantity: 3 }], discount: 450_000, promotionCode: "=SAVE15", createdAt: "2026-12-02T10:00:00.000Z" });
   });
   afterAll(async () => {
     await t?.drop();
@@ -37,7 +39,7 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
     const csv = await exportOrdersCsv(t.db, filters(""));
     expect(csv.startsWith("\uFEFF" + ORDER_EXPORT_COLUMNS.join(",") + "\r\n")).toBe(true);
     const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => r.order)).toEqual(["UB-1", "UB-2", "UB-3", "UB-4"]);
+    expect(rows.map((r) => r.order)).toEqual(["UB-1", "UB-2", "UB-3", "UB-4", "UB-5"]);
     expect(rows[0]).toMatchObject({
       date: "2026-11-01 00:30",
       channel: "checkout",
@@ -56,6 +58,20 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
     expect(rows[1]).toMatchObject({ date: "2026-10-31 23:59", customer: "", email: "", phone: "", street: "", status: "cancelled", total_ngn: "10000.00" });
   });
 
+  it("writes the discount and its code, and the VAT column only when the shop's prices include VAT", async () => {
+    const discounted = await exportOrdersCsv(t.db, filters("from=2026-12-02&to=2026-12-02"));
+    const [row] = parse(discounted, { bom: true, columns: true }) as Record<string, string>[];
+    expect(row).toMatchObject({ order: "UB-5", subtotal_ngn: "30000.00", discount_ngn: "4500.00", promotion_code: "'=SAVE15", total_ngn: "25500.00" });
+    expect(row).not.toHaveProperty("vat_ngn");
+    const withVat = parse(await exportOrdersCsv(t.db, filters("from=2026-12-02&to=2026-12-02"), undefined, true), { bom: true, columns: true }) as Record<string, string>[];
+    // 2,550,000 kobo × 7.5 / 107.5 = 177,906.98 → ₦1,779.07
+    expect(withVat[0]).toMatchObject({ order: "UB-5", total_ngn: "25500.00", vat_ngn: "1779.07" });
+    const hidden = parse(await exportOrdersCsv(t.db, filters("from=2026-12-02&to=2026-12-02"), { revenue: false, prices: false, contact: false }, true), { bom: true, columns: true }) as Record<string, string>[];
+    expect(hidden[0]).toMatchObject({ discount_ngn: "", vat_ngn: "", total_ngn: "" });
+    // An order without a code: nothing off.
+    expect((await rowsOf("from=2026-11-01&to=2026-11-01"))[0]).toMatchObject({ discount_ngn: "0.00", promotion_code: "" });
+  });
+
   it("leaves the e-mail and phone columns empty for a role without customers' contact details, and the amounts for one without prices", async () => {
     const csv = await exportOrdersCsv(t.db, filters(""), { revenue: false, prices: false, contact: false });
     const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
@@ -67,7 +83,7 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
   it("keeps the days of a range in Lagos time, both ends included, and filters by status", async () => {
     expect((await rowsOf("from=2026-11-01&to=2026-11-30")).map((r) => r.order)).toEqual(["UB-1", "UB-3"]);
     expect((await rowsOf("from=2026-10-31&to=2026-10-31")).map((r) => r.order)).toEqual(["UB-2"]);
-    expect((await rowsOf("from=2026-12-01")).map((r) => r.order)).toEqual(["UB-4"]);
+    expect((await rowsOf("from=2026-12-01&to=2026-12-01")).map((r) => r.order)).toEqual(["UB-4"]);
     expect((await rowsOf("status=delivered")).map((r) => r.order)).toEqual(["UB-3"]);
     // Dates the wrong way round mean the days between them.
     expect((await rowsOf("from=2026-11-30&to=2026-11-01")).map((r) => r.order)).toEqual(["UB-1", "UB-3"]);

@@ -4,11 +4,20 @@ import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { deliveryAmount, paymentInstructions, paymentLabel } from "~/lib/order-text";
 import type { AddressSnapshot, PlacedOrder } from "./orders.server";
+import { vatContained } from "./vat.server";
 
 /** The order confirmation: items, totals, address (or pick-up) and how to pay, in plain text and simple HTML. */
 export function orderConfirmationEmail(
   t: Translate,
-  input: { firstName: string; order: PlacedOrder; address: AddressSnapshot | null; bank: Config["shop"]["bank"]; orderUrl: string },
+  input: {
+    firstName: string;
+    order: PlacedOrder;
+    address: AddressSnapshot | null;
+    bank: Config["shop"]["bank"];
+    orderUrl: string;
+    /** VAT_INCLUDED: the total's VAT is shown under it (docs/decisions/223) */
+    vatIncluded?: boolean;
+  },
 ): { subject: string; text: string; html: string } {
   const { order, address, bank } = input;
   const itemLines = order.items.map((item) =>
@@ -23,6 +32,7 @@ export function orderConfirmationEmail(
     ...(order.discount > 0 ? [t("promotions.order.mail", { code: order.promotionCode ?? "", amount: formatNaira(order.discount) })] : []),
     t("account.email.delivery", { amount: deliveryAmount(t, order) }),
     t("account.email.total", { amount: formatNaira(order.total) }),
+    ...(input.vatIncluded ? [t("invoice.vatLine", { amount: formatNaira(vatContained(order.total)) })] : []),
     `${t("purchase.order.payment")}: ${paymentLabel(t, order)}`,
   ];
   const pay = paymentInstructions(t, order, bank);

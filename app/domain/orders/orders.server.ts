@@ -453,8 +453,8 @@ export interface WhatsAppOrderOptions {
   placedFrom?: string | null;
 }
 
-/** The chat message: a greeting, one line per item (name, quantity, line price), the delivery note, the total and the reference. */
-export function whatsAppMessage(t: Translate, order: Pick<PlacedOrder, "number" | "items" | "total">): string {
+/** The chat message: a greeting, one line per item (name, quantity, line price), the discount if any, the delivery note, the total and the reference. */
+export function whatsAppMessage(t: Translate, order: Pick<PlacedOrder, "number" | "items" | "total"> & Partial<Pick<PlacedOrder, "discount" | "promotionCode">>): string {
   return [
     t("cart.whatsapp.greeting"),
     "",
@@ -462,6 +462,8 @@ export function whatsAppMessage(t: Translate, order: Pick<PlacedOrder, "number" 
       t("cart.whatsapp.line", { name: item.name, quantity: item.quantity, price: formatNaira(item.unitPrice * item.quantity) }),
     ),
     "",
+    // A discount the order was given (docs/decisions/219): the shop sees what was taken off.
+    ...(order.discount ? [t("promotions.order.mail", { code: order.promotionCode ?? "", amount: formatNaira(order.discount) })] : []),
     t("cart.whatsapp.delivery"),
     t("cart.whatsapp.total", { total: formatNaira(order.total) }),
     t("cart.whatsapp.reference", { number: order.number }),

@@ -11,7 +11,7 @@ import { createPromotion, parsePromotion, type PromotionFields, promotionResults
 import { applyPromotion, enterCode, evaluateCode, type Promotion } from "./codes.server";
 import { orderConfirmationEmail } from "../orders/order-mail.server";
 import { newOrderEmail } from "../orders/new-order-alert.server";
-import type { PlacedOrder } from "../orders/orders.server";
+import { whatsAppMessage, type PlacedOrder } from "../orders/orders.server";
 
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
 const PAYMENT = { paystack: false, bankTransfer: true, payOnDelivery: true };
@@ -103,6 +103,30 @@ describe("the discount in the e-mails", () => {
     }
     const alert = newOrderEmail({ to: ["owner@example.com"], publicUrl: "http://shop.test", t: translatorFor("en") }, order, null, lagos);
     expect(alert.text).toContain("Discount (AMAKA10): −₦2,000.00");
+  });
+
+  it("shows the VAT inside the total only when the shop's prices include VAT (docs/decisions/223)", () => {
+    const input = { firstName: "Chioma", order, address: lagos, bank: null, orderUrl: "http://shop.test/orders/UB-10001" };
+    // ₦21,000 × 7.5 / 107.5 = ₦1,465.116… → ₦1,465.12
+    for (const [lang, line] of [["en", "Of which VAT (7.5%): ₦1,465.12"], ["es", "De lo cual IVA (7,5 %): ₦1,465.12"]] as const) {
+      const mail = orderConfirmationEmail(translatorFor(lang), { ...input, vatIncluded: true });
+      expect(mail.text).toContain(line);
+      expect(mail.html).toContain(line);
+      expect(mail.text.indexOf(line)).toBeGreaterThan(mail.text.indexOf("₦21,000.00"));
+    }
+    expect(orderConfirmationEmail(translatorFor("en"), input).text).not.toContain("VAT");
+    // The owner's alert too.
+    const alert = { to: ["owner@example.com"], publicUrl: "http://shop.test", t: translatorFor("en") };
+    expect(newOrderEmail({ ...alert, vatIncluded: true }, order, null, lagos).text).toContain("Of which VAT (7.5%): ₦1,465.12");
+    expect(newOrderEmail(alert, order, null, lagos).text).not.toContain("VAT");
+  });
+
+  it("puts the discount in the WhatsApp order message, before the total", () => {
+    const text = whatsAppMessage(translatorFor("en"), order);
+    expect(text).toContain("Discount (AMAKA10): −₦2,000.00");
+    expect(text.indexOf("Discount (AMAKA10)")).toBeLessThan(text.indexOf("Total: ₦21,000.00"));
+    expect(whatsAppMessage(translatorFor("es"), order)).toContain("Descuento (AMAKA10): −₦2,000.00");
+    expect(whatsAppMessage(translatorFor("en"), { ...order, discount: 0, promotionCode: null })).not.toContain("Discount");
   });
 });
 
