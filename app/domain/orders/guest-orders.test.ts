@@ -48,7 +48,7 @@ describe.each(ENGINES)("guest orders on %s", (engine) => {
   /** Each test its own IP address, so the per-IP limit of one does not spill into another. */
   const fromNewIp = () => ({ ...context, clientIp: `192.0.2.${++ips}` });
 
-  async function submit(cartId: string, input: Partial<GuestCheckoutInput> = {}, ctx = fromNewIp()) {
+  async function submit(cartId: string, input: Partial<GuestCheckoutInput> = {}, ctx = fromNewIp(), locale?: "en" | "es") {
     const view = await guestCheckoutView(t.db, cartId, PAYMENT);
     return placeGuestOrder(
       ctx,
@@ -68,7 +68,7 @@ describe.each(ENGINES)("guest orders on %s", (engine) => {
         email: "Ada.Obi@Example.com",
         ...input,
       },
-      { t: en },
+      { t: locale === "es" ? translatorFor("es") : en, locale },
     );
   }
 
@@ -252,5 +252,42 @@ describe.each(ENGINES)("guest orders on %s", (engine) => {
     const mail = await t.db.selectFrom("mail_outbox").select(["to_address", "text_body"]).where("kind", "=", "order-status").orderBy("id", "desc").executeTakeFirstOrThrow();
     expect(mail.to_address).toBe("listed@example.com");
     expect(mail.text_body).toContain("http://shop.test/track");
+  });
+
+  it("keeps the guest's language on the order: its status e-mails and messages speak it", async () => {
+    const [oud] = await makeProducts(t.db, [{ name: "Spoken Oud", price: 100_000, stock: 5 }]);
+    const placed = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "habla@example.com", phone: "0803 555 1201", name: "Lola Ruiz" }, fromNewIp(), "es");
+    const english = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "speaks@example.com", phone: "0803 555 1202", name: "Ken Obi" });
+    if (!placed.ok || !english.ok) throw new Error("not placed");
+    expect((await t.db.selectFrom("orders").select("locale").where("id", "=", placed.order.id).executeTakeFirstOrThrow()).locale).toBe("es");
+    const owner = await makeUser(t.db, "owner-of-spoken@example.com");
+    const statusMail = async (number: string, to: "confirmed" | "shipped") => {
+      const moved = await changeOrderStatus(context, { number, from: to === "confirmed" ? "pending" : "confirmed", to, note: null, actorId: owner });
+      expect(moved).toMatchObject({ ok: true, mail: "queued" });
+      return t.db.selectFrom("mail_outbox").select(["to_address", "subject", "text_body"]).where("kind", "=", "order-status").orderBy("id", "desc").executeTakeFirstOrThrow();
+    };
+    const spanish = await statusMail(placed.order.number, "confirmed");
+    expect(spanish.to_address).toBe("habla@example.com");
+    expect(spanish.subject).toBe(translatorFor("es")("admin.mail.subject", { number: placed.order.number, status: translatorFor("es")("admin.orders.status.confirmed") }));
+    expect(spanish.text_body).toContain(translatorFor("es")("admin.mail.greeting", { name: "Lola Ruiz" }));
+    const plain = await statusMail(english.order.number, "confirmed");
+    expect(plain.subject).toBe(en("admin.mail.subject", { number: english.order.number, status: en("admin.orders.status.confirmed") }));
+  });
+
+  it("sends a guest's WhatsApp and SMS messages in the order's language, by the guest's name, to the tracking page", async () => {
+    const messaging = testContext(t, { GUEST_PAY_ON_DELIVERY_MAX: "200000", WHATSAPP_TOKEN: "test-token-0123456789abcdef", WHATSAPP_PHONE_NUMBER_ID: "1234567890" });
+    const [oud] = await makeProducts(t.db, [{ name: "Messaged Oud", price: 100_000, stock: 5 }]);
+    const placed = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "mensaje@example.com", phone: "0803 555 1301", name: "Ana Eze" }, { ...messaging, clientIp: "203.0.113.77" }, "es");
+    if (!placed.ok) throw new Error(placed.problem);
+    const owner = await makeUser(t.db, "owner-of-messaged@example.com");
+    await changeOrderStatus(messaging, { number: placed.order.number, from: "pending", to: "confirmed", note: null, actorId: owner });
+    await changeOrderStatus(messaging, { number: placed.order.number, from: "confirmed", to: "shipped", note: null, actorId: owner });
+    const messages = await t.db.selectFrom("message_outbox").selectAll().where("order_id", "=", placed.order.id).execute();
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) {
+      expect(m).toMatchObject({ locale: "es", to_phone: "+2348035551301" });
+      expect(m.template_params).toContain("Ana Eze");
+      expect(m.template_params).toContain("http://shop.test/track");
+    }
   });
 });
