@@ -7,7 +7,7 @@ import { translatorFor } from "~/platform/translations.server";
 import { guestCheckoutView } from "./checkout.server";
 import { findOrderForUser } from "./order-history.server";
 import { createAccountFromLink, type GuestCheckoutInput, placeGuestOrder } from "./guest-orders.server";
-import { findOrderByLink, orderLinkToken, revokeOrderLink, trackOrder } from "./order-tracking.server";
+import { findOrderByLink, orderLinkToken, reissueOrderLink, revokeOrderLink, trackOrder } from "./order-tracking.server";
 import { TooManyAttempts } from "../operations/rate-limits.server";
 import { changeOrderStatus, getAdminOrder, listAdminOrders } from "./admin-orders.server";
 import { exportOrdersCsv } from "./order-export.server";
@@ -289,5 +289,37 @@ describe.each(ENGINES)("guest orders on %s", (engine) => {
       expect(m.template_params).toContain("Ana Eze");
       expect(m.template_params).toContain("http://shop.test/track");
     }
+  });
+
+  it("issues a new private link after a revoke: e-mailed in the order's language, the old one dead, both audited, one link for two owners at once", async () => {
+    const [oud] = await makeProducts(t.db, [{ name: "Relinked Oud", price: 100_000, stock: 5 }]);
+    const placed = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "relink@example.com", phone: "0803 555 1401", name: "Uche Relink" }, fromNewIp(), "es");
+    if (!placed.ok) throw new Error(placed.problem);
+    const owner = await makeUser(t.db, "owner-of-relinked@example.com");
+    const oldToken = placed.link!.replace("/track/", "");
+    // While the link works, none is issued.
+    expect(await reissueOrderLink(t.db, context.config, { number: placed.order.number, actorId: owner })).toEqual({ ok: false, error: "active" });
+    expect(await revokeOrderLink(t.db, placed.order.id, owner)).toBe(true);
+    const results = await Promise.all([1, 2].map(() => reissueOrderLink(t.db, context.config, { number: placed.order.number, actorId: owner })));
+    expect(results).toEqual(expect.arrayContaining([{ ok: true, email: "relink@example.com" }, { ok: false, error: "active" }]));
+    const mails = await t.db.selectFrom("mail_outbox").select(["to_address", "subject", "text_body"]).where("kind", "=", "order-link").where("to_address", "=", "relink@example.com").execute();
+    expect(mails).toHaveLength(1);
+    const es = translatorFor("es");
+    expect(mails[0].subject).toBe(es("mail.newOrderLink.subject", { number: placed.order.number }));
+    const newToken = mails[0].text_body.match(/http:\/\/shop\.test\/track\/([A-Za-z0-9_-]{43})/)?.[1];
+    expect(newToken).toBeDefined();
+    expect(newToken).not.toBe(oldToken);
+    expect((await findOrderByLink(t.db, newToken!))?.number).toBe(placed.order.number);
+    expect(await findOrderByLink(t.db, oldToken)).toBeNull();
+    const audit = await t.db.selectFrom("audit_log").select(["actor_user_id", "changes"]).where("entity", "=", "order").where("entity_id", "=", placed.order.id).orderBy("id").execute();
+    expect(audit.map((a) => [a.actor_user_id, JSON.parse(a.changes ?? "{}").privateLink])).toEqual([
+      [owner, ["active", "revoked"]],
+      [owner, ["revoked", "reissued"]],
+    ]);
+    // Only a guest's checkout order has a link; an unknown number is not found.
+    const account = await makeUser(t.db, "relink-account@example.com");
+    await t.db.updateTable("orders").set({ user_id: account, access_token_hash: null }).where("id", "=", placed.order.id).execute();
+    expect(await reissueOrderLink(t.db, context.config, { number: placed.order.number, actorId: owner })).toEqual({ ok: false, error: "noEmail" });
+    expect(await reissueOrderLink(t.db, context.config, { number: "UB-99999999", actorId: owner })).toEqual({ ok: false, error: "notFound" });
   });
 });
