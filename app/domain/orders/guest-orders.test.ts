@@ -11,6 +11,7 @@ import { findOrderByLink, orderLinkToken, reissueOrderLink, revokeOrderLink, tra
 import { TooManyAttempts } from "../operations/rate-limits.server";
 import { changeOrderStatus, getAdminOrder, listAdminOrders } from "./admin-orders.server";
 import { exportOrdersCsv } from "./order-export.server";
+import { reviewEligibility, reviewInput, submitReview } from "../catalogue/reviews.server";
 
 // Guest checkout, its limits, the private link, tracking and an account afterwards (docs/decisions/217).
 
@@ -321,5 +322,23 @@ describe.each(ENGINES)("guest orders on %s", (engine) => {
     await t.db.updateTable("orders").set({ user_id: account, access_token_hash: null }).where("id", "=", placed.order.id).execute();
     expect(await reissueOrderLink(t.db, context.config, { number: placed.order.number, actorId: owner })).toEqual({ ok: false, error: "noEmail" });
     expect(await reissueOrderLink(t.db, context.config, { number: "UB-99999999", actorId: owner })).toEqual({ ok: false, error: "notFound" });
+  });
+
+  it("makes a guest a verified buyer only once an account holds the delivered order", async () => {
+    const [oud] = await makeProducts(t.db, [{ name: "Reviewed Guest Oud", price: 100_000, stock: 5 }]);
+    // An account with the e-mail already: its guest order stays a guest's, so it proves nothing for the account.
+    const known = await makeUser(t.db, "known-reviewer@example.com");
+    const theirs = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "known-reviewer@example.com", phone: "0803 555 1501" });
+    // A guest without an account, whose order is delivered.
+    const later = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "later-reviewer@example.com", phone: "0803 555 1502", name: "Ngozi Later" });
+    if (!theirs.ok || !later.ok) throw new Error("not placed");
+    await t.db.updateTable("orders").set({ status: "delivered" }).where("id", "in", [theirs.order.id, later.order.id]).execute();
+    const review = reviewInput.parse({ rating: "5", body: "Smells exactly like the boxed one." });
+    expect(await reviewEligibility(t.db, known, oud)).toBe("notBought");
+    expect(await submitReview(t.db, known, oud, review)).toEqual({ ok: false, problem: "notBought" });
+    const created = await createAccountFromLink(context, later.link!.replace("/track/", ""), "a long enough password");
+    if (!created.ok) throw new Error(created.problem);
+    expect(await reviewEligibility(t.db, created.userId, oud)).toBe("eligible");
+    expect(await submitReview(t.db, created.userId, oud, review)).toEqual({ ok: true });
   });
 });
