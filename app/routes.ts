@@ -57,6 +57,8 @@ export default [
     route("reviews", "routes/admin.reviews.tsx"),
     route("regions", "routes/admin.regions.tsx"),
     route("customers", "routes/admin.customers.tsx"),
+    route("customers/export", "routes/admin.customers.export.ts"),
+    route("customers/guest/:number", "routes/admin.customers.guest.$number.tsx"),
     route("customers/:id", "routes/admin.customers.$id.tsx"),
     route("delivery", "routes/admin.delivery.tsx"),
     route("messages", "routes/admin.messages.tsx"),

@@ -264,6 +264,8 @@ export interface OrderTable {
   customer_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** SHA-256 (hex) of the order's private link's token; null: no link, or revoked by the owner */
   access_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the language its shopper used (en, es): a guest's e-mails and messages speak it; null before it was kept */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
   /** when the owner was told this unconfirmed pay-on-delivery order will expire */
   hold_warned_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** kobo taken off the goods by a discount code; total = subtotal - discount + shipping */

@@ -128,7 +128,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           clientIp: context.clientIp,
           marketingOptIn: form.get("marketing") === "on" ? { locale: detectLocale(request).locale, wording: consentLabel(request) } : null,
         })
-      : await placeGuestOrder(context, await findCartId(request, context), { ...input, ...contact }, { t });
+      : await placeGuestOrder(context, await findCartId(request, context), { ...input, ...contact }, { t, locale: detectLocale(request).locale });
     if (!result.ok) {
       const { problem } = result;
       if (problem === "unknownAddress" && addressId !== null && user) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });

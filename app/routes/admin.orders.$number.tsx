@@ -5,7 +5,7 @@ import { changeOrderStatus, getAdminOrder } from "~/domain/orders/admin-orders.s
 import { canMarkPaid, canSetDeliveryFee, markOrderPaid, setDeliveryFee } from "~/domain/payments/payments.server";
 import { refundOrder } from "~/domain/payments/online-payments.server";
 import { isOrderNumber } from "~/domain/orders/orders.server";
-import { revokeOrderLink } from "~/domain/orders/order-tracking.server";
+import { reissueOrderLink, revokeOrderLink } from "~/domain/orders/order-tracking.server";
 import { orderMessages } from "~/domain/messages/outbox.server";
 import { MAX_STATUS_NOTE, ORDER_STATUSES } from "~/lib/admin";
 import type { OrderStatus } from "~/db/schema";
@@ -36,6 +36,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     canMarkPaid: payments && canMarkPaid(found),
     canSetFee: payments && canSetDeliveryFee(found),
     canRefund: can(staff.role, "orders.refund") && found.paymentStatus === "paid",
+    // A guest order links to the guest's page for the roles that see customers.
+    guestPage: found.guest && can(staff.role, "customers.view") ? `/admin/customers/guest/${encodeURIComponent(found.number)}` : null,
     messages: await orderMessages(context.db, found.id),
     confirmingCancel: changesStatus && new URL(request.url).searchParams.has("cancel") && found.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
@@ -86,8 +88,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     assertPermission(admin, request, context, "orders.status");
     const found = await getAdminOrder(context.db, params.number);
     if (!found) throw data(null, { status: 404 });
-    await revokeOrderLink(context.db, found.id);
+    await revokeOrderLink(context.db, found.id, admin.id);
     return redirectWithToast(context, path, { type: "success", key: "admin.orders.toast.linkRevoked", values: { number: params.number } });
+  }
+  if (intent === "reissueLink" && isOrderNumber(params.number)) {
+    // A new private link, e-mailed to the guest, after the old one was revoked (docs/decisions/217).
+    const result = await reissueOrderLink(context.db, context.config, { number: params.number, actorId: admin.id });
+    if (!result.ok && result.error === "notFound") throw data(null, { status: 404 });
+    if (!result.ok) return redirectWithToast(context, path, { type: "error", key: `admin.orders.toast.${result.error === "active" ? "linkActive" : "linkNoEmail"}` });
+    return redirectWithToast(context, path, { type: "success", key: "admin.orders.toast.linkReissued", values: { number: params.number, email: result.email } });
   }
   const parsed = statusChange.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   if (!parsed.success || !isOrderNumber(params.number)) {

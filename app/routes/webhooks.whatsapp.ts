@@ -1,11 +1,13 @@
 import { applyDeliveryReport } from "~/domain/messages/outbox.server";
-import { isWhatsAppSignature, whatsAppStatuses } from "~/domain/messages/whatsapp.server";
+import { isWhatsAppSignature, whatsAppOrderMessages, whatsAppStatuses } from "~/domain/messages/whatsapp.server";
+import { keepWhatsAppNumber } from "~/domain/orders/whatsapp-orders.server";
 import type { Route } from "./+types/webhooks.whatsapp";
 
 /**
  * The WhatsApp Cloud API's webhook (docs/decisions/220). GET is Meta's subscription handshake: the
  * challenge is echoed only for our verify token. POST carries message statuses; only a body signed
  * with the app secret (X-Hub-Signature-256) is read, and a status never moves a message backwards.
+ * A shopper's text naming a WhatsApp order's reference gives that order the sender's number.
  */
 const MAX_BODY = 256 * 1024;
 
@@ -34,5 +36,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   let applied = 0;
   for (const report of whatsAppStatuses(body)) if (await applyDeliveryReport(context.db, "whatsapp", report)) applied++;
+  for (const message of whatsAppOrderMessages(body)) if (await keepWhatsAppNumber(context.db, message)) applied++;
   return new Response(`applied ${applied}`, { status: 200 });
 }

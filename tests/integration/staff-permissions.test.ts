@@ -31,7 +31,7 @@ const EXPECTED: Record<string, { loader?: Permission; action?: Permission; inten
   "routes/admin.orders.$number.tsx": {
     loader: "orders.view",
     action: "orders.status",
-    intents: { status: "orders.status", deliveryFee: "orders.payments", markPaid: "orders.payments", refund: "orders.refund" },
+    intents: { status: "orders.status", deliveryFee: "orders.payments", markPaid: "orders.payments", refund: "orders.refund", revokeLink: "orders.status", reissueLink: "orders.status" },
   },
   // The packing slip; the invoice (money) asks `prices` too, below.
   "routes/admin.invoice.tsx": { loader: "orders.view", query: "?doc=slip" },
@@ -47,6 +47,9 @@ const EXPECTED: Record<string, { loader?: Permission; action?: Permission; inten
   "routes/admin.regions.tsx": { loader: "catalogue.edit" },
   "routes/admin.reviews.tsx": { loader: "reviews", action: "reviews" },
   "routes/admin.customers.tsx": { loader: "customers.view" },
+  "routes/admin.customers.export.ts": { loader: "customers.view" },
+  // A guest's page: reached through a guest order (this test's order has an account: a 404 for those allowed).
+  "routes/admin.customers.guest.$number.tsx": { loader: "customers.view" },
   "routes/admin.customers.$id.tsx": { loader: "customers.view", action: "staff" },
   "routes/admin.delivery.tsx": { loader: "settings", action: "settings" },
   "routes/admin.audit.tsx": { loader: "audit" },

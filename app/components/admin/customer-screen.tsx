@@ -3,7 +3,7 @@ import { ErasePanel } from "~/components/admin/erase-panel";
 import { RolePanel } from "~/components/admin/role-panel";
 import { BackLink, ListTable, PageHeader, Pagination, Panel, screenHref, StatusBadge } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
-import type { CustomerDetail } from "~/domain/backoffice/customers.server";
+import type { CustomerDetail, CustomerOrder } from "~/domain/backoffice/customers.server";
 import type { Role } from "~/db/schema";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
@@ -31,7 +31,6 @@ export function CustomerScreen({ loaderData, problem, eraseProblem }: { loaderDa
   const { t, locale } = useT();
   const { customer } = loaderData;
   const path = `/admin/customers/${customer.id}`;
-  const label = (c: (typeof ORDER_COLUMNS)[number]) => t(`admin.customers.orderColumns.${c}`);
   const language = customer.locale === "en" || customer.locale === "es" ? customer.locale : "unknown";
   return (
     <>
@@ -124,40 +123,50 @@ export function CustomerScreen({ loaderData, problem, eraseProblem }: { loaderDa
         </Panel>
       </div>
 
-      <div className="mt-6">
-        <h2 className="mb-2 font-semibold text-ink">
-          {t("admin.customers.orders")}
-        </h2>
-        <ListTable
-          label={t("admin.customers.orders")}
-          tableClassName="stack-table w-full text-left text-sm sm:min-w-[36rem]"
-          columns={ORDER_COLUMNS.map((c) => ({ key: c, label: label(c), right: c === "total" }))}
-          empty={customer.recentOrders.length === 0 && t("admin.customers.noOrders")}
-        >
-          {customer.recentOrders.map((o) => (
-            <tr key={o.id} className="border-t border-stone-100" data-customer-order={o.number}>
-              <td className="px-3 py-2" data-label={label("number")}>
-                <Link to={`/admin/orders/${encodeURIComponent(o.number)}`} className="inline-flex min-h-11 items-center font-medium text-brand-700 hover:underline">
-                  {o.number}
-                </Link>
-              </td>
-              <td className="px-3 py-2" data-label={label("date")}>
-                {formatLagosTime(o.createdAt, locale)}
-              </td>
-              <td className="px-3 py-2" data-label={label("status")}>
-                <StatusBadge status={o.status} />
-              </td>
-              <td className="px-3 py-2" data-label={label("payment")}>
-                <PaymentStatusBadge status={o.paymentStatus} />
-              </td>
+      <CustomerOrders orders={customer.recentOrders} page={customer.ordersPage} pages={customer.ordersPages} path={path} />
+    </>
+  );
+}
+
+/** One page of a customer's (an account's or a guest's) orders, newest first. */
+export function CustomerOrders({ orders, page, pages, path, prices = true }: { orders: CustomerOrder[]; page: number; pages: number; path: string; prices?: boolean }) {
+  const { t, locale } = useT();
+  const label = (c: (typeof ORDER_COLUMNS)[number]) => t(`admin.customers.orderColumns.${c}`);
+  const columns = ORDER_COLUMNS.filter((c) => prices || c !== "total");
+  return (
+    <div className="mt-6">
+      <h2 className="mb-2 font-semibold text-ink">{t("admin.customers.orders")}</h2>
+      <ListTable
+        label={t("admin.customers.orders")}
+        tableClassName="stack-table w-full text-left text-sm sm:min-w-[36rem]"
+        columns={columns.map((c) => ({ key: c, label: label(c), right: c === "total" }))}
+        empty={orders.length === 0 && t("admin.customers.noOrders")}
+      >
+        {orders.map((o) => (
+          <tr key={o.id} className="border-t border-stone-100" data-customer-order={o.number}>
+            <td className="px-3 py-2" data-label={label("number")}>
+              <Link to={`/admin/orders/${encodeURIComponent(o.number)}`} className="inline-flex min-h-11 items-center font-medium text-brand-700 hover:underline">
+                {o.number}
+              </Link>
+            </td>
+            <td className="px-3 py-2" data-label={label("date")}>
+              {formatLagosTime(o.createdAt, locale)}
+            </td>
+            <td className="px-3 py-2" data-label={label("status")}>
+              <StatusBadge status={o.status} />
+            </td>
+            <td className="px-3 py-2" data-label={label("payment")}>
+              <PaymentStatusBadge status={o.paymentStatus} />
+            </td>
+            {prices && (
               <td className="px-3 py-2 text-right tabular-nums" data-label={label("total")}>
                 {formatNaira(o.total)}
               </td>
-            </tr>
-          ))}
-        </ListTable>
-        <Pagination page={customer.ordersPage} pages={customer.ordersPages} href={(page) => screenHref(path, { page })} />
-      </div>
-    </>
+            )}
+          </tr>
+        ))}
+      </ListTable>
+      <Pagination page={page} pages={pages} href={(p) => screenHref(path, { page: p })} />
+    </div>
   );
 }

@@ -62,7 +62,12 @@ export function DashboardScreen({ loaderData }: { loaderData: DashboardScreenDat
                 <span className="font-medium">{t(o.status === "pending" ? "admin.dashboard.waiting.confirm" : "admin.dashboard.waiting.ship")}</span>
                 <StatusBadge status={o.status} />
                 <span>{formatLagosTime(o.createdAt, locale)}</span>
-                {view.contact && <span className="text-stone-600">{o.customer ?? t("admin.orders.guest")}</span>}
+                {view.contact && (
+                  <span className="text-stone-600">
+                    {o.customer ?? t("admin.orders.guest")}
+                    {o.guest && <span className="ml-1 text-xs font-medium text-amber-800" data-testid="guest-order">{t("admin.orders.guest")}</span>}
+                  </span>
+                )}
                 <span className="text-stone-600">{t(`admin.orders.channel.${o.channel}`)}</span>
                 {view.prices && <span className="ml-auto tabular-nums">{formatNaira(o.total)}</span>}
               </li>
@@ -162,7 +167,12 @@ export function DashboardScreen({ loaderData }: { loaderData: DashboardScreenDat
                       </Link>
                     </td>
                     <td className="py-2">{formatLagosTime(o.createdAt, locale)}</td>
-                    {view.contact && <td className="py-2">{o.customer ?? t("admin.orders.guest")}</td>}
+                    {view.contact && (
+                      <td className="py-2">
+                        {o.customer ?? t("admin.orders.guest")}
+                        {o.guest && <span className="block text-xs font-medium text-amber-800" data-testid="guest-order">{t("admin.orders.guest")}</span>}
+                      </td>
+                    )}
                     <td className="py-2">{t(`admin.orders.channel.${o.channel}`)}</td>
                     <td className="py-2">
                       <StatusBadge status={o.status} /> <PaymentStatusBadge status={o.paymentStatus} />

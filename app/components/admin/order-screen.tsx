@@ -19,6 +19,8 @@ export interface OrderScreenData {
   canMarkPaid: boolean;
   canSetFee: boolean;
   canRefund: boolean;
+  /** a guest order's link to the guest's page, for the roles that see customers */
+  guestPage: string | null;
   /** the cancel dialog is open (?cancel=1) */
   confirmingCancel: boolean;
   /** the order's WhatsApp and SMS messages and their states (docs/decisions/220) */
@@ -145,6 +147,14 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
                     <>
                       <br />
                       <span className="text-xs font-medium text-amber-800" data-testid="guest-order">{t("admin.orders.guestOrder")}</span>
+                      {loaderData.guestPage && (
+                        <>
+                          <br />
+                          <Link to={loaderData.guestPage} className="text-sm font-medium text-brand-700 underline" data-guest-page>
+                            {t("admin.orders.guestCustomer")}
+                          </Link>
+                        </>
+                      )}
                     </>
                   )}
                 </>
@@ -177,6 +187,14 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
                       <input type="hidden" name="intent" value="revokeLink" />
                       <button type="submit" className="text-sm font-medium text-rose-700 underline">
                         {t("admin.orders.revokeLink")}
+                      </button>
+                    </Form>
+                  )}
+                  {!order.privateLink && order.guest && loaderData.changesStatus && (
+                    <Form method="post" className="mt-1">
+                      <input type="hidden" name="intent" value="reissueLink" />
+                      <button type="submit" className="text-sm font-medium text-brand-700 underline">
+                        {t("admin.orders.reissueLink")}
                       </button>
                     </Form>
                   )}

@@ -24,11 +24,21 @@ export interface CustomerStats {
 }
 
 export interface CustomerRow extends CustomerStats {
-  id: number;
+  /** the account's id; null for a guest */
+  id: number | null;
   email: string;
   name: string;
   role: Role;
+  /** an account's sign-up; a guest's first order */
   createdAt: string;
+  /**
+   * A guest (docs/decisions/217): no account, known by the e-mail its checkout orders were placed
+   * with. Its page is reached through one of those orders (`guestOrder`), so no e-mail is put in a URL.
+   */
+  guest: boolean;
+  guestOrder: string | null;
+  /** a guest's latest number, E.164 (an account's is on its page); null for a role without `customers.contact` */
+  phone: string | null;
 }
 
 function fullName(first: string, last: string): string {
@@ -58,50 +68,222 @@ async function statsFor(db: Db, userIds: number[]): Promise<Map<number, Customer
   return stats;
 }
 
+/** A guest's orders: checkout orders without an account, placed with this e-mail. */
+function guestOrders(db: Db, email: string) {
+  return db.selectFrom("orders").where("user_id", "is", null).where("channel", "=", "checkout").where("email", "=", email);
+}
+
+export interface GuestSummary extends CustomerStats {
+  firstOrderAt: string;
+  /** the latest order's number, name and phone */
+  number: string;
+  name: string;
+  phone: string | null;
+}
+
+/** Each of these guests' orders summed, and their latest order's name, number and phone, in two queries. */
+export async function guestSummaries(db: Db, emails: string[]): Promise<Map<string, GuestSummary>> {
+  const found = new Map<string, GuestSummary>();
+  if (emails.length === 0) return found;
+  const base = db.selectFrom("orders").where("user_id", "is", null).where("channel", "=", "checkout").where("email", "in", emails);
+  const [sums, latest] = await Promise.all([
+    base
+      .groupBy("email")
+      .select((eb) => [
+        "email",
+        eb.fn.countAll<number>().as("orders"),
+        sql<number>`coalesce(sum(case when payment_status = 'paid' then total else 0 end), 0)`.as("spent"),
+        eb.fn.max("created_at").as("last_order_at"),
+        eb.fn.min("created_at").as("first_order_at"),
+      ])
+      .execute(),
+    base.select(["email", "number", "customer_name", "phone"]).orderBy("created_at", "desc").orderBy("id", "desc").execute(),
+  ]);
+  for (const r of sums) {
+    const last = latest.find((o) => o.email === r.email);
+    if (!r.email || !last) continue;
+    found.set(r.email, {
+      orders: Number(r.orders),
+      spent: Number(r.spent),
+      lastOrderAt: r.last_order_at ?? null,
+      firstOrderAt: r.first_order_at ?? "",
+      number: last.number,
+      name: last.customer_name ?? "",
+      phone: last.phone,
+    });
+  }
+  return found;
+}
+
+/** Who the customers list shows: everyone, accounts of one role, or guests only. */
+export type CustomerKind = Role | "guest";
+
+export function isCustomerKind(value: unknown): value is CustomerKind {
+  return value === "guest" || isRole(value);
+}
+
 /**
- * Newest accounts first, searched by name or e-mail (any part, any case), optionally only one role
- * (the owner checking who has admin access). Only the page's accounts
- * are read, and only their orders are summed.
+ * Newest first, accounts and guests together (docs/decisions/114, 217), searched by name, e-mail or
+ * phone (any part, any case), optionally one role or guests only. A guest is one e-mail's checkout
+ * orders without an account, listed from its first order. Only the page's rows are summed.
  */
 export async function listCustomers(
   db: Db,
-  options: { q?: string; page?: number; role?: Role | null } = {},
+  options: { q?: string; page?: number; role?: CustomerKind | null } = {},
 ): Promise<{ customers: CustomerRow[]; total: number; page: number; pages: number }> {
-  let base = db.selectFrom("users as u");
-  if (options.role) base = base.where("u.role", "=", options.role);
   const q = options.q?.trim();
+  const role = options.role ?? null;
+  let accounts = db
+    .selectFrom("users as u")
+    .select((eb) => [sql<string>`'account'`.as("kind"), eb.ref("u.id").$castTo<number | null>().as("id"), "u.email as email", "u.created_at as created_at"]);
+  if (role && role !== "guest") accounts = accounts.where("u.role", "=", role);
   if (q) {
-    base = base.where((eb) =>
-      eb.or([containsText(sql.ref<string>("u.email"), q), containsText(sql<string>`${sql.ref("u.first_name")} || ' ' || ${sql.ref("u.last_name")}`, q)]),
+    accounts = accounts.where((eb) =>
+      eb.or([
+        containsText(sql.ref<string>("u.email"), q),
+        containsText(sql<string>`${sql.ref("u.first_name")} || ' ' || ${sql.ref("u.last_name")}`, q),
+        containsText(sql<string>`coalesce(${sql.ref("u.phone")}, '')`, q),
+      ]),
     );
   }
-  const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  let guests = db
+    .selectFrom("orders as g")
+    .where("g.user_id", "is", null)
+    .where("g.channel", "=", "checkout")
+    .where("g.email", "is not", null)
+    .groupBy("g.email")
+    .select((eb) => [sql<string>`'guest'`.as("kind"), sql<number | null>`cast(null as integer)`.as("id"), sql<string>`${eb.ref("g.email")}`.as("email"), eb.fn.min("g.created_at").as("created_at")]);
+  if (q) {
+    // A guest is found by any of its orders' e-mail, name or phone; all its orders are counted.
+    guests = guests.where("g.email", "in", (eb) =>
+      eb
+        .selectFrom("orders as m")
+        .select("m.email")
+        .where("m.user_id", "is", null)
+        .where("m.channel", "=", "checkout")
+        .where((w) =>
+          w.or([
+            containsText(sql<string>`coalesce(${sql.ref("m.email")}, '')`, q),
+            containsText(sql<string>`coalesce(${sql.ref("m.customer_name")}, '')`, q),
+            containsText(sql<string>`coalesce(${sql.ref("m.phone")}, '')`, q),
+          ]),
+        ),
+    );
+  }
+  const both = role === null ? accounts.unionAll(guests) : role === "guest" ? guests : accounts;
+  const { n } = await db
+    .selectFrom(both.as("c"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   const total = Number(n);
   const pages = Math.max(1, Math.ceil(total / CUSTOMERS_PAGE_SIZE));
   const page = Math.min(Math.max(1, options.page ?? 1), pages);
-  const rows = await base
-    .select(["u.id", "u.email", "u.first_name", "u.last_name", "u.role", "u.created_at"])
-    .orderBy("u.created_at", "desc")
-    .orderBy("u.id", "desc")
+  const rows = await db
+    .selectFrom(both.as("c"))
+    .select(["c.kind", "c.id", "c.email", "c.created_at"])
+    .orderBy("c.created_at", "desc")
+    .orderBy("c.kind")
+    .orderBy("c.id", "desc")
+    .orderBy("c.email")
     .limit(CUSTOMERS_PAGE_SIZE)
     .offset((page - 1) * CUSTOMERS_PAGE_SIZE)
     .execute();
-  const stats = await statsFor(
-    db,
-    rows.map((r) => r.id),
-  );
+  const accountIds = rows.filter((r) => r.kind === "account" && r.id !== null).map((r) => Number(r.id));
+  const [users, stats, guestRows] = await Promise.all([
+    accountIds.length ? db.selectFrom("users").select(["id", "email", "first_name", "last_name", "role", "created_at"]).where("id", "in", accountIds).execute() : [],
+    statsFor(db, accountIds),
+    guestSummaries(
+      db,
+      rows.filter((r) => r.kind === "guest").map((r) => r.email),
+    ),
+  ]);
+  const customers: CustomerRow[] = [];
+  for (const r of rows) {
+    if (r.kind === "account") {
+      const u = users.find((user) => user.id === Number(r.id));
+      if (!u) continue;
+      customers.push({ id: u.id, email: u.email, name: fullName(u.first_name, u.last_name), role: u.role, createdAt: u.created_at, guest: false, guestOrder: null, phone: null, ...(stats.get(u.id) ?? NO_ORDERS) });
+    } else {
+      const g = guestRows.get(r.email);
+      if (!g) continue;
+      customers.push({ id: null, email: r.email, name: g.name, role: "customer", createdAt: g.firstOrderAt, guest: true, guestOrder: g.number, phone: g.phone, orders: g.orders, spent: g.spent, lastOrderAt: g.lastOrderAt });
+    }
+  }
+  return { total, page, pages, customers };
+}
+
+/** A guest's page (docs/decisions/217): every checkout order without an account placed with one e-mail. */
+export interface GuestCustomerDetail extends CustomerStats {
+  email: string;
+  /** the name on the latest order */
+  name: string;
+  /** every number the guest's orders were placed with, newest first, E.164 */
+  phones: string[];
+  firstOrderAt: string;
+  /** the language of the latest order, null before it was kept */
+  locale: string | null;
+  /** an order of the guest's, by which its page is reached */
+  guestOrder: string;
+  recentOrders: CustomerOrder[];
+  ordersPage: number;
+  ordersPages: number;
+}
+
+/**
+ * The guest who placed this order, or undefined when the order has an account (its page is the
+ * account's), has no e-mail (a WhatsApp chat) or does not exist.
+ */
+export async function getGuestCustomer(db: Db, orderNumber: string, options: { ordersPage?: number } = {}): Promise<GuestCustomerDetail | undefined> {
+  const order = await db
+    .selectFrom("orders")
+    .select(["email"])
+    .where("number", "=", orderNumber)
+    .where("user_id", "is", null)
+    .where("channel", "=", "checkout")
+    .executeTakeFirst();
+  if (!order?.email) return undefined;
+  const email = order.email;
+  const summary = (await guestSummaries(db, [email])).get(email);
+  if (!summary) return undefined;
+  const ordersPages = Math.max(1, Math.ceil(summary.orders / CUSTOMER_ORDERS_PAGE_SIZE));
+  const ordersPage = Math.min(Math.max(1, options.ordersPage ?? 1), ordersPages);
+  const [orders, phones, latest] = await Promise.all([
+    guestOrders(db, email)
+      .select(["id", "number", "created_at", "channel", "status", "payment_status", "total"])
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(CUSTOMER_ORDERS_PAGE_SIZE)
+      .offset((ordersPage - 1) * CUSTOMER_ORDERS_PAGE_SIZE)
+      .execute(),
+    guestOrders(db, email)
+      .where("phone", "is not", null)
+      .groupBy("phone")
+      .select((eb) => ["phone", eb.fn.max("created_at").as("at")])
+      .orderBy("at", "desc")
+      .execute(),
+    guestOrders(db, email).select("locale").orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),
+  ]);
   return {
-    total,
-    page,
-    pages,
-    customers: rows.map((r) => ({
-      id: r.id,
-      email: r.email,
-      name: fullName(r.first_name, r.last_name),
-      role: r.role,
-      createdAt: r.created_at,
-      ...(stats.get(r.id) ?? NO_ORDERS),
+    email,
+    name: summary.name,
+    phones: phones.map((p) => p.phone).filter((p): p is string => p !== null),
+    firstOrderAt: summary.firstOrderAt,
+    locale: latest?.locale ?? null,
+    guestOrder: orderNumber,
+    orders: summary.orders,
+    spent: summary.spent,
+    lastOrderAt: summary.lastOrderAt,
+    recentOrders: orders.map((o) => ({
+      id: o.id,
+      number: o.number,
+      createdAt: o.created_at,
+      channel: o.channel,
+      status: o.status,
+      paymentStatus: o.payment_status,
+      total: o.total,
     })),
+    ordersPage,
+    ordersPages,
   };
 }
 
@@ -115,7 +297,8 @@ export interface CustomerOrder {
   total: number;
 }
 
-export interface CustomerDetail extends CustomerRow {
+export interface CustomerDetail extends Omit<CustomerRow, "id"> {
+  id: number;
   firstName: string;
   lastName: string;
   /** the language the account last used, null until known */
@@ -168,6 +351,8 @@ export async function getCustomer(db: Db, id: number, options: { ordersPage?: nu
     createdAt: user.created_at,
     locale: user.locale,
     phone: user.phone,
+    guest: false,
+    guestOrder: null,
     ...stats,
     addresses,
     wishlistCount: Number(wishlist.n),

@@ -45,7 +45,7 @@ export interface Dashboard {
   pendingWhatsapp: number;
   lowStock: { count: number; items: StockAlert[] };
   soldOut: { count: number; items: StockAlert[] };
-  latest: { number: string; createdAt: string; channel: OrderChannel; status: OrderStatus; paymentStatus: PaymentStatus; total: number; customer: string | null }[];
+  latest: { number: string; createdAt: string; channel: OrderChannel; status: OrderStatus; paymentStatus: PaymentStatus; total: number; customer: string | null; guest: boolean }[];
   /** orders placed and not cancelled whose money has not come in */
   unpaid: number;
   daily: DayFigure[];
@@ -115,7 +115,7 @@ export async function loadDashboard(db: Db, now: Date = new Date(), lowStockAt: 
     db
       .selectFrom("orders as o")
       .leftJoin("users as u", "u.id", "o.user_id")
-      .select(["o.number", "o.created_at", "o.channel", "o.status", "o.payment_status", "o.total", "u.email"])
+      .select(["o.number", "o.created_at", "o.channel", "o.status", "o.payment_status", "o.total", "o.user_id", "u.email", "o.email as guest_email"])
       .orderBy("o.created_at", "desc")
       .orderBy("o.id", "desc")
       .limit(5)
@@ -159,7 +159,9 @@ export async function loadDashboard(db: Db, now: Date = new Date(), lowStockAt: 
       status: o.status,
       paymentStatus: o.payment_status,
       total: o.total,
-      customer: o.email,
+      // A guest's order names the e-mail it was placed with (docs/decisions/217).
+      customer: o.email ?? o.guest_email,
+      guest: o.user_id === null && o.guest_email !== null,
     })),
     daily,
     mail,

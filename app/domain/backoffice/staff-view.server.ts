@@ -1,6 +1,6 @@
 import type { Role } from "~/db/schema";
 import type { AdminOrderDetail, AdminOrderRow } from "../orders/admin-orders.server";
-import type { CustomerDetail } from "./customers.server";
+import type { CustomerDetail, GuestCustomerDetail } from "./customers.server";
 import type { Dashboard } from "./dashboard.server";
 import type { InvoiceView } from "../orders/invoice.server";
 import { can } from "./permissions.server";
@@ -66,9 +66,15 @@ export function customerFor(customer: CustomerDetail, view: StaffView): Customer
   return view.contact ? customer : { ...customer, email: "", phone: null };
 }
 
-/** A customers list's rows as the role may see them. */
-export function customerRowsFor<T extends { email: string }>(rows: T[], view: StaffView): T[] {
-  return view.contact ? rows : rows.map((row) => ({ ...row, email: "" }));
+/** A customers list's rows as the role may see them: without contact, no e-mail address or phone number. */
+export function customerRowsFor<T extends { email: string; phone?: string | null }>(rows: T[], view: StaffView): T[] {
+  return view.contact ? rows : rows.map((row) => ({ ...row, email: "", ...("phone" in row ? { phone: null } : {}) }));
+}
+
+/** A guest's page as the role may see it: without contact, no e-mail address or phone number; without prices, no totals. */
+export function guestCustomerFor(guest: GuestCustomerDetail, view: StaffView): GuestCustomerDetail {
+  const shown = view.contact ? guest : { ...guest, email: "", phones: [] };
+  return view.prices ? shown : { ...shown, spent: 0, recentOrders: shown.recentOrders.map((o) => ({ ...o, total: 0 })) };
 }
 
 /** A printed document as the role may see it: without prices, no money; without contact, no e-mail. */

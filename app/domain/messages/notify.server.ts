@@ -53,7 +53,7 @@ export async function queueOrderMessage(trx: Kysely<Database> | Transaction<Data
   const order = await trx
     .selectFrom("orders")
     .leftJoin("users", "users.id", "orders.user_id")
-    .select(["orders.id", "orders.number", "orders.total", "orders.phone", "orders.user_id", "users.first_name", "users.locale", "users.phone as user_phone"])
+    .select(["orders.id", "orders.number", "orders.total", "orders.phone", "orders.user_id", "orders.customer_name", "orders.locale as order_locale", "users.first_name", "users.locale", "users.phone as user_phone"])
     .where("orders.number", "=", orderNumber)
     .executeTakeFirst();
   if (!order) return 0;
@@ -61,8 +61,15 @@ export async function queueOrderMessage(trx: Kysely<Database> | Transaction<Data
     kind,
     subject: order.number,
     to: order.phone ?? order.user_phone,
-    locale: order.locale,
-    values: { name: order.first_name ?? "", number: order.number, total: formatNaira(Number(order.total)), url: `${config.publicUrl}/orders/${order.number}` },
+    // An account's language is the one it last used; a guest's, the one the order was placed in.
+    locale: order.user_id !== null ? order.locale : order.order_locale,
+    values: {
+      name: order.first_name ?? order.customer_name ?? "",
+      number: order.number,
+      total: formatNaira(Number(order.total)),
+      // A guest has no account's order page: the tracking page finds the order by its number and phone.
+      url: order.user_id !== null ? `${config.publicUrl}/orders/${order.number}` : `${config.publicUrl}/track`,
+    },
     orderId: order.id,
     userId: order.user_id,
   });

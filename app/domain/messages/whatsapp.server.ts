@@ -87,8 +87,45 @@ const statusEvent = z.object({
 });
 const webhookBody = z.object({
   object: z.string().optional(),
-  entry: z.array(z.object({ changes: z.array(z.object({ value: z.object({ statuses: z.array(z.unknown()).optional() }).passthrough() })).default([]) })).default([]),
+  entry: z
+    .array(z.object({ changes: z.array(z.object({ value: z.object({ statuses: z.array(z.unknown()).optional(), messages: z.array(z.unknown()).optional() }).passthrough() })).default([]) }))
+    .default([]),
 });
+
+/** A shopper's text to the shop's number, as the Cloud API's webhook sends it (`value.messages[]`). */
+const inboundText = z.object({
+  from: z.string().regex(/^\d{6,15}$/),
+  id: z.string(),
+  type: z.literal("text"),
+  text: z.object({ body: z.string().max(4096) }),
+});
+
+export interface InboundOrderMessage {
+  /** the sender's number as Meta gives it: digits with the country code, no plus */
+  from: string;
+  /** the first order reference the text names (UB-…), upper case */
+  reference: string;
+}
+
+/**
+ * The shoppers' texts in a webhook's body that name an order reference: the WhatsApp order's message
+ * ends with "Order reference: UB-…" (docs/decisions/032), so the chat that sends it gives the order its
+ * number. Other events and texts without a reference are skipped.
+ */
+export function whatsAppOrderMessages(body: unknown): InboundOrderMessage[] {
+  const parsed = webhookBody.safeParse(body);
+  if (!parsed.success) return [];
+  const found: InboundOrderMessage[] = [];
+  for (const entry of parsed.data.entry)
+    for (const change of entry.changes)
+      for (const raw of change.value.messages ?? []) {
+        const message = inboundText.safeParse(raw);
+        if (!message.success) continue;
+        const reference = /\bUB-\d{5,12}\b/i.exec(message.data.text.body)?.[0];
+        if (reference) found.push({ from: message.data.from, reference: reference.toUpperCase() });
+      }
+  return found;
+}
 
 export interface DeliveryReport {
   providerMessageId: string;

@@ -327,7 +327,7 @@ export async function changeOrderStatus(
     result = await db.transaction().execute(async (trx) => {
       const order = await trx
         .selectFrom("orders")
-        .select(["id", "number", "status", "channel", "user_id", "total", "email", "customer_name"])
+        .select(["id", "number", "status", "channel", "user_id", "total", "email", "customer_name", "locale"])
         .where("number", "=", input.number)
         .executeTakeFirst();
       if (!order) return { ok: false as const, error: "notFound" as const };
@@ -399,11 +399,11 @@ export async function changeOrderStatus(
           ...(taken ? { stockTaken: [null, taken] } : {}),
         },
       });
-      // A guest is told at the order's e-mail (docs/decisions/217), in English (no language is known).
+      // A guest is told at the order's e-mail (docs/decisions/217), in the language the order was placed in.
       const mailed = order.user_id
         ? await tellCustomer(trx, context.config, order.user_id, order.number, input.to, order.total, note)
         : order.email
-          ? await tellCustomer(trx, context.config, { email: order.email, first_name: order.customer_name ?? "", locale: null }, order.number, input.to, order.total, note)
+          ? await tellCustomer(trx, context.config, { email: order.email, first_name: order.customer_name ?? "", locale: order.locale }, order.number, input.to, order.total, note)
           : false;
       // Dispatch, delivery and cancellation go by WhatsApp and SMS too, as the owner chose (docs/decisions/220).
       const messageKind = ({ shipped: "order-shipped", delivered: "order-delivered", cancelled: "order-cancelled" } as const)[input.to as "shipped" | "delivered" | "cancelled"];

@@ -62,6 +62,8 @@ export type Buyer =
       /** SHA-256 (hex) of the order's private link's token, and the link itself for the confirmation */
       accessTokenHash: string;
       link: string;
+      /** the language the guest used: kept on the order, so its status e-mails and messages speak it */
+      locale?: string | null;
     };
 
 async function accountCartId(db: Db, userId: number): Promise<string | null> {
@@ -396,7 +398,7 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
       const placed = await insertOrder(trx, {
         channel: "checkout",
         userId: user?.id ?? null,
-        ...(buyer.kind === "guest" ? { cartId: buyer.cartId, email: buyer.email, customerName: buyer.name, accessTokenHash: buyer.accessTokenHash } : {}),
+        ...(buyer.kind === "guest" ? { cartId: buyer.cartId, email: buyer.email, customerName: buyer.name, accessTokenHash: buyer.accessTokenHash, locale: buyer.locale ?? null } : {}),
         lines: checked.lines.map((l) => ({ productId: l.productId, sizeId: l.sizeId, quantity: l.quantity })),
         address,
         addressId: linkTo,

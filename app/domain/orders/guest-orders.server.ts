@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
-import type { Translate } from "~/lib/i18n";
+import type { Locale, Translate } from "~/lib/i18n";
 import { hashPassword } from "~/platform/password.server";
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, normaliseEmail } from "../accounts/accounts.server";
 import { type CheckoutFieldErrors, type CheckoutInput, type CheckoutResult, placeOrder } from "./checkout.server";
@@ -54,7 +54,7 @@ export async function placeGuestOrder(
   context: Context,
   cartId: string | null,
   input: GuestCheckoutInput,
-  options: { t: Translate },
+  options: { t: Translate; locale?: Locale },
 ): Promise<GuestCheckoutResult> {
   const contact = contactSchema.safeParse({ name: input.name, email: input.email });
   const contactErrors: CheckoutFieldErrors = {};
@@ -65,7 +65,7 @@ export async function placeGuestOrder(
   const link = orderLinkPath(token);
   const result = await placeOrder(
     context.db,
-    { kind: "guest", cartId, name, email, accessTokenHash: tokenHash(token), link },
+    { kind: "guest", cartId, name, email, accessTokenHash: tokenHash(token), link, locale: options.locale ?? null },
     { ...input, saveAddress: false, addressId: null, payment: guestPaymentOptions(context.config, input.payment) },
     {
       mail: { t: options.t, config: context.config, user: { email, firstName: name } },

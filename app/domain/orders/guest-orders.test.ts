@@ -7,10 +7,11 @@ import { translatorFor } from "~/platform/translations.server";
 import { guestCheckoutView } from "./checkout.server";
 import { findOrderForUser } from "./order-history.server";
 import { createAccountFromLink, type GuestCheckoutInput, placeGuestOrder } from "./guest-orders.server";
-import { findOrderByLink, orderLinkToken, revokeOrderLink, trackOrder } from "./order-tracking.server";
+import { findOrderByLink, orderLinkToken, reissueOrderLink, revokeOrderLink, trackOrder } from "./order-tracking.server";
 import { TooManyAttempts } from "../operations/rate-limits.server";
 import { changeOrderStatus, getAdminOrder, listAdminOrders } from "./admin-orders.server";
 import { exportOrdersCsv } from "./order-export.server";
+import { reviewEligibility, reviewInput, submitReview } from "../catalogue/reviews.server";
 
 // Guest checkout, its limits, the private link, tracking and an account afterwards (docs/decisions/217).
 
@@ -48,7 +49,7 @@ describe.each(ENGINES)("guest orders on %s", (engine) => {
   /** Each test its own IP address, so the per-IP limit of one does not spill into another. */
   const fromNewIp = () => ({ ...context, clientIp: `192.0.2.${++ips}` });
 
-  async function submit(cartId: string, input: Partial<GuestCheckoutInput> = {}, ctx = fromNewIp()) {
+  async function submit(cartId: string, input: Partial<GuestCheckoutInput> = {}, ctx = fromNewIp(), locale?: "en" | "es") {
     const view = await guestCheckoutView(t.db, cartId, PAYMENT);
     return placeGuestOrder(
       ctx,
@@ -68,7 +69,7 @@ describe.each(ENGINES)("guest orders on %s", (engine) => {
         email: "Ada.Obi@Example.com",
         ...input,
       },
-      { t: en },
+      { t: locale === "es" ? translatorFor("es") : en, locale },
     );
   }
 
@@ -252,5 +253,92 @@ describe.each(ENGINES)("guest orders on %s", (engine) => {
     const mail = await t.db.selectFrom("mail_outbox").select(["to_address", "text_body"]).where("kind", "=", "order-status").orderBy("id", "desc").executeTakeFirstOrThrow();
     expect(mail.to_address).toBe("listed@example.com");
     expect(mail.text_body).toContain("http://shop.test/track");
+  });
+
+  it("keeps the guest's language on the order: its status e-mails and messages speak it", async () => {
+    const [oud] = await makeProducts(t.db, [{ name: "Spoken Oud", price: 100_000, stock: 5 }]);
+    const placed = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "habla@example.com", phone: "0803 555 1201", name: "Lola Ruiz" }, fromNewIp(), "es");
+    const english = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "speaks@example.com", phone: "0803 555 1202", name: "Ken Obi" });
+    if (!placed.ok || !english.ok) throw new Error("not placed");
+    expect((await t.db.selectFrom("orders").select("locale").where("id", "=", placed.order.id).executeTakeFirstOrThrow()).locale).toBe("es");
+    const owner = await makeUser(t.db, "owner-of-spoken@example.com");
+    const statusMail = async (number: string, to: "confirmed" | "shipped") => {
+      const moved = await changeOrderStatus(context, { number, from: to === "confirmed" ? "pending" : "confirmed", to, note: null, actorId: owner });
+      expect(moved).toMatchObject({ ok: true, mail: "queued" });
+      return t.db.selectFrom("mail_outbox").select(["to_address", "subject", "text_body"]).where("kind", "=", "order-status").orderBy("id", "desc").executeTakeFirstOrThrow();
+    };
+    const spanish = await statusMail(placed.order.number, "confirmed");
+    expect(spanish.to_address).toBe("habla@example.com");
+    expect(spanish.subject).toBe(translatorFor("es")("admin.mail.subject", { number: placed.order.number, status: translatorFor("es")("admin.orders.status.confirmed") }));
+    expect(spanish.text_body).toContain(translatorFor("es")("admin.mail.greeting", { name: "Lola Ruiz" }));
+    const plain = await statusMail(english.order.number, "confirmed");
+    expect(plain.subject).toBe(en("admin.mail.subject", { number: english.order.number, status: en("admin.orders.status.confirmed") }));
+  });
+
+  it("sends a guest's WhatsApp and SMS messages in the order's language, by the guest's name, to the tracking page", async () => {
+    const messaging = testContext(t, { GUEST_PAY_ON_DELIVERY_MAX: "200000", WHATSAPP_TOKEN: "test-token-0123456789abcdef", WHATSAPP_PHONE_NUMBER_ID: "1234567890" });
+    const [oud] = await makeProducts(t.db, [{ name: "Messaged Oud", price: 100_000, stock: 5 }]);
+    const placed = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "mensaje@example.com", phone: "0803 555 1301", name: "Ana Eze" }, { ...messaging, clientIp: "203.0.113.77" }, "es");
+    if (!placed.ok) throw new Error(placed.problem);
+    const owner = await makeUser(t.db, "owner-of-messaged@example.com");
+    await changeOrderStatus(messaging, { number: placed.order.number, from: "pending", to: "confirmed", note: null, actorId: owner });
+    await changeOrderStatus(messaging, { number: placed.order.number, from: "confirmed", to: "shipped", note: null, actorId: owner });
+    const messages = await t.db.selectFrom("message_outbox").selectAll().where("order_id", "=", placed.order.id).execute();
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) {
+      expect(m).toMatchObject({ locale: "es", to_phone: "+2348035551301" });
+      expect(m.template_params).toContain("Ana Eze");
+      expect(m.template_params).toContain("http://shop.test/track");
+    }
+  });
+
+  it("issues a new private link after a revoke: e-mailed in the order's language, the old one dead, both audited, one link for two owners at once", async () => {
+    const [oud] = await makeProducts(t.db, [{ name: "Relinked Oud", price: 100_000, stock: 5 }]);
+    const placed = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "relink@example.com", phone: "0803 555 1401", name: "Uche Relink" }, fromNewIp(), "es");
+    if (!placed.ok) throw new Error(placed.problem);
+    const owner = await makeUser(t.db, "owner-of-relinked@example.com");
+    const oldToken = placed.link!.replace("/track/", "");
+    // While the link works, none is issued.
+    expect(await reissueOrderLink(t.db, context.config, { number: placed.order.number, actorId: owner })).toEqual({ ok: false, error: "active" });
+    expect(await revokeOrderLink(t.db, placed.order.id, owner)).toBe(true);
+    const results = await Promise.all([1, 2].map(() => reissueOrderLink(t.db, context.config, { number: placed.order.number, actorId: owner })));
+    expect(results).toEqual(expect.arrayContaining([{ ok: true, email: "relink@example.com" }, { ok: false, error: "active" }]));
+    const mails = await t.db.selectFrom("mail_outbox").select(["to_address", "subject", "text_body"]).where("kind", "=", "order-link").where("to_address", "=", "relink@example.com").execute();
+    expect(mails).toHaveLength(1);
+    const es = translatorFor("es");
+    expect(mails[0].subject).toBe(es("mail.newOrderLink.subject", { number: placed.order.number }));
+    const newToken = mails[0].text_body.match(/http:\/\/shop\.test\/track\/([A-Za-z0-9_-]{43})/)?.[1];
+    expect(newToken).toBeDefined();
+    expect(newToken).not.toBe(oldToken);
+    expect((await findOrderByLink(t.db, newToken!))?.number).toBe(placed.order.number);
+    expect(await findOrderByLink(t.db, oldToken)).toBeNull();
+    const audit = await t.db.selectFrom("audit_log").select(["actor_user_id", "changes"]).where("entity", "=", "order").where("entity_id", "=", placed.order.id).orderBy("id").execute();
+    expect(audit.map((a) => [a.actor_user_id, JSON.parse(a.changes ?? "{}").privateLink])).toEqual([
+      [owner, ["active", "revoked"]],
+      [owner, ["revoked", "reissued"]],
+    ]);
+    // Only a guest's checkout order has a link; an unknown number is not found.
+    const account = await makeUser(t.db, "relink-account@example.com");
+    await t.db.updateTable("orders").set({ user_id: account, access_token_hash: null }).where("id", "=", placed.order.id).execute();
+    expect(await reissueOrderLink(t.db, context.config, { number: placed.order.number, actorId: owner })).toEqual({ ok: false, error: "noEmail" });
+    expect(await reissueOrderLink(t.db, context.config, { number: "UB-99999999", actorId: owner })).toEqual({ ok: false, error: "notFound" });
+  });
+
+  it("makes a guest a verified buyer only once an account holds the delivered order", async () => {
+    const [oud] = await makeProducts(t.db, [{ name: "Reviewed Guest Oud", price: 100_000, stock: 5 }]);
+    // An account with the e-mail already: its guest order stays a guest's, so it proves nothing for the account.
+    const known = await makeUser(t.db, "known-reviewer@example.com");
+    const theirs = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "known-reviewer@example.com", phone: "0803 555 1501" });
+    // A guest without an account, whose order is delivered.
+    const later = await submit(await guestCart([{ productId: oud, quantity: 1 }]), { email: "later-reviewer@example.com", phone: "0803 555 1502", name: "Ngozi Later" });
+    if (!theirs.ok || !later.ok) throw new Error("not placed");
+    await t.db.updateTable("orders").set({ status: "delivered" }).where("id", "in", [theirs.order.id, later.order.id]).execute();
+    const review = reviewInput.parse({ rating: "5", body: "Smells exactly like the boxed one." });
+    expect(await reviewEligibility(t.db, known, oud)).toBe("notBought");
+    expect(await submitReview(t.db, known, oud, review)).toEqual({ ok: false, problem: "notBought" });
+    const created = await createAccountFromLink(context, later.link!.replace("/track/", ""), "a long enough password");
+    if (!created.ok) throw new Error(created.problem);
+    expect(await reviewEligibility(t.db, created.userId, oud)).toBe("eligible");
+    expect(await submitReview(t.db, created.userId, oud, review)).toEqual({ ok: true });
   });
 });

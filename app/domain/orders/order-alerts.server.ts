@@ -37,6 +37,8 @@ export interface WaitingOrder {
   status: OrderStatus;
   total: number;
   customer: string | null;
+  /** placed at checkout without an account: customer is the e-mail it was placed with */
+  guest: boolean;
 }
 
 /** How many orders wait for the owner: pending (to confirm) and confirmed (to ship). */
@@ -54,11 +56,11 @@ export async function ordersWaiting(db: Db, limit = 10): Promise<WaitingOrder[]>
   const rows = await db
     .selectFrom("orders as o")
     .leftJoin("users as u", "u.id", "o.user_id")
-    .select(["o.number", "o.created_at", "o.channel", "o.status", "o.total", "u.email"])
+    .select(["o.number", "o.created_at", "o.channel", "o.status", "o.total", "o.user_id", "u.email", "o.email as guest_email"])
     .where("o.status", "in", WAITING)
     .orderBy("o.created_at")
     .orderBy("o.id")
     .limit(limit)
     .execute();
-  return rows.map((o) => ({ number: o.number, createdAt: o.created_at, channel: o.channel, status: o.status, total: o.total, customer: o.email }));
+  return rows.map((o) => ({ number: o.number, createdAt: o.created_at, channel: o.channel, status: o.status, total: o.total, customer: o.email ?? o.guest_email, guest: o.user_id === null && o.guest_email !== null }));
 }

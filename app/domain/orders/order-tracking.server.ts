@@ -1,4 +1,4 @@
-import { createHash, createHmac } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { AppLoadContext } from "react-router";
 import type { Db } from "~/db/client.server";
 import type { DeliveryMethod, OrderStatus, PaymentMethod, PaymentStatus } from "~/db/schema";
@@ -7,6 +7,11 @@ import { normaliseEmail } from "../accounts/accounts.server";
 import { findOrderDetail } from "./order-history.server";
 import { isOrderNumber } from "./orders.server";
 import { consumeAttempt } from "../operations/rate-limits.server";
+import { queueMail } from "../operations/mail-outbox.server";
+import { recordAudit } from "../backoffice/audit.server";
+import { DEFAULT_LOCALE, isLocale } from "~/lib/i18n";
+import { translatorFor } from "~/platform/translations.server";
+import type { Config } from "~/platform/config.server";
 
 /**
  * Reaching an order without an account (docs/decisions/217), two ways:
@@ -41,10 +46,54 @@ export async function findOrderByLink(db: Db, token: string) {
   return findOrderDetail(db, { accessTokenHash: tokenHash(token) });
 }
 
-/** The owner withdraws an order's private link (it was forwarded, or leaked): it opens nothing from now on. */
-export async function revokeOrderLink(db: Db, orderId: number): Promise<boolean> {
-  const result = await db.updateTable("orders").set({ access_token_hash: null }).where("id", "=", orderId).where("access_token_hash", "is not", null).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/**
+ * The owner withdraws an order's private link (it was forwarded, or leaked): it opens nothing from now
+ * on. With `actorId`, the withdrawal is written to the audit log in the same transaction.
+ */
+export async function revokeOrderLink(db: Db, orderId: number, actorId?: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx.updateTable("orders").set({ access_token_hash: null }).where("id", "=", orderId).where("access_token_hash", "is not", null).returning("number").executeTakeFirst();
+    if (!result) return false;
+    if (actorId !== undefined) {
+      await recordAudit(trx, { actorId, action: "update", entity: "order", entityId: orderId, summary: result.number, changes: { privateLink: ["active", "revoked"] } });
+    }
+    return true;
+  });
+}
+
+export type ReissueResult = { ok: true; email: string } | { ok: false; error: "notFound" | "noEmail" | "active" };
+
+/**
+ * A new private link for a guest order whose link was revoked (docs/decisions/217): a fresh random
+ * token (256 bits; the first was derived from the checkout form, so it cannot be made again), its
+ * SHA-256 stored, the link e-mailed to the order's e-mail in the order's language, and the change
+ * audited, all in one transaction. Refused while a link still works (revoke it first) and for an
+ * order with no e-mail (an account's order, or a WhatsApp chat). Two owners at once: one link wins.
+ */
+export async function reissueOrderLink(db: Db, config: Pick<Config, "publicUrl">, input: { number: string; actorId: number }): Promise<ReissueResult> {
+  return db.transaction().execute(async (trx) => {
+    const order = await trx
+      .selectFrom("orders")
+      .select(["id", "number", "user_id", "channel", "email", "customer_name", "locale", "access_token_hash"])
+      .where("number", "=", input.number)
+      .executeTakeFirst();
+    if (!order) return { ok: false, error: "notFound" } as const;
+    if (order.user_id !== null || order.channel !== "checkout" || !order.email) return { ok: false, error: "noEmail" } as const;
+    const token = randomBytes(32).toString("base64url");
+    // Only while no link works: the update's condition settles two owners pressing at once.
+    const set = await trx.updateTable("orders").set({ access_token_hash: tokenHash(token) }).where("id", "=", order.id).where("access_token_hash", "is", null).executeTakeFirst();
+    if (Number(set.numUpdatedRows) !== 1) return { ok: false, error: "active" } as const;
+    const t = translatorFor(isLocale(order.locale) ? order.locale : DEFAULT_LOCALE);
+    const url = `${config.publicUrl}${orderLinkPath(token)}`;
+    await queueMail(trx, {
+      to: order.email,
+      subject: t("mail.newOrderLink.subject", { number: order.number }),
+      text: [t("mail.newOrderLink.greeting", { name: order.customer_name ?? "" }), "", t("mail.newOrderLink.body", { number: order.number }), url, "", t("mail.newOrderLink.signature")].join("\n"),
+      kind: "order-link",
+    });
+    await recordAudit(trx, { actorId: input.actorId, action: "update", entity: "order", entityId: order.id, summary: order.number, changes: { privateLink: [order.access_token_hash ? "active" : "revoked", "reissued"] } });
+    return { ok: true, email: order.email } as const;
+  });
 }
 
 export interface TrackedOrder {

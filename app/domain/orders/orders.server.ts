@@ -78,6 +78,8 @@ export interface NewOrder {
   email?: string | null;
   customerName?: string | null;
   accessTokenHash?: string | null;
+  /** the shopper's language (en, es): a guest's e-mails and messages speak it */
+  locale?: string | null;
   /**
    * The discount code on the cart, and who uses it (docs/decisions/219): judged here, from the
    * database, and one use taken in this transaction. A code that does not apply now gives no discount
@@ -273,6 +275,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
       email: order.email ?? null,
       customer_name: order.customerName ?? null,
       access_token_hash: order.accessTokenHash ?? null,
+      locale: order.locale ?? null,
       discount,
       promotion_code: used?.code ?? null,
       created_at: at,
