@@ -80,7 +80,7 @@ describe.each(ENGINES)("an order's discount and VAT on its documents on %s", (en
       text(
         inRouter(
           <OrderScreen
-            loaderData={{ order: orderDetailFor(order, staffView(role)), view: staffView(role), changesStatus: false, canMarkPaid: false, canSetFee: false, canRefund: false, confirmingCancel: false, messages: [] }}
+            loaderData={{ order: orderDetailFor(order, staffView(role)), view: staffView(role), changesStatus: false, canMarkPaid: false, canSetFee: false, canRefund: false, confirmingCancel: false, messages: [], guestPage: null }}
           />,
           locale,
         ),
