@@ -82,7 +82,7 @@ describe.each(ENGINES)("back-in-stock pages on %s", (engine) => {
     expect(page).toMatchObject({ status: 200, body: { token, texts: { title: "Stop back-in-stock e-mails", confirm: "Stop the alerts" } } });
     expect(await t.db.selectFrom("back_in_stock_requests").select("id").where("email", "=", "visitor@example.com").execute()).toHaveLength(1);
     const done = await run(stop.action, browserRequest("/back-in-stock/stop", { method: "POST", body: new URLSearchParams({ token }), headers: { Origin: "http://shop.test", "Content-Type": "application/x-www-form-urlencoded" } }), context);
-    expect(done).toMatchObject({ status: 200, body: { email: "visitor@example.com", message: expect.stringContaining("visitor@example.com") } });
+    expect(done).toMatchObject({ status: 200, body: { message: expect.stringContaining("visitor@example.com") } });
     expect(await t.db.selectFrom("back_in_stock_requests").select("id").where("email", "=", "visitor@example.com").execute()).toEqual([]);
     expect((await run(stop.loader, browserRequest("/back-in-stock/stop?token=made-up-token-made-up-token"), context)).status).toBe(404);
   });

@@ -3,6 +3,7 @@ import { isPostgres } from "~/db/client.server";
 import type { Database, MessageChannel } from "~/db/schema";
 import type { Config } from "~/platform/config.server";
 import { retryDelayMs } from "../operations/mail-outbox.server";
+import { type DrainResult, drainLoop, type OutboxWorker, type OutboxWorkerLogger, outboxWakers, startOutboxWorker, wakeOutbox } from "../operations/outbox-loop.server";
 import { MessageSendError } from "./provider-error.server";
 import { sendTermiiSms } from "./termii.server";
 import { type DeliveryReport, sendWhatsAppTemplate } from "./whatsapp.server";
@@ -73,15 +74,9 @@ export async function queueMessage(db: Kysely<Database> | Transaction<Database>,
   return written;
 }
 
-// Waking the worker: it runs in server.ts's copy of this module, queueMessage in the app build's.
-const WAKE = Symbol.for("unboxed.messageWorkerWake");
-const registry = globalThis as typeof globalThis & { [WAKE]?: Set<(delayMs: number) => void> };
-const wakers = (registry[WAKE] ??= new Set<(delayMs: number) => void>());
+const wakers = outboxWakers("message");
 function messageQueued(): void {
-  for (const wake of wakers) {
-    wake(25);
-    wake(250);
-  }
+  wakeOutbox(wakers);
 }
 
 interface ClaimedRow {
@@ -110,7 +105,10 @@ async function claimDue(db: Kysely<Database>, now: Date): Promise<ClaimedRow | u
     .$if(isPostgres(db), (qb) => qb.forUpdate().skipLocked());
   const [row] = await db
     .updateTable("message_outbox")
-    .set((eb) => ({ locked_until: new Date(now.getTime() + MESSAGE_LEASE_MS).toISOString(), attempts: eb("attempts", "+", 1) }))
+    .set((eb) => ({
+      locked_until: new Date(now.getTime() + MESSAGE_LEASE_MS).toISOString(),
+      attempts: eb("attempts", "+", 1),
+    }))
     .where("id", "in", due)
     .returning(["id", "channel", "kind", "to_phone", "locale", "template", "template_params", "text_body", "attempts", "created_at"])
     .execute();
@@ -122,17 +120,25 @@ async function deliver(messaging: Messaging, row: ClaimedRow): Promise<string> {
   if (row.channel === "whatsapp") {
     if (!messaging.whatsapp) throw new MessageSendError("channel-off", "WhatsApp is not configured", true);
     const params = JSON.parse(row.template_params) as string[];
-    return (await sendWhatsAppTemplate(messaging.whatsapp, { to: row.to_phone, template: row.template ?? "", language: row.locale, params })).messageId;
+    return (
+      await sendWhatsAppTemplate(messaging.whatsapp, {
+        to: row.to_phone,
+        template: row.template ?? "",
+        language: row.locale,
+        params,
+      })
+    ).messageId;
   }
   if (!messaging.sms) throw new MessageSendError("channel-off", "SMS is not configured", true);
-  return (await sendTermiiSms(messaging.sms, { to: row.to_phone, text: row.text_body })).messageId;
+  return (
+    await sendTermiiSms(messaging.sms, {
+      to: row.to_phone,
+      text: row.text_body,
+    })
+  ).messageId;
 }
 
-export interface MessageDrainResult {
-  sent: number;
-  retrying: number;
-  failed: number;
-}
+export type MessageDrainResult = DrainResult;
 
 /**
  * Sends every due message now (the worker calls it; tests call it with a `now` to step time).
@@ -141,131 +147,98 @@ export interface MessageDrainResult {
 export async function drainMessageOutbox(
   db: Kysely<Database>,
   messaging: Messaging,
-  options: { now?: () => Date; onError?: (row: ClaimedRow, error: unknown) => void } = {},
+  options: {
+    now?: () => Date;
+    onError?: (row: ClaimedRow, error: unknown) => void;
+  } = {},
 ): Promise<MessageDrainResult> {
   const clock = options.now ?? (() => new Date());
-  const result: MessageDrainResult = { sent: 0, retrying: 0, failed: 0 };
-  for (;;) {
-    const row = await claimDue(db, clock());
-    if (!row) return result;
-    let providerId: string;
-    try {
-      providerId = await deliver(messaging, row);
-    } catch (error) {
-      options.onError?.(row, error);
-      const now = clock();
-      const known = error instanceof MessageSendError ? error : new MessageSendError("internal", String((error as Error).message ?? error), false);
-      const giveUp = known.permanent || row.attempts >= MESSAGE_MAX_ATTEMPTS || now.getTime() - Date.parse(row.created_at) >= MESSAGE_GIVE_UP_AFTER_MS;
-      await db
-        .updateTable("message_outbox")
-        .set({
-          status: giveUp ? "failed" : "pending",
-          next_attempt_at: new Date(now.getTime() + retryDelayMs(row.attempts)).toISOString(),
-          locked_until: null,
-          last_error: known.message.slice(0, 500),
-          error_code: known.code.slice(0, 40),
-        })
-        .where("id", "=", row.id)
-        .where("status", "=", "pending")
-        .execute();
-      if (giveUp) result.failed++;
-      else result.retrying++;
-      continue;
-    }
-    // Accepted: a crash before this update sends it again after the lease (at least once).
+  return drainLoop(
+    () => claimDue(db, clock()),
+    (row) => sendOne(db, messaging, row, clock, options.onError),
+  );
+}
+
+async function sendOne(db: Kysely<Database>, messaging: Messaging, row: ClaimedRow, clock: () => Date, onError?: (row: ClaimedRow, error: unknown) => void): Promise<keyof DrainResult> {
+  let providerId: string;
+  try {
+    providerId = await deliver(messaging, row);
+  } catch (error) {
+    onError?.(row, error);
+    const now = clock();
+    const known = error instanceof MessageSendError ? error : new MessageSendError("internal", String((error as Error).message ?? error), false);
+    const giveUp = known.permanent || row.attempts >= MESSAGE_MAX_ATTEMPTS || now.getTime() - Date.parse(row.created_at) >= MESSAGE_GIVE_UP_AFTER_MS;
     await db
       .updateTable("message_outbox")
-      .set({ status: "sent", sent_at: clock().toISOString(), locked_until: null, last_error: null, error_code: null, provider_message_id: providerId })
+      .set({
+        status: giveUp ? "failed" : "pending",
+        next_attempt_at: new Date(now.getTime() + retryDelayMs(row.attempts)).toISOString(),
+        locked_until: null,
+        last_error: known.message.slice(0, 500),
+        error_code: known.code.slice(0, 40),
+      })
       .where("id", "=", row.id)
       .where("status", "=", "pending")
       .execute();
-    result.sent++;
+    return giveUp ? "failed" : "retrying";
   }
+  // Accepted: a crash before this update sends it again after the lease (at least once).
+  await db
+    .updateTable("message_outbox")
+    .set({
+      status: "sent",
+      sent_at: clock().toISOString(),
+      locked_until: null,
+      last_error: null,
+      error_code: null,
+      provider_message_id: providerId,
+    })
+    .where("id", "=", row.id)
+    .where("status", "=", "pending")
+    .execute();
+  return "sent";
 }
 
-export interface MessageWorker {
-  wake(delayMs?: number): void;
-  drain(): Promise<MessageDrainResult>;
-  stop(): Promise<void>;
-}
+export type MessageWorker = OutboxWorker;
 
 /** The worker in the server process: a pass every `pollMs`, and soon after anything is queued. */
-export function startMessageWorker(options: {
-  db: Kysely<Database>;
-  messaging: Messaging;
-  logger?: { warn(object: object, message: string): void; error(object: object, message: string): void };
-  pollMs?: number;
-}): MessageWorker {
+export function startMessageWorker(options: { db: Kysely<Database>; messaging: Messaging; logger?: OutboxWorkerLogger; pollMs?: number }): MessageWorker {
   const { db, messaging, logger } = options;
-  const pollMs = options.pollMs ?? 2000;
-  let timer: NodeJS.Timeout | null = null;
-  let dueAt = Infinity;
-  let running: Promise<MessageDrainResult> | null = null;
-  let again = false;
-  let stopped = false;
   const onError = (row: ClaimedRow, error: unknown) =>
-    logger?.warn({ event: "message_send_failed", messageId: row.id, channel: row.channel, kind: row.kind, attempts: row.attempts, err: String((error as Error).message ?? error) }, "message not sent");
-  const pass = (): Promise<MessageDrainResult> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drainMessageOutbox(db, messaging, { onError })
-      .catch((error: unknown) => {
-        logger?.error({ event: "message_worker_failed", err: String((error as Error).message ?? error) }, "message outbox pass failed");
-        return { sent: 0, retrying: 0, failed: 0 };
-      })
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          schedule(0);
-        }
-      });
-    return running;
-  };
-  function schedule(delayMs: number) {
-    if (stopped) return;
-    const at = Date.now() + delayMs;
-    if (timer && at >= dueAt) return;
-    if (timer) clearTimeout(timer);
-    dueAt = at;
-    timer = setTimeout(() => {
-      timer = null;
-      dueAt = Infinity;
-      void pass().finally(() => schedule(pollMs));
-    }, delayMs);
-    timer.unref();
-  }
-  const wake = (delayMs = 0) => schedule(delayMs);
-  wakers.add(wake);
-  schedule(0);
-  return {
-    wake,
-    drain: pass,
-    async stop() {
-      stopped = true;
-      wakers.delete(wake);
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
-    },
-  };
+    logger?.warn(
+      {
+        event: "message_send_failed",
+        messageId: row.id,
+        channel: row.channel,
+        kind: row.kind,
+        attempts: row.attempts,
+        err: String((error as Error).message ?? error),
+      },
+      "message not sent",
+    );
+  return startOutboxWorker({
+    drain: () => drainMessageOutbox(db, messaging, { onError }),
+    wakers,
+    pollMs: options.pollMs ?? 2000,
+    logger,
+    failedEvent: "message_worker_failed",
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Delivery reports (webhooks)
 
-const RANK: Record<string, number> = { pending: 0, sent: 1, delivered: 2, read: 3, failed: 4 };
+const RANK: Record<string, number> = {
+  pending: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  failed: 4,
+};
 
 /** Applies a provider's status report to its message; a report never moves a message backwards. */
 export async function applyDeliveryReport(db: Kysely<Database>, channel: MessageChannel, report: DeliveryReport, now = new Date()): Promise<boolean> {
-  const row = await db
-    .selectFrom("message_outbox")
-    .select(["id", "status"])
-    .where("channel", "=", channel)
-    .where("provider_message_id", "=", report.providerMessageId)
-    .executeTakeFirst();
+  const row = await db.selectFrom("message_outbox").select(["id", "status"]).where("channel", "=", channel).where("provider_message_id", "=", report.providerMessageId).executeTakeFirst();
   if (!row) return false;
   if (report.status === "sent" || RANK[report.status] <= RANK[row.status]) return false;
   // A message read or delivered is not failed by a late report.
@@ -275,7 +248,12 @@ export async function applyDeliveryReport(db: Kysely<Database>, channel: Message
     .set({
       status: report.status,
       ...(report.status === "delivered" || report.status === "read" ? { delivered_at: now.toISOString() } : {}),
-      ...(report.status === "failed" ? { last_error: report.error ?? "not delivered", error_code: report.errorCode } : {}),
+      ...(report.status === "failed"
+        ? {
+            last_error: report.error ?? "not delivered",
+            error_code: report.errorCode,
+          }
+        : {}),
     })
     .where("id", "=", row.id)
     .execute();
@@ -294,7 +272,10 @@ export async function messageOutboxCounts(db: Kysely<Database>): Promise<Message
     .where("status", "in", ["pending", "failed"])
     .groupBy(["channel", "status"])
     .execute();
-  const counts: MessageCounts = { whatsapp: { waiting: 0, failed: 0 }, sms: { waiting: 0, failed: 0 } };
+  const counts: MessageCounts = {
+    whatsapp: { waiting: 0, failed: 0 },
+    sms: { waiting: 0, failed: 0 },
+  };
   for (const row of rows) {
     const channel = counts[row.channel as MessageChannel];
     if (!channel) continue;
@@ -339,4 +320,8 @@ export async function orderMessages(db: Kysely<Database>, orderId: number): Prom
 
 /** Counting rows for tests and the crash check. */
 export const outboxTotal = (db: Kysely<Database>) =>
-  db.selectFrom("message_outbox").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow().then((r) => Number(r.n));
+  db
+    .selectFrom("message_outbox")
+    .select(sql<number>`count(*)`.as("n"))
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.n));

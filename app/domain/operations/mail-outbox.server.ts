@@ -3,6 +3,9 @@ import { isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import type { Config } from "~/platform/config.server";
 import { removeAbandonedOutboxFiles, sendMail } from "~/platform/mail.server";
+import { type DrainResult, drainLoop, type OutboxWorker, type OutboxWorkerLogger, outboxWakers, startOutboxWorker, wakeOutbox } from "./outbox-loop.server";
+
+export type { DrainResult };
 
 /**
  * The durable mail outbox (docs/decisions/060). Every e-mail is a row in mail_outbox, written with
@@ -67,16 +70,10 @@ export async function queueMail(db: Kysely<Database> | Transaction<Database>, me
 // Waking the worker. The worker runs in server.ts's copy of this module and queueMail in the app
 // build's copy, so they meet on globalThis.
 
-const WAKE = Symbol.for("unboxed.mailWorkerWake");
-const registry = globalThis as typeof globalThis & { [WAKE]?: Set<(delayMs: number) => void> };
-const wakers = (registry[WAKE] ??= new Set<(delayMs: number) => void>());
+const wakers = outboxWakers("mail");
 
 function mailQueued(): void {
-  // Twice: the first usually lands just after the commit, the second covers a slower transaction.
-  for (const wake of wakers) {
-    wake(25);
-    wake(250);
-  }
+  wakeOutbox(wakers);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,19 +124,16 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(MAIL_RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), MAIL_RETRY_MAX_MS);
 }
 
-export interface DrainResult {
-  sent: number;
-  /** failed this time, to be tried again later */
-  retrying: number;
-  /** given up on */
-  failed: number;
-}
-
-async function sendOne(db: Kysely<Database>, config: MailConfig, row: ClaimedRow, result: DrainResult, onError?: (row: ClaimedRow, error: unknown) => void) {
+async function sendOne(db: Kysely<Database>, config: MailConfig, row: ClaimedRow, onError?: (row: ClaimedRow, error: unknown) => void): Promise<keyof DrainResult> {
   try {
     await sendMail(
       config,
-      { to: row.to_address, subject: row.subject, text: row.text_body, ...(row.html_body ? { html: row.html_body } : {}) },
+      {
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text_body,
+        ...(row.html_body ? { html: row.html_body } : {}),
+      },
       { key: `m${row.id}`, at: row.created_at },
     );
   } catch (error) {
@@ -156,120 +150,59 @@ async function sendOne(db: Kysely<Database>, config: MailConfig, row: ClaimedRow
       })
       .where("id", "=", row.id)
       .execute();
-    if (giveUp) result.failed++;
-    else result.retrying++;
-    return;
+    return giveUp ? "failed" : "retrying";
   }
   // Sent: if the process dies before this line, the row is sent again after its lease, to the same
   // outbox file name (no duplicate file); an SMTP server may then see it twice, never zero times.
   await db
     .updateTable("mail_outbox")
-    .set({ status: "sent", sent_at: new Date().toISOString(), locked_until: null, last_error: null })
+    .set({
+      status: "sent",
+      sent_at: new Date().toISOString(),
+      locked_until: null,
+      last_error: null,
+    })
     .where("id", "=", row.id)
     .execute();
-  result.sent++;
+  return "sent";
 }
 
 /**
  * Sends every due message now and returns what happened; the worker calls it, and tests call it
  * to deliver the outbox at once. Messages that fail wait for their next try (not retried here).
  */
-export async function drainMailOutbox(
-  db: Kysely<Database>,
-  config: MailConfig,
-  options: { onError?: (row: ClaimedRow, error: unknown) => void } = {},
-): Promise<DrainResult> {
-  const result: DrainResult = { sent: 0, retrying: 0, failed: 0 };
-  for (;;) {
-    const [row] = await claimDue(db, new Date(), 1);
-    if (!row) return result;
-    await sendOne(db, config, row, result, options.onError);
-  }
+export async function drainMailOutbox(db: Kysely<Database>, config: MailConfig, options: { onError?: (row: ClaimedRow, error: unknown) => void } = {}): Promise<DrainResult> {
+  return drainLoop(
+    async () => (await claimDue(db, new Date(), 1))[0],
+    (row) => sendOne(db, config, row, options.onError),
+  );
 }
 
-export interface MailWorker {
-  /** run a pass within `delayMs` (default at once) */
-  wake(delayMs?: number): void;
-  /** sends what is due now and resolves when done (for tests and shutdown) */
-  drain(): Promise<DrainResult>;
-  /** stops polling and waits for a pass in progress */
-  stop(): Promise<void>;
-}
-
-export interface MailWorkerLogger {
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-}
+export type MailWorker = OutboxWorker;
+export type MailWorkerLogger = OutboxWorkerLogger;
 
 /** The worker in the server process: a pass every `pollMs`, and soon after anything is queued. */
-export function startMailWorker(options: {
-  db: Kysely<Database>;
-  config: MailConfig;
-  logger?: MailWorkerLogger;
-  pollMs?: number;
-}): MailWorker {
+export function startMailWorker(options: { db: Kysely<Database>; config: MailConfig; logger?: MailWorkerLogger; pollMs?: number }): MailWorker {
   const { db, config, logger } = options;
-  const pollMs = options.pollMs ?? 1000;
-  let timer: NodeJS.Timeout | null = null;
-  let dueAt = Infinity;
-  let running: Promise<DrainResult> | null = null;
-  let again = false;
-  let stopped = false;
-
   const onError = (row: ClaimedRow, error: unknown) =>
-    logger?.warn({ event: "mail_send_failed", mailId: row.id, kind: row.kind, attempts: row.attempts, err: String((error as Error).message ?? error) }, "e-mail not sent; will retry");
-
-  const pass = (): Promise<DrainResult> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drainMailOutbox(db, config, { onError })
-      .catch((error: unknown) => {
-        // The database is briefly unavailable, for instance: the next pass tries again.
-        logger?.error({ event: "mail_worker_failed", err: String((error as Error).message ?? error) }, "mail outbox pass failed");
-        return { sent: 0, retrying: 0, failed: 0 };
-      })
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          schedule(0);
-        }
-      });
-    return running;
-  };
-
-  function schedule(delayMs: number) {
-    if (stopped) return;
-    const at = Date.now() + delayMs;
-    if (timer && at >= dueAt) return;
-    if (timer) clearTimeout(timer);
-    dueAt = at;
-    timer = setTimeout(() => {
-      timer = null;
-      dueAt = Infinity;
-      void pass().finally(() => schedule(pollMs));
-    }, delayMs);
-    timer.unref();
-  }
-
-  const wake = (delayMs = 0) => schedule(delayMs);
-  wakers.add(wake);
+    logger?.warn(
+      {
+        event: "mail_send_failed",
+        mailId: row.id,
+        kind: row.kind,
+        attempts: row.attempts,
+        err: String((error as Error).message ?? error),
+      },
+      "e-mail not sent; will retry",
+    );
   if (!config.smtpUrl) void removeAbandonedOutboxFiles(config.dataDir).catch(() => {});
-  schedule(0);
-
-  return {
-    wake,
-    drain: pass,
-    async stop() {
-      stopped = true;
-      wakers.delete(wake);
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
-    },
-  };
+  return startOutboxWorker({
+    drain: () => drainMailOutbox(db, config, { onError }),
+    wakers,
+    pollMs: options.pollMs ?? 1000,
+    logger,
+    failedEvent: "mail_worker_failed",
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,11 +220,7 @@ export interface MailOutboxCounts {
 export async function mailOutboxCounts(db: Kysely<Database>): Promise<MailOutboxCounts> {
   const rows = await db
     .selectFrom("mail_outbox")
-    .select((eb) => [
-      "status",
-      eb.fn.countAll<number>().as("n"),
-      eb.fn.sum<number>(sql<number>`case when attempts > 0 then 1 else 0 end`).as("tried"),
-    ])
+    .select((eb) => ["status", eb.fn.countAll<number>().as("n"), eb.fn.sum<number>(sql<number>`case when attempts > 0 then 1 else 0 end`).as("tried")])
     .where("status", "in", ["pending", "failed"])
     .groupBy("status")
     .execute();
