@@ -124,3 +124,6 @@ export function statesWithoutPayment(table: DeliveryTable, options: PaymentOptio
 export function isPaymentMethod(value: unknown): value is PaymentMethod {
   return typeof value === "string" && (PAYMENT_METHODS as string[]).includes(value);
 }
+
+/** Stands for the state in the server-written "no way to pay in {{state}}" text, for the page to fill in. */
+export const STATE_SLOT = "\u0000state\u0000";

@@ -3,23 +3,15 @@ import Favourites from "~/components/profile-favourites";
 import Orders, { NUMBER_SLOT } from "~/components/profile-orders";
 import { data, Form, Link } from "react-router";
 import type { AddressErrors } from "~/components/address-fields";
-import {
-  addAddress,
-  AddressLimitError,
-  deleteAddress,
-  listAddresses,
-  MAX_ADDRESSES,
-  readSavedAddress,
-  updateAddress,
-} from "~/domain/accounts/addresses.server";
+import { listAddresses, MAX_ADDRESSES } from "~/domain/accounts/addresses.server";
+import { addressBookAction } from "~/http/address-book.server";
 import { accountPhone, setAccountPhone } from "~/domain/accounts/accounts.server";
 import { listOrdersForUser } from "~/domain/orders/order-history.server";
-import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
 import { requireUser } from "~/http/session.server";
 import { wishlistCards } from "~/domain/shopper/wishlist.server";
 import { marketingChoice, setMarketingChoice } from "~/http/consent-form.server";
 import { PhoneField } from "~/components/phone-field";
-import { bodyRefusal, readForm } from "~/http/form.server";
+import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
 import { detectLocale, requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";
@@ -80,27 +72,10 @@ export function meta({ data }: Route.MetaArgs) {
   return [{ title: data ? `${data.title} | Unboxed` : "Unboxed" }, { name: "robots", content: "noindex" }];
 }
 
-const ADDRESSES_TAB = "/profile?tab=addresses";
-
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const idField = form.get("addressId");
-  // An address is named by its id, as the page wrote it: anything else (empty, "abc", "-1", "1e3") was
-  // not sent by the page, and is a 400 rather than a query for an id that cannot be.
-  const addressId = typeof idField === "string" && /^[1-9]\d{0,9}$/.test(idField) && Number(idField) <= 2 ** 31 - 1 ? Number(idField) : null;
-  if ((intent === "delete-address" || intent === "update-address") && addressId === null) throw bodyRefusal(request, "notAForm");
-
-  if (intent === "delete-address") {
-    const removed = addressId !== null && (await deleteAddress(context.db, user.id, addressId));
-    if (!removed && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
-    return redirectWithToast(
-      context,
-      ADDRESSES_TAB,
-      removed ? { type: "success", key: "address.toast.removed" } : { type: "error", key: "address.toast.removeFailed" },
-    );
-  }
   if (intent === "set-phone") {
     const typed = String(form.get("phone") ?? "");
     const saved = await setAccountPhone(context.db, user.id, typed);
@@ -111,31 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const on = await setMarketingChoice(context.db, user.id, request, form.get("marketing") === "on");
     return redirectWithToast(context, `/profile?tab=${tabFrom(new URL(request.url))}`, { type: "success", key: on ? "messages.consent.granted" : "messages.consent.withdrawn" });
   }
-  if (intent !== "add-address" && intent !== "update-address") throw bodyRefusal(request, "notAForm");
-
-  const values = Object.fromEntries(["street", "city", "state", "country", "phone"].map((k) => [k, String(form.get(k) ?? "")]));
-  const parsed = readSavedAddress(values);
-  if (!parsed.ok) {
-    const errors: AddressErrors = parsed.errors;
-    return data({ intent, addressId: intent === "update-address" ? addressId : null, errors, values }, { status: 400 });
-  }
-
-  if (intent === "add-address") {
-    try {
-      await addAddress(context.db, user.id, parsed.address);
-      return redirectWithToast(context, ADDRESSES_TAB, { type: "success", key: "address.toast.added" });
-    } catch (error) {
-      if (!(error instanceof AddressLimitError)) throw error;
-      return redirectWithToast(context, ADDRESSES_TAB, { type: "error", key: "address.toast.addFailed" });
-    }
-  }
-  const updated = addressId !== null && (await updateAddress(context.db, user.id, addressId, parsed.address));
-  if (!updated && addressId !== null) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
-  return redirectWithToast(
-    context,
-    ADDRESSES_TAB,
-    updated ? { type: "success", key: "address.toast.updated" } : { type: "error", key: "address.toast.updateFailed" },
-  );
+  return addressBookAction(request, context, user.id, intent, form);
 }
 
 function initials(firstName: string, lastName: string): string {

@@ -43,6 +43,23 @@ export type StartPaymentResult =
   | { ok: true; url: string }
   | { ok: false; error: "notFound" | "notPayable" | "unavailable" | "notConfigured" };
 
+/**
+ * Where the shopper goes on to pay an order online: the Paystack page started for it, while the order is
+ * unpaid and not cancelled; null otherwise (then the order's own page is shown). The order is named by
+ * its number and its owner (an account's 'Pay now') or by its id (found by its private link).
+ */
+export async function pendingPaymentUrl(db: Context["db"], order: { number: string; userId: number } | { id: number }): Promise<{ number: string; url: string | null } | null> {
+  const row = await db
+    .selectFrom("orders")
+    .select(["number", "payment_url", "payment_status", "status"])
+    .$if("id" in order, (qb) => qb.where("id", "=", (order as { id: number }).id))
+    .$if(!("id" in order), (qb) => qb.where("number", "=", (order as { number: string }).number).where("user_id", "=", (order as { userId: number }).userId))
+    .executeTakeFirst();
+  if (!row) return null;
+  const payable = row.payment_status === "unpaid" && row.status !== "cancelled" && row.payment_url !== null && /^https?:\/\//.test(row.payment_url);
+  return { number: row.number, url: payable ? row.payment_url : null };
+}
+
 /** Initialises a Paystack transaction for one of the shopper's unpaid online orders. */
 export async function startOnlinePayment(
   context: Context,
