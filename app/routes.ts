@@ -30,6 +30,7 @@ export default [
     route("orders/:number", "routes/account.order.tsx"),
     route("orders/:number/pay", "routes/account.order.pay.tsx"),
     route("checkout", "routes/account.checkout.tsx"),
+    route("checkout/credit", "routes/checkout.credit.tsx"),
     route("track", "routes/track.tsx"),
     route("track/:token", "routes/track.$token.tsx"),
     route("track/:token/pay", "routes/track.$token.pay.tsx"),
