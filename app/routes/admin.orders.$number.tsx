@@ -17,6 +17,8 @@ import { requireRecentAuthentication } from "~/domain/accounts/reauthentication.
 import { formatNaira } from "~/lib/money";
 import { redirectWithToast } from "~/http/toast.server";
 import { readForm } from "~/http/form.server";
+import { CreditRefundPanel } from "~/components/admin/credit-forms";
+import { refundableLeft } from "~/domain/credit/credit.server";
 import type { Route } from "./+types/admin.orders.$number";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -36,6 +38,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     canMarkPaid: payments && canMarkPaid(found),
     canSetFee: payments && canSetDeliveryFee(found),
     canRefund: can(staff.role, "orders.refund") && found.paymentStatus === "paid",
+    // What may still be refunded as store credit (docs/decisions/224): an account's paid order only.
+    creditRefundLeft: can(staff.role, "orders.refund") && found.paymentStatus === "paid" ? await refundableLeft(context.db, found.number) : null,
     messages: await orderMessages(context.db, found.id),
     confirmingCancel: changesStatus && new URL(request.url).searchParams.has("cancel") && found.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
@@ -106,5 +110,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function AdminOrder({ loaderData }: Route.ComponentProps) {
-  return <OrderScreen loaderData={loaderData} />;
+  return (
+    <>
+      <OrderScreen loaderData={loaderData} />
+      {loaderData.creditRefundLeft ? <CreditRefundPanel number={loaderData.order.number} left={loaderData.creditRefundLeft} /> : null}
+    </>
+  );
 }

@@ -171,6 +171,12 @@ async function refundableAsCredit(trx: Db, order: { id: number; total: number })
   return Math.max(0, Number(order.total) - Number(row.refunded));
 }
 
+/** What of an order may still be refunded as credit, by its number (the order's admin page); 0 for a guest's. */
+export async function refundableLeft(db: Db, number: string): Promise<number> {
+  const order = await db.selectFrom("orders").select(["id", "total"]).where("number", "=", number).where("user_id", "is not", null).executeTakeFirst();
+  return order ? refundableAsCredit(db, order) : 0;
+}
+
 /**
  * The owner refunds a paid order, wholly or a part, as store credit to the account that placed it.
  * Never more than the order's total over all its refunds as credit; the whole of it marks the order
@@ -475,9 +481,4 @@ export async function giveBackSpent(trx: Db, orderId: number, at: string): Promi
     await lockHolder(trx, holder);
     await addRow(trx, holder, { amount: back, reason: "returned", orderId, at });
   }
-}
-
-/** The order's credit lines, for its page, e-mails and invoice. */
-export function creditLines(order: { storeCredit: number; giftCard: number; giftCardCode: string | null; total: number }): { storeCredit: number; giftCard: number; giftCardCode: string | null; due: number } {
-  return { ...order, due: order.total - order.storeCredit - order.giftCard };
 }

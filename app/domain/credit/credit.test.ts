@@ -8,6 +8,7 @@ import { type CheckoutInput, checkoutView, placeCheckoutOrder } from "../orders/
 import { expireUnpaidOrders } from "../orders/order-expiry.server";
 import { markOrderPaid } from "../payments/payments.server";
 import { queueGiftCardEmail } from "./credit-mail.server";
+import { creditLines } from "./credit-lines.server";
 import {
   adjustCredit,
   creditBalance,
@@ -38,6 +39,17 @@ describe("the gift card form and codes", () => {
     expect(bad.ok ? [] : Object.keys(bad.errors).sort()).toEqual(["amount", "expiresOn", "message", "recipientEmail", "recipientName"]);
     expect(parseGiftCard({ ...fields, expiresOn: "2099-02-30" }).ok).toBe(false);
     expect(parseGiftCard({ ...fields, amount: "1e9" }).ok).toBe(false);
+  });
+
+  it("writes what credit and a gift card paid, and what is left, in both languages", () => {
+    const order = { total: 1_500_000, storeCredit: 300_000, giftCard: 1_000_000, giftCardCode: "ABCD-EFGH-JKMN-PQRS" };
+    expect(creditLines(translatorFor("en"), order)).toEqual([
+      { label: "Gift card (ABCD-EFGH-JKMN-PQRS)", amount: "−₦10,000.00" },
+      { label: "Store credit", amount: "−₦3,000.00" },
+      { label: "To pay", amount: "₦2,000.00" },
+    ]);
+    expect(creditLines(translatorFor("es"), order).map((l) => l.label)).toEqual(["Tarjeta regalo (ABCD-EFGH-JKMN-PQRS)", "Saldo a favor", "A pagar"]);
+    expect(creditLines(translatorFor("en"), { ...order, storeCredit: 0, giftCard: 0 })).toEqual([]);
   });
 
   it("matches a code without regard to case, spaces or dashes", () => {

@@ -1,3 +1,4 @@
+import { creditLines } from "../credit/credit-lines.server";
 import type { Config } from "~/platform/config.server";
 import { escapeHtml } from "~/lib/html";
 import type { Translate } from "~/lib/i18n";
@@ -23,6 +24,8 @@ export function orderConfirmationEmail(
     ...(order.discount > 0 ? [t("promotions.order.mail", { code: order.promotionCode ?? "", amount: formatNaira(order.discount) })] : []),
     t("account.email.delivery", { amount: deliveryAmount(t, order) }),
     t("account.email.total", { amount: formatNaira(order.total) }),
+    // What store credit and a gift card paid, and what is left to pay (docs/decisions/224).
+    ...creditMailLines(t, order),
     `${t("purchase.order.payment")}: ${paymentLabel(t, order)}`,
   ];
   const pay = paymentInstructions(t, order, bank);
@@ -59,4 +62,8 @@ export function orderConfirmationEmail(
     "</div></body></html>",
   ].join("\n");
   return { subject: t("account.email.subject", { number: order.number }), text, html };
+}
+
+function creditMailLines(t: Translate, order: PlacedOrder): string[] {
+  return creditLines(t, order).map((line) => `${line.label}: ${line.amount}`);
 }
