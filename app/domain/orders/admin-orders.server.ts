@@ -16,7 +16,7 @@ import { returnSizeStock, sizeStock, takeSizeStock } from "../catalogue/product-
 import { queueMail } from "../operations/mail-outbox.server";
 import { queueOrderMessage } from "../messages/notify.server";
 import { giveBackUse } from "../promotions/codes.server";
-import { giveBackSpent } from "../credit/credit.server";
+import { giveBackSpent } from "../credit/ledger.server";
 
 /**
  * Orders as the shop owner handles them: a list with filters, one order with its items, address and

@@ -9,7 +9,7 @@ import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockM
 import { returnSizeStock } from "../catalogue/product-sizes.server";
 import { queueMail } from "../operations/mail-outbox.server";
 import { giveBackUse } from "../promotions/codes.server";
-import { giveBackSpent } from "../credit/credit.server";
+import { giveBackSpent } from "../credit/ledger.server";
 
 /**
  * Unpaid orders cannot hoard stock (docs/decisions/062). A pending order is one nobody has paid for
