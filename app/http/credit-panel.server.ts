@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { formatLagosDate } from "~/lib/dates";
+import { escapeHtml } from "~/lib/html";
 import type { Locale, Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { creditStatement, creditView } from "~/domain/credit/credit.server";
@@ -73,4 +74,33 @@ export async function profileCredit(context: Pick<AppLoadContext, "db">, t: Tran
       amount: `${m.amount < 0 ? "−" : "+"}${formatNaira(Math.abs(m.amount))}`,
     })),
   };
+}
+
+/**
+ * The checkout's box as markup written here: plain forms to /checkout/credit, with or without
+ * JavaScript; the page's script carries only the element that holds it (the /checkout budget).
+ */
+export function creditPanelHtml(panel: CreditPanelView): string {
+  const e = escapeHtml;
+  const button = (label: string) => `<button type="submit" class="rounded-full border border-stone-300 px-3 py-1.5 hover:bg-stone-50">${e(label)}</button>`;
+  const form = (intent: string, inner: string) =>
+    `<form method="post" action="/checkout/credit" class="mt-2 flex flex-wrap items-center gap-2"><input type="hidden" name="intent" value="${intent}">${inner}</form>`;
+  const { texts } = panel;
+  return [
+    `<h3 id="credit-heading" class="font-semibold">${e(texts.heading)}</h3><p class="mt-1 text-stone-600">${e(texts.paysFirst)}</p>`,
+    panel.balance && panel.hasCredit
+      ? form(panel.useCredit ? "stop-credit" : "use-credit", `<span data-testid="credit-balance">${e(panel.balance)}</span>${button(panel.useCredit ? texts.stopUsing : texts.use)}`)
+      : "",
+    texts.using ? `<p class="mt-1 text-emerald-800">${e(texts.using)}</p>` : "",
+    panel.giftCard
+      ? form("gift-remove", `<span class="${panel.giftCard.ok ? "text-emerald-800" : "text-rose-700"}" data-testid="gift-card-status">${e(panel.giftCard.status)}</span>${button(texts.giftRemove)}`)
+      : form("gift-apply", `<label class="flex-1"><span class="block">${e(texts.giftLabel)}</span><input name="code" autocomplete="off" maxlength="40" class="mt-1 w-full rounded border border-stone-300 px-2 py-1.5 uppercase"></label>${button(texts.giftApply)}`),
+  ].join("");
+}
+
+/** The profile's credit as markup written here (the /profile budget). */
+export function profileCreditHtml(credit: ProfileCreditView): string {
+  const e = escapeHtml;
+  const rows = credit.rows.map((r) => `<tr class="border-t border-stone-100"><td class="py-1 pr-3 whitespace-nowrap">${e(r.date)}</td><td class="py-1 pr-3">${e(r.what)}</td><td class="py-1 text-right whitespace-nowrap">${e(r.amount)}</td></tr>`);
+  return `<h2 id="credit-heading" class="font-semibold">${e(credit.heading)}</h2><p class="mt-1" data-testid="credit-balance">${e(credit.balance)}</p><table class="mt-2 w-full max-w-xl text-left"><thead><tr class="text-stone-600">${credit.headers.map((h) => `<th scope="col" class="py-1 pr-3 font-medium">${e(h)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }

@@ -12,7 +12,7 @@ import { paymentOptions } from "~/domain/orders/delivery.server";
 import { startOnlinePayment } from "~/domain/payments/online-payments.server";
 import { noteRefusedObject } from "~/domain/operations/refused-objects.server";
 import { codePanel } from "~/http/code-panel.server";
-import { creditPanel } from "~/http/credit-panel.server";
+import { creditPanel, creditPanelHtml } from "~/http/credit-panel.server";
 import { CreditPanel } from "~/components/credit-panel";
 import type { DeliveryMethod, PaymentMethod } from "~/db/schema";
 import { nigerianState, PAYMENT_METHODS, paymentMethodsFor, quoteDelivery } from "~/lib/delivery";
@@ -62,7 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The marketing opt-in, unticked, for a shopper who has not agreed yet; its words written here (docs/decisions/220).
     const marketingLabel = (await activeConsent(context.db, user.id)) ? null : consentLabel(request);
     const view = await checkoutView(context.db, user.id, paymentOptions(context.config));
-    return { ...view, code: codePanel(t, view.code), credit: await creditPanel(request, context, t, user.id), title, texts, guest: null, marketingLabel };
+    return { ...view, code: codePanel(t, view.code), credit: creditPanelHtml(await creditPanel(request, context, t, user.id)), title, texts, guest: null, marketingLabel };
   }
   const payment = guestPaymentOptions(context.config, paymentOptions(context.config));
   const guest: GuestTexts = {
@@ -73,7 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     emailHint: t("purchase.guest.emailHint"),
   };
   const view = await guestCheckoutView(context.db, await findCartId(request, context), payment);
-  return { ...view, code: codePanel(t, view.code), credit: await creditPanel(request, context, t, null), title, texts, guest, marketingLabel: null };
+  return { ...view, code: codePanel(t, view.code), credit: creditPanelHtml(await creditPanel(request, context, t, null)), title, texts, guest, marketingLabel: null };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
@@ -415,7 +415,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             })}
           </ul>
           <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={loaderData.delivery.freeFrom} discount={off} discountLabel={loaderData.code.lineLabel} />
-          <CreditPanel panel={loaderData.credit} />
+          <CreditPanel html={loaderData.credit} />
           <button
             type="submit"
             form="checkout-form"

@@ -2,7 +2,7 @@ import Addresses from "~/components/profile-addresses";
 import Favourites from "~/components/profile-favourites";
 import Orders, { NUMBER_SLOT } from "~/components/profile-orders";
 import { ProfileCredit } from "~/components/profile-credit";
-import { profileCredit } from "~/http/credit-panel.server";
+import { profileCredit, profileCreditHtml } from "~/http/credit-panel.server";
 import { data, Form, Link } from "react-router";
 import type { AddressErrors } from "~/components/address-fields";
 import {
@@ -59,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Written here, in the shopper's language: the browser gets none of these texts (docs/decisions/220).
     marketing: await marketingChoice(context.db, user.id, request),
     // Store credit and its movements, written here (docs/decisions/224); null when the account never had any.
-    credit: await profileCredit(context, t, detectLocale(request).locale, user.id),
+    credit: await profileCredit(context, t, detectLocale(request).locale, user.id).then((c) => (c ? profileCreditHtml(c) : null)),
     title: t("account.profile.title"),
     // Written here, so the privacy texts stay out of the profile's scripts (docs/decisions/221).
     privacyLink: privacyTexts(detectLocale(request).locale).profile.link,
@@ -195,7 +195,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         </button>
       </Form>
 
-      {loaderData.credit && <ProfileCredit credit={loaderData.credit} />}
+      {loaderData.credit && <ProfileCredit html={loaderData.credit} />}
 
       <nav aria-label={t("account.profile.title")} className="mt-8 flex gap-1 border-b border-stone-200">
         {TABS.map((name) => (
