@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { CheckoutTotals } from "~/components/checkout-options";
+import { CreditPanel } from "~/components/credit-panel";
 import type { CheckoutPageData } from "~/http/checkout-page.server";
 import type { QuoteResult } from "~/lib/delivery";
 import { useT } from "~/lib/i18n";
@@ -47,6 +48,7 @@ export function CheckoutSummary({ page, quote, discount, disabled, submitting }:
             })}
           </ul>
           <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={page.delivery.freeFrom} discount={discount} discountLabel={page.code.lineLabel} />
+          <CreditPanel html={page.credit} />
           <button
             type="submit"
             form="checkout-form"

@@ -18,6 +18,8 @@ export interface OrderPageData {
   payOnline: { heading: string; state: string; payNow: string };
   /** the discount code's line, when the order had one (docs/decisions/219) */
   discountLabel: string | null;
+  /** what store credit and a gift card paid, and what is left (docs/decisions/224), written by the loader */
+  creditLines?: { label: string; amount: string }[];
 }
 
 /**
@@ -104,6 +106,12 @@ export function OrderDetails({ data: loaderData, base, back, children }: { data:
               <th scope="row" colSpan={3} className="px-4 py-2 text-right font-semibold">{t("purchase.order.total")}</th>
               <td className="px-4 py-2 text-right font-semibold" data-testid="order-total">{formatNaira(order.total)}</td>
             </tr>
+            {loaderData.creditLines?.map((line) => (
+              <tr key={line.label} data-testid="order-credit-line">
+                <th scope="row" colSpan={3} className="px-4 py-2 text-right font-medium">{line.label}</th>
+                <td className="px-4 py-2 text-right">{line.amount}</td>
+              </tr>
+            ))}
           </tfoot>
         </table>
       </section>

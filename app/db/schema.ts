@@ -199,6 +199,10 @@ export interface CartTable {
   user_id: number | null;
   /** the discount code the shopper entered, as typed (docs/decisions/219) */
   promotion_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: spend the account's store credit on the order (docs/decisions/224) */
+  use_credit: ColumnType<number, number | undefined, number>;
+  /** the gift card code the shopper entered, as typed */
+  gift_card_code: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -272,6 +276,11 @@ export interface OrderTable {
   discount: ColumnType<number, number | undefined, number>;
   /** the code the discount came from, as the owner wrote it */
   promotion_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** kobo of the total paid by the account's store credit (docs/decisions/224) */
+  store_credit: ColumnType<number, number | undefined, number>;
+  /** kobo of the total paid by a gift card, and its code; what is due = total - store_credit - gift_card */
+  gift_card: ColumnType<number, number | undefined, number>;
+  gift_card_code: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -319,6 +328,37 @@ export interface PromotionUseTable {
   discount: number;
   created_at: Timestamp;
   released_at: Timestamp | null;
+}
+
+/** a gift card (docs/decisions/224): its balance is the sum of its ledger rows */
+export interface GiftCardTable {
+  id: Id;
+  code: string;
+  code_key: string;
+  initial_amount: number;
+  expires_at: Timestamp | null;
+  recipient_name: string;
+  recipient_email: string;
+  message: string | null;
+  locale: ColumnType<string, string | undefined, string>;
+  sold: ColumnType<number, number | undefined, number>;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
+export type CreditReason = "issued" | "refund" | "spent" | "returned" | "adjusted";
+
+/** one movement of a customer's store credit or of a gift card's balance */
+export interface CreditLedgerTable {
+  id: Id;
+  user_id: number | null;
+  gift_card_id: number | null;
+  amount: number;
+  reason: CreditReason;
+  order_id: number | null;
+  actor_id: number | null;
+  note: string | null;
+  created_at: Timestamp;
 }
 
 export type DeliveryMethod = "delivery" | "pickup";
@@ -395,7 +435,7 @@ export interface OrderEventTable {
 }
 
 export type AuditAction = "create" | "update" | "delete" | "archive" | "restore" | "erase";
-export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user" | "review" | "promotion";
+export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user" | "review" | "promotion" | "gift_card";
 
 export interface AuditLogTable {
   id: Id;
@@ -655,6 +695,8 @@ export interface Database {
   promotions: PromotionTable;
   promotion_targets: PromotionTargetTable;
   promotion_uses: PromotionUseTable;
+  gift_cards: GiftCardTable;
+  credit_ledger: CreditLedgerTable;
 }
 
 export type Product = Selectable<ProductTable>;

@@ -10,6 +10,7 @@ import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { findCartId } from "./cart.server";
 import { codePanel, type DiscountCodePanel } from "./code-panel.server";
+import { creditPanel, creditPanelHtml } from "./credit-panel.server";
 import { consentLabel } from "./consent-form.server";
 import { requestTranslator } from "./language.server";
 
@@ -56,11 +57,13 @@ export async function checkoutPage(request: Request, context: AppLoadContext, us
     // The marketing opt-in, unticked, for a shopper who has not agreed yet; its words written here (docs/decisions/220).
     const marketingLabel = (await activeConsent(context.db, user.id)) ? null : consentLabel(request);
     const view = await checkoutView(context.db, user.id, paymentOptions(context.config));
-    return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, ...common, guest: null, marketingLabel };
+    const credit = creditPanelHtml(await creditPanel(request, context, t, user.id));
+    return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, credit, ...common, guest: null, marketingLabel };
   }
   const payment = guestPaymentOptions(context.config, paymentOptions(context.config));
   const view = await guestCheckoutView(context.db, await findCartId(request, context), payment);
-  return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, ...common, guest: guestTexts(t), marketingLabel: null as string | null };
+  const credit = creditPanelHtml(await creditPanel(request, context, t, null));
+  return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, credit, ...common, guest: guestTexts(t), marketingLabel: null as string | null };
 }
 
 export type CheckoutPageData = Awaited<ReturnType<typeof checkoutPage>>;

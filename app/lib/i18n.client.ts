@@ -22,6 +22,8 @@ const PAGE_AREAS: Record<string, string[]> = {
   cart: ["/cart"],
   // The promotions screens; the shopper's discount-code texts are written by the loaders.
   promotions: ["/admin/promotions"],
+  // Store credit and gift cards: the admin screens; the shopper's texts are written by the loaders.
+  credit: ["/admin"],
   invoice: ["/orders", "/admin/orders"],
   // A product page's reviews and back-in-stock form (a prefix ending in "/" takes what is below it only).
   product: ["/shop/"],

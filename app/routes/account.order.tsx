@@ -9,6 +9,7 @@ import { requireUser } from "~/http/session.server";
 import { useT } from "~/lib/i18n";
 import { formatPhone } from "~/lib/phone";
 import { ensureMessages } from "~/lib/i18n.client";
+import { creditLines } from "~/domain/credit/credit-lines.server";
 import type { Route } from "./+types/account.order";
 
 // Someone's orders and addresses: never kept by a shared cache or shown again from the back button.
@@ -31,7 +32,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { bank } = context.config.shop;
   const payOnline = { heading: t("purchase.pay.heading"), state: t(order.paymentAttempted ? "purchase.pay.failed" : "purchase.pay.notYet"), payNow: t("purchase.pay.payNow") };
   const discountLabel = order.discount > 0 ? t("promotions.order.line", { code: order.promotionCode ?? "" }) : null;
-  return { order, bank, discountLabel, paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null, payOnline };
+  return { order, bank, discountLabel, creditLines: creditLines(t, order), paymentLabel: paymentLabel(t, order), howToPay: paymentInstructions(t, order, bank), phone: order.phone ? formatPhone(order.phone) : null, payOnline };
 }
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */

@@ -1,6 +1,8 @@
 import Addresses from "~/components/profile-addresses";
 import Favourites from "~/components/profile-favourites";
 import Orders, { NUMBER_SLOT } from "~/components/profile-orders";
+import { ProfileCredit } from "~/components/profile-credit";
+import { profileCredit, profileCreditHtml } from "~/http/credit-panel.server";
 import { data, Form, Link } from "react-router";
 import type { AddressErrors } from "~/components/address-fields";
 import { listAddresses, MAX_ADDRESSES } from "~/domain/accounts/addresses.server";
@@ -48,6 +50,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
     // Written here, in the shopper's language: the browser gets none of these texts (docs/decisions/220).
     marketing: await marketingChoice(context.db, user.id, request),
+    // Store credit and its movements, written here (docs/decisions/224); null when the account never had any.
+    credit: await profileCredit(context, t, detectLocale(request).locale, user.id).then((c) => (c ? profileCreditHtml(c) : null)),
     title: t("account.profile.title"),
     // Written here, so the privacy texts stay out of the profile's scripts (docs/decisions/221).
     privacyLink: privacyTexts(detectLocale(request).locale).profile.link,
@@ -141,6 +145,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           {loaderData.marketing.button}
         </button>
       </Form>
+
+      {loaderData.credit && <ProfileCredit html={loaderData.credit} />}
 
       <nav aria-label={t("account.profile.title")} className="mt-8 flex gap-1 border-b border-stone-200">
         {TABS.map((name) => (

@@ -11,6 +11,8 @@ import { requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { requireRecentAuthentication } from "~/domain/accounts/reauthentication.server";
 import { customerFor, staffView } from "~/domain/backoffice/staff-view.server";
+import { CustomerCreditPanel } from "~/components/admin/credit-forms";
+import { creditStatement } from "~/domain/credit/credit.server";
 import type { Route } from "./+types/admin.customers.$id";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -31,6 +33,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     erased: isErasedEmail(customer.email),
     confirming: can(admin.role, "staff") && customer.id !== admin.id && isRole(confirming) && confirming !== customer.role ? confirming : null,
     title: t("admin.meta.title", { page: customer.name || customer.email }),
+    // Store credit (docs/decisions/224): seen with the customer, changed by those who hold `credit`.
+    credit: customer.role === "customer" ? { ...(await creditStatement(context.db, customer.id)), canChange: can(admin.role, "credit") } : null,
   };
 }
 
@@ -75,10 +79,13 @@ export function meta({ data }: Route.MetaArgs) {
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <CustomerScreen
-      loaderData={loaderData}
-      problem={actionData && "problem" in actionData ? actionData.problem : null}
-      eraseProblem={actionData && "eraseProblem" in actionData ? actionData.eraseProblem : null}
-    />
+    <>
+      <CustomerScreen
+        loaderData={loaderData}
+        problem={actionData && "problem" in actionData ? actionData.problem : null}
+        eraseProblem={actionData && "eraseProblem" in actionData ? actionData.eraseProblem : null}
+      />
+      {loaderData.credit && <CustomerCreditPanel id={loaderData.customer.id} {...loaderData.credit} />}
+    </>
   );
 }

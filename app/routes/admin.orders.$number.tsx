@@ -17,6 +17,8 @@ import { requireRecentAuthentication } from "~/domain/accounts/reauthentication.
 import { formatNaira } from "~/lib/money";
 import { redirectWithToast } from "~/http/toast.server";
 import { readForm } from "~/http/form.server";
+import { CreditRefundPanel } from "~/components/admin/credit-forms";
+import { refundableLeft } from "~/domain/credit/credit.server";
 import type { Route } from "./+types/admin.orders.$number";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -38,6 +40,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     canRefund: can(staff.role, "orders.refund") && found.paymentStatus === "paid",
     // A guest order links to the guest's page for the roles that see customers.
     guestPage: found.guest && can(staff.role, "customers.view") ? `/admin/customers/guest/${encodeURIComponent(found.number)}` : null,
+    // What may still be refunded as store credit (docs/decisions/224): an account's paid order only.
+    creditRefundLeft: can(staff.role, "orders.refund") && found.paymentStatus === "paid" ? await refundableLeft(context.db, found.number) : null,
     messages: await orderMessages(context.db, found.id),
     confirmingCancel: changesStatus && new URL(request.url).searchParams.has("cancel") && found.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
@@ -115,5 +119,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function AdminOrder({ loaderData }: Route.ComponentProps) {
-  return <OrderScreen loaderData={loaderData} />;
+  return (
+    <>
+      <OrderScreen loaderData={loaderData} />
+      {loaderData.creditRefundLeft ? <CreditRefundPanel number={loaderData.order.number} left={loaderData.creditRefundLeft} /> : null}
+    </>
+  );
 }

@@ -1,4 +1,4 @@
-import { Award, BadgePercent, History, KeyRound, LayoutDashboard, LogOut, MessageCircle, MessageSquareText, Package, ShieldCheck, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
+import { Award, BadgePercent, Gift, History, KeyRound, LayoutDashboard, LogOut, MessageCircle, MessageSquareText, Package, ShieldCheck, ShoppingBag, Store, Tags, Truck, Users } from "lucide-react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { countOrdersWaiting } from "~/domain/orders/order-alerts.server";
 import { type Permission, permissionsOf } from "~/domain/backoffice/permissions.server";
@@ -46,6 +46,7 @@ const NAV: { to: string; key: string; icon: typeof Package; end: boolean; permis
   { to: "/admin/brands", key: "brands", icon: Award, end: false, permission: "catalogue.edit" },
   { to: "/admin/reviews", key: "reviews", icon: MessageSquareText, end: false, permission: "reviews" },
   { to: "/admin/promotions", key: "promotions", icon: BadgePercent, end: false, permission: "promotions" },
+  { to: "/admin/gift-cards", key: "giftCards", icon: Gift, end: false, permission: "credit" },
   { to: "/admin/delivery", key: "delivery", icon: Truck, end: false, permission: "settings" },
   { to: "/admin/messages", key: "messages", icon: MessageCircle, end: false, permission: "settings" },
   { to: "/admin/audit", key: "audit", icon: History, end: false, permission: "audit" },

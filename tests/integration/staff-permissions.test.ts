@@ -58,6 +58,9 @@ const EXPECTED: Record<string, { loader?: Permission; action?: Permission; inten
   "routes/admin.account.tsx": { loader: "dashboard", action: "dashboard" },
   "routes/admin.messages.tsx": { loader: "settings", action: "settings" },
   "routes/admin.promotions.tsx": { loader: "promotions", action: "promotions" },
+  "routes/admin.gift-cards.tsx": { loader: "credit", action: "credit" },
+  "routes/admin.customers.$id.credit.tsx": { action: "credit" },
+  "routes/admin.orders.$number.credit.tsx": { action: "orders.refund" },
   "routes/admin.promotions.$id.tsx": { loader: "promotions", action: "promotions", intents: { save: "promotions", pause: "promotions", resume: "promotions" } },
 };
 
@@ -276,5 +279,7 @@ describe.each(ENGINES)("every admin route for every role on %s", (engine) => {
     expect(ROLES.filter((r) => can(r, "revenue"))).toEqual(["owner", "manager"]);
     expect(ROLES.filter((r) => can(r, "customers.contact"))).toEqual(["owner", "manager", "support"]);
     expect(ROLES.filter((r) => can(r, "promotions"))).toEqual(["owner", "manager"]);
+    // Store credit and gift cards are money out of the shop: the owner's alone, as refunds are.
+    expect(ROLES.filter((r) => can(r, "credit"))).toEqual(["owner"]);
   });
 });

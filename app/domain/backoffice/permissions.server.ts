@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   "audit",
   /** discount codes: create, change, pause, and see what each brought (docs/decisions/219) */
   "promotions",
+  /** store credit given to a customer or taken back by hand, and gift cards issued or sold (docs/decisions/224) */
+  "credit",
   /** delivery fees and the shop's other settings */
   "settings",
   /** staff roles */

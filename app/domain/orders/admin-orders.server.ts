@@ -16,6 +16,7 @@ import { returnSizeStock, sizeStock, takeSizeStock } from "../catalogue/product-
 import { queueMail } from "../operations/mail-outbox.server";
 import { queueOrderMessage } from "../messages/notify.server";
 import { giveBackUse } from "../promotions/codes.server";
+import { giveBackSpent } from "../credit/ledger.server";
 
 /**
  * Orders as the shop owner handles them: a list with filters, one order with its items, address and
@@ -387,6 +388,8 @@ export async function changeOrderStatus(
       }
       // A cancelled order gives its use of a discount code back (docs/decisions/219).
       if (input.to === "cancelled") await giveBackUse(trx, order.id, at);
+      // And what store credit and a gift card paid of it (docs/decisions/224).
+      if (input.to === "cancelled") await giveBackSpent(trx, order.id, at);
       await recordAudit(trx, {
         actorId: input.actorId,
         action: "update",

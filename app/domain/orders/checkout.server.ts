@@ -38,6 +38,7 @@ import { orderConfirmationEmail } from "./order-mail.server";
 import { checkHolds, DEFAULT_HOLDS, type HoldLimits, type HoldProblem, overProductLimit } from "./order-holds.server";
 import { type AddressSnapshot, cartFingerprint, findOrderByNumber, insertOrder, OrderError, orderedProducts, type PlacedOrder } from "./orders.server";
 import type { SessionUser } from "../accounts/sessions.server";
+import { spendOnOrder } from "../credit/credit.server";
 import { type CartCodeView, cartCode, cartCodeOutcome, type CodeCustomer, codeView } from "../promotions/codes.server";
 
 /**
@@ -425,6 +426,11 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
       const delivery = used.quote ? { ...used.quote, fee: placed.shipping } : quoted.quote;
       if (placed.total !== expected || !paymentMethodsFor(input.payment, delivery, placed.total).includes(paymentMethod)) {
         throw new DeliveryChanged(delivery, placed.subtotal, placed.total);
+      }
+      // Store credit and a gift card pay what they can, last (docs/decisions/224); wholly paid, it is paid now.
+      const spent = await spendOnOrder(trx, { order: placed, userId: user?.id ?? null, cartId: checked.cartId, at: placed.createdAt });
+      if (spent.giftCard || spent.storeCredit) {
+        Object.assign(placed, { storeCredit: spent.storeCredit, giftCard: spent.giftCard, giftCardCode: spent.giftCardCode, paymentStatus: spent.due === 0 ? "paid" : "unpaid" });
       }
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
       // A reminded cart that came back as this order counts as recovered (docs/decisions/220).

@@ -9,6 +9,7 @@ import { bothChanges, type CatalogScope, catalogChanged, stockMovedScope, stockM
 import { returnSizeStock } from "../catalogue/product-sizes.server";
 import { queueMail } from "../operations/mail-outbox.server";
 import { giveBackUse } from "../promotions/codes.server";
+import { giveBackSpent } from "../credit/ledger.server";
 
 /**
  * Unpaid orders cannot hoard stock (docs/decisions/062). A pending order is one nobody has paid for
@@ -120,6 +121,8 @@ async function expireOne(
 
   // Its use of a discount code is given back (docs/decisions/219).
   await giveBackUse(trx, order.id, at);
+  // And what store credit and a gift card paid of it (docs/decisions/224).
+  await giveBackSpent(trx, order.id, at);
 
   const items = await trx
     .selectFrom("order_items")

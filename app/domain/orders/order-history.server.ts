@@ -60,6 +60,10 @@ export interface OrderDetail extends OrderSummary {
   /** kobo off the goods by a discount code, and the code (docs/decisions/219) */
   discount: number;
   promotionCode: string | null;
+  /** kobo of the total paid by store credit and a gift card (docs/decisions/224) */
+  storeCredit: number;
+  giftCard: number;
+  giftCardCode: string | null;
 }
 
 export async function findOrderForUser(db: Db, userId: number, number: string): Promise<OrderDetail | null> {
@@ -110,6 +114,9 @@ export async function findOrderDetail(
     phone: order.phone,
     discount: Number(order.discount ?? 0),
     promotionCode: order.promotion_code,
+    storeCredit: Number(order.store_credit ?? 0),
+    giftCard: Number(order.gift_card ?? 0),
+    giftCardCode: order.gift_card_code,
     items: items.map((i) => ({ productId: i.product_id, name: i.name, unitPrice: i.unit_price, quantity: i.quantity, lineTotal: i.unit_price * i.quantity })),
     history: events.map((e) => ({ status: e.status, at: e.created_at })),
   };

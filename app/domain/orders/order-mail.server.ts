@@ -1,3 +1,4 @@
+import { creditLines } from "../credit/credit-lines.server";
 import type { Config } from "~/platform/config.server";
 import { escapeHtml } from "~/lib/html";
 import type { Translate } from "~/lib/i18n";
@@ -33,6 +34,8 @@ export function orderConfirmationEmail(
     t("account.email.delivery", { amount: deliveryAmount(t, order) }),
     t("account.email.total", { amount: formatNaira(order.total) }),
     ...(input.vatIncluded ? [t("invoice.vatLine", { amount: formatNaira(vatContained(order.total)) })] : []),
+    // What store credit and a gift card paid, and what is left to pay (docs/decisions/224).
+    ...creditMailLines(t, order),
     `${t("purchase.order.payment")}: ${paymentLabel(t, order)}`,
   ];
   const pay = paymentInstructions(t, order, bank);
@@ -69,4 +72,8 @@ export function orderConfirmationEmail(
     "</div></body></html>",
   ].join("\n");
   return { subject: t("account.email.subject", { number: order.number }), text, html };
+}
+
+function creditMailLines(t: Translate, order: PlacedOrder): string[] {
+  return creditLines(t, order).map((line) => `${line.label}: ${line.amount}`);
 }

@@ -123,6 +123,10 @@ export interface PlacedOrder {
   discount: number;
   /** the code it came from */
   promotionCode: string | null;
+  /** kobo of the total paid by store credit and by a gift card (docs/decisions/224); the rest is due */
+  storeCredit: number;
+  giftCard: number;
+  giftCardCode: string | null;
 }
 
 export type OrderProblem =
@@ -323,6 +327,10 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
     phone: order.phone ?? null,
     discount,
     promotionCode: used?.code ?? null,
+    // Credit and gift cards pay after the order is written (checkout.server.ts, spendOnOrder).
+    storeCredit: 0,
+    giftCard: 0,
+    giftCardCode: null,
   };
   // The owner's alert exists exactly when the order does.
   if (order.ownerAlert) await queueNewOrderAlert(trx, order.ownerAlert, placed, address);
@@ -364,6 +372,9 @@ export async function findOrderByNumber(db: Db, number: string): Promise<(Placed
     phone: row.phone,
     discount: Number(row.discount ?? 0),
     promotionCode: row.promotion_code,
+    storeCredit: Number(row.store_credit ?? 0),
+    giftCard: Number(row.gift_card ?? 0),
+    giftCardCode: row.gift_card_code,
     items: items.map((i) => ({ productId: i.product_id, sizeId: i.size_id, sizeLabel: i.size_label, name: i.name, unitPrice: i.unit_price, quantity: i.quantity })),
   };
 }

@@ -72,7 +72,7 @@ export async function startOnlinePayment(
   const order = await context.db
     .selectFrom("orders as o")
     .leftJoin("users as u", "u.id", "o.user_id")
-    .select((eb) => ["o.id", "o.number", "o.total", "o.status", "o.payment_status", "o.payment_method", "o.payment_reference", eb.fn.coalesce("u.email", "o.email").as("email")])
+    .select((eb) => ["o.id", "o.number", "o.total", "o.store_credit", "o.gift_card", "o.status", "o.payment_status", "o.payment_method", "o.payment_reference", eb.fn.coalesce("u.email", "o.email").as("email")])
     .where("o.number", "=", input.number)
     .$if("userId" in input, (qb) => qb.where("o.user_id", "=", (input as { userId: number }).userId))
     .executeTakeFirst();
@@ -82,7 +82,8 @@ export async function startOnlinePayment(
   try {
     const started = await initializeTransaction(paystack, {
       email: order.email,
-      amount: Number(order.total),
+      // What store credit and a gift card did not pay (docs/decisions/224).
+      amount: Number(order.total) - Number(order.store_credit) - Number(order.gift_card),
       reference,
       // A guest comes back to the order's private page, the only page of the order they can open.
       callbackUrl: `${context.config.publicUrl}${"viaLink" in input ? input.viaLink.callbackPath : "/payments/paystack/callback"}`,
@@ -126,7 +127,7 @@ export async function settlePaystackReference(context: Context, reference: strin
     console.warn(`Paystack ${source}: reference ${JSON.stringify(reference).slice(0, 60)} is not one of ours; ignored`);
     return "unknown";
   }
-  const order = await context.db.selectFrom("orders").select(["id", "number", "total", "payment_status", "user_id", "status"]).where("number", "=", number).executeTakeFirst();
+  const order = await context.db.selectFrom("orders").select(["id", "number", "total", "store_credit", "gift_card", "payment_status", "user_id", "status"]).where("number", "=", number).executeTakeFirst();
   if (!order) {
     console.warn(`Paystack ${source}: no order ${number} for reference ${reference}; ignored`);
     return "unknown";
@@ -145,8 +146,10 @@ export async function settlePaystackReference(context: Context, reference: strin
     return "mismatch";
   }
   if (transaction.status !== "success") return "notPaid";
-  if (transaction.currency !== "NGN" || transaction.amount !== Number(order.total)) {
-    console.warn(`order ${number}: Paystack says ${transaction.amount} ${transaction.currency}, the order is ${order.total} NGN; not marked paid`);
+  // Paystack was asked for what store credit and a gift card left due (docs/decisions/224).
+  const due = Number(order.total) - Number(order.store_credit) - Number(order.gift_card);
+  if (transaction.currency !== "NGN" || transaction.amount !== due) {
+    console.warn(`order ${number}: Paystack says ${transaction.amount} ${transaction.currency}, ${due} NGN is due; not marked paid`);
     return "mismatch";
   }
   // The mark and its e-mail in one transaction: whichever caller wins sends the one message.
