@@ -135,7 +135,7 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   // action that refuses it (http/form.server.ts; the HTTP server's own 413, http/body-limit.server.ts).
   common: ["error.badForm", "error.tooLarge", "error.notText"],
   auth: ["email", "toast"],
-  account: ["email", "expiry", "wishlist.added", "wishlist.removed", "wishlist.failed", "wishlist.empty", "orders.empty", "orders.viewDetails", "orders.viewDetailsOf"],
+  account: ["email", "expiry", "wishlist.added", "wishlist.removed", "wishlist.failed", "wishlist.empty", "orders.empty", "orders.viewDetails", "orders.viewDetailsOf", "orders.number", "orders.date", "orders.address", "orders.total", "orders.status", "orders.payment", "orders.details", "orders.pickup"],
   address: ["toast", "limitNote", "atMax"],
   cart: ["toast"],
   // The discount code's texts on the cart and the checkout are written by their loaders (docs/decisions/219).
@@ -146,9 +146,9 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
   // why the checkout refused an order, written by its action; toasts, which the root loader translates.
   // The checkout's texts shown only after its action or only in one state are written by its loader
   // and action too (guest checkout and tracking: docs/decisions/217).
+  // An order's payment line and how to pay are written by the order pages' loaders.
+  order: ["paymentState", "pay"],
   purchase: [
-    "order.paymentState",
-    "order.pay",
     "checkout.problems",
     "checkout.placed",
     "checkout.confirmTotal",

@@ -117,17 +117,17 @@ export function CheckoutTotals({
         )}
         <div className="flex justify-between gap-3">
           <dt>
-            {t("purchase.order.delivery")}
+            {t("purchase.checkout.deliveryLine")}
             {known?.method === "delivery" && known.zone && (
               <span className="block text-xs text-stone-500">{t("purchase.checkout.zoneEstimate", { zone: known.zone, estimate: known.estimate })}</span>
             )}
           </dt>
           <dd className="text-right font-medium" data-testid="checkout-delivery">
-            {known ? (known.fee === 0 ? t("purchase.order.free") : formatNaira(known.fee)) : <span className="font-normal text-stone-500">{t("purchase.checkout.chooseState")}</span>}
+            {known ? (known.fee === 0 ? t("purchase.checkout.free") : formatNaira(known.fee)) : <span className="font-normal text-stone-500">{t("purchase.checkout.chooseState")}</span>}
           </dd>
         </div>
         <div className="flex justify-between text-base font-semibold">
-          <dt>{t("purchase.order.total")}</dt>
+          <dt>{t("purchase.checkout.total")}</dt>
           <dd data-testid="checkout-total">{formatNaira(subtotal - discount + (known?.fee ?? 0))}</dd>
         </div>
       </dl>

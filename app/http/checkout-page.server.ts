@@ -105,7 +105,7 @@ export function checkoutRefusal(t: Translate, result: Refused, form: CheckoutFor
         problem === "confirm"
           ? result.quote.method === "pickup"
             ? t("purchase.checkout.confirmPickup", { total: formatNaira(result.total) })
-            : t("purchase.checkout.confirmTotal", { where: result.where, fee: result.quote.fee === 0 ? t("purchase.order.free") : formatNaira(result.quote.fee), total: formatNaira(result.total) })
+            : t("purchase.checkout.confirmTotal", { where: result.where, fee: result.quote.fee === 0 ? t("order.free") : formatNaira(result.quote.fee), total: formatNaira(result.total) })
           : null,
       title: t(problem === "invalidAddress" ? "purchase.checkout.fixTitle" : "purchase.checkout.problemTitle"),
       ...form,

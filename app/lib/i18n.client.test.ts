@@ -25,6 +25,9 @@ describe("translations in the browser", () => {
     // The checkout's, an order's and paying's texts: with those pages, not with the profile or favourites.
     for (const page of ["/checkout", "/orders/UB-10001", "/orders/UB-10001/pay"]) expect(Object.keys(await loadMessages("en", page))).toContain("purchase");
     for (const page of ["/profile", "/wishlist", "/shop/3"]) expect(Object.keys(await loadMessages("en", page))).not.toContain("purchase");
+    // An order's page texts are its own: the checkout does not load them, an order page and a private link do.
+    expect(Object.keys(await loadMessages("en", "/checkout"))).not.toContain("order");
+    for (const page of ["/orders/UB-10001", "/track/abc"]) expect(Object.keys(await loadMessages("en", page))).toEqual(expect.arrayContaining(["order", "purchase", "account"]));
     // The address form's texts: the profile's and the checkout's; the checkout needs no other account texts.
     for (const page of ["/profile", "/checkout"]) expect(Object.keys(await loadMessages("es", page))).toContain("address");
     expect(Object.keys(await loadMessages("en", "/checkout"))).not.toContain("account");

@@ -12,11 +12,13 @@ const PAGE_AREAS: Record<string, string[]> = {
   admin: ["/admin"],
   auth: ["/auth"],
   // The order and payment status labels are the admin's too.
-  account: ["/profile", "/orders", "/wishlist", "/admin"],
+  account: ["/profile", "/orders", "/wishlist", "/admin", "/track/"],
   // The address form's and the saved addresses' texts: the profile's and the checkout's.
   address: ["/profile", "/checkout"],
-  // The checkout's, an order's and paying's texts: not the profile's.
-  purchase: ["/checkout", "/orders"],
+  // The checkout's and paying's texts: not the profile's.
+  purchase: ["/checkout", "/orders", "/track/"],
+  // An order's page (an account's, or the one a guest's private link opens): not the checkout's.
+  order: ["/orders", "/track/"],
   // The home page's and the listing's own texts (a path ending in "$" is that page only, not below it).
   catalogue: ["/$", "/shop$"],
   cart: ["/cart"],
@@ -24,7 +26,7 @@ const PAGE_AREAS: Record<string, string[]> = {
   promotions: ["/admin/promotions"],
   // Store credit and gift cards: the admin screens; the shopper's texts are written by the loaders.
   credit: ["/admin"],
-  invoice: ["/orders", "/admin/orders"],
+  invoice: ["/orders", "/admin/orders", "/track/"],
   // A product page's reviews and back-in-stock form (a prefix ending in "/" takes what is below it only).
   product: ["/shop/"],
 };

@@ -20,9 +20,9 @@ export function paymentInstructions(
   bank: Bank,
 ): string[] {
   const transfer = bank
-    ? t("purchase.order.pay.bankTransfer", { bank: bank.name, accountName: bank.accountName, accountNumber: bank.accountNumber, number: order.number })
+    ? t("order.pay.bankTransfer", { bank: bank.name, accountName: bank.accountName, accountNumber: bank.accountNumber, number: order.number })
     : null;
-  const onDelivery = t(order.deliveryMethod === "pickup" ? "purchase.order.pay.atPickup" : "purchase.order.pay.onDelivery");
+  const onDelivery = t(order.deliveryMethod === "pickup" ? "order.pay.atPickup" : "order.pay.onDelivery");
   switch (order.paymentMethod) {
     case "bank_transfer":
       return transfer ? [transfer] : [];
@@ -44,11 +44,11 @@ export function paymentLabel(
   order: { paymentMethod: PaymentMethod | null; paymentStatus: PaymentStatus; deliveryMethod: DeliveryMethod | null },
 ): string {
   const way = order.paymentMethod === "on_delivery" && order.deliveryMethod === "pickup" ? "at_pickup" : (order.paymentMethod ?? "none");
-  return t(`purchase.order.paymentState.${way}.${order.paymentStatus}`);
+  return t(`order.paymentState.${way}.${order.paymentStatus}`);
 }
 
 /** The delivery line of an order: the fee, FREE only when it really is zero, or left to the chat. */
 export function deliveryAmount(t: Translate, order: Pick<OrderFacts, "shipping" | "deliveryMethod">): string {
-  if (order.deliveryMethod === null && order.shipping === 0) return t("purchase.order.deliveryInChat");
-  return order.shipping === 0 ? t("purchase.order.free") : formatNaira(order.shipping);
+  if (order.deliveryMethod === null && order.shipping === 0) return t("order.deliveryInChat");
+  return order.shipping === 0 ? t("order.free") : formatNaira(order.shipping);
 }

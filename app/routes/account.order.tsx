@@ -37,7 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 /** Reached by in-app navigation: the page's texts are loaded with its data. */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [data] = await Promise.all([serverLoader(), ensureMessages("account"), ensureMessages("purchase")]);
+  const [data] = await Promise.all([serverLoader(), ensureMessages("account"), ensureMessages("purchase"), ensureMessages("order")]);
   return data;
 }
 
@@ -53,7 +53,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
       base={`/orders/${encodeURIComponent(loaderData.order.number)}`}
       back={
         <Link to="/profile?tab=orders" className="text-sm text-stone-600 underline">
-          {t("purchase.order.back")}
+          {t("order.back")}
         </Link>
       }
     />

@@ -1,6 +1,6 @@
 import Addresses from "~/components/profile-addresses";
 import Favourites from "~/components/profile-favourites";
-import Orders, { NUMBER_SLOT } from "~/components/profile-orders";
+import Orders, { NUMBER_SLOT, ORDER_COLUMNS, type OrderColumnTexts } from "~/components/profile-orders";
 import { ProfileCredit } from "~/components/profile-credit";
 import { profileCredit, profileCreditHtml } from "~/http/credit-panel.server";
 import { data, Form, Link } from "react-router";
@@ -15,6 +15,7 @@ import { marketingChoice, setMarketingChoice } from "~/http/consent-form.server"
 import { PhoneField } from "~/components/phone-field";
 import { readForm } from "~/http/form.server";
 import { useT } from "~/lib/i18n";
+import { formatLagosTime } from "~/lib/dates";
 import { detectLocale, requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { ensureMessages } from "~/lib/i18n.client";
@@ -41,25 +42,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const tab = tabFrom(new URL(request.url));
   const t = requestTranslator(request);
+  const { locale } = detectLocale(request);
   return {
     user: { firstName: user.firstName, lastName: user.lastName, email: user.email, phone: await accountPhone(context.db, user.id) },
     tab,
-    orders: tab === "orders" ? await listOrdersForUser(context.db, user.id) : [],
+    // Each order's time written here, in the shopper's language: the page's scripts carry no date formatting.
+    orders: tab === "orders" ? (await listOrdersForUser(context.db, user.id)).map((order) => ({ ...order, placedAt: formatLagosTime(order.createdAt, locale) })) : [],
     addresses: tab === "addresses" ? await listAddresses(context.db, user.id) : [],
     maxAddresses: MAX_ADDRESSES,
     wishlist: tab === "favourites" ? await wishlistCards(context.db, user.id) : [],
     // Written here, in the shopper's language: the browser gets none of these texts (docs/decisions/220).
     marketing: await marketingChoice(context.db, user.id, request),
     // Store credit and its movements, written here (docs/decisions/224); null when the account never had any.
-    credit: await profileCredit(context, t, detectLocale(request).locale, user.id).then((c) => (c ? profileCreditHtml(c) : null)),
+    credit: await profileCredit(context, t, locale, user.id).then((c) => (c ? profileCreditHtml(c) : null)),
     title: t("account.profile.title"),
     // Written here, so the privacy texts stay out of the profile's scripts (docs/decisions/221).
-    privacyLink: privacyTexts(detectLocale(request).locale).profile.link,
+    privacyLink: privacyTexts(locale).profile.link,
     // Shown in one state of one tab only: written here, out of the page's scripts.
     texts: {
       noOrders: t("account.orders.empty"),
       viewDetails: t("account.orders.viewDetails"),
       viewDetailsOf: t("account.orders.viewDetailsOf", { number: NUMBER_SLOT }),
+      columns: Object.fromEntries(ORDER_COLUMNS.map((key) => [key, t(`account.orders.${key}`)])) as OrderColumnTexts,
+      pickup: t("account.orders.pickup"),
       noFavourites: t("account.wishlist.empty"),
       addressLimit: t("address.limitNote", { max: MAX_ADDRESSES }), atMax: t("address.atMax"),
     },

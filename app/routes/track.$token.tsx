@@ -66,7 +66,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [loaded] = await Promise.all([serverLoader(), ensureMessages("account"), ensureMessages("purchase")]);
+  const [loaded] = await Promise.all([serverLoader(), ensureMessages("account"), ensureMessages("purchase"), ensureMessages("order")]);
   return loaded;
 }
 

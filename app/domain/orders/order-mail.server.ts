@@ -27,7 +27,7 @@ export function orderConfirmationEmail(
   const where =
     order.deliveryMethod === "pickup"
       ? t("account.email.pickup", { address: order.deliveryZone ?? "" })
-      : `${t("purchase.order.shipTo")}: ${address ? [address.street, address.city, address.state, address.country].join(", ") : ""}`;
+      : `${t("order.shipTo")}: ${address ? [address.street, address.city, address.state, address.country].join(", ") : ""}`;
   const totals = [
     t("account.email.subtotal", { amount: formatNaira(order.subtotal) }),
     ...(order.discount > 0 ? [t("promotions.order.mail", { code: order.promotionCode ?? "", amount: formatNaira(order.discount) })] : []),
@@ -36,7 +36,7 @@ export function orderConfirmationEmail(
     ...(input.vatIncluded ? [t("invoice.vatLine", { amount: formatNaira(vatContained(order.total)) })] : []),
     // What store credit and a gift card paid, and what is left to pay (docs/decisions/224).
     ...creditMailLines(t, order),
-    `${t("purchase.order.payment")}: ${paymentLabel(t, order)}`,
+    `${t("order.payment")}: ${paymentLabel(t, order)}`,
   ];
   const pay = paymentInstructions(t, order, bank);
   const text = [
@@ -50,7 +50,7 @@ export function orderConfirmationEmail(
     "",
     where,
     "",
-    ...(pay.length ? [`${t("purchase.order.howToPay")}:`, ...pay, ""] : []),
+    ...(pay.length ? [`${t("order.howToPay")}:`, ...pay, ""] : []),
     t("account.email.follow", { url: input.orderUrl }),
     "",
     t("account.email.signature"),
@@ -66,7 +66,7 @@ export function orderConfirmationEmail(
     `<ul style="margin:0 0 12px;padding-left:20px;font:15px/1.5 Arial,Helvetica,sans-serif">${itemLines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
     `<p ${p}>${totals.map(escapeHtml).join("<br>")}</p>`,
     `<p ${p}>${escapeHtml(where)}</p>`,
-    ...(pay.length ? [`<p ${p}><strong>${escapeHtml(t("purchase.order.howToPay"))}:</strong><br>${pay.map(escapeHtml).join("<br>")}</p>`] : []),
+    ...(pay.length ? [`<p ${p}><strong>${escapeHtml(t("order.howToPay"))}:</strong><br>${pay.map(escapeHtml).join("<br>")}</p>`] : []),
     `<p ${p}><a href="${escapeHtml(input.orderUrl)}" style="color:#7a5b31">${escapeHtml(input.orderUrl)}</a></p>`,
     `<p ${p}>${escapeHtml(t("account.email.signature"))}</p>`,
     "</div></body></html>",
