@@ -3,13 +3,14 @@ import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { createOrPromoteAdmin } from "~/domain/accounts/accounts.server";
 import { createSession } from "~/http/session.server";
 import type { Config } from "~/platform/config.server";
+import { E2E_DATA_DIR } from "../../playwright.config";
 
 /**
- * For Playwright journeys: reach into the running e2e shop's database (tests/e2e/.data/shop.db) to
- * create accounts and sessions, as sign-in pages may not exist yet in every branch.
+ * For Playwright journeys: reach into the database of the worker's e2e shop (its lane's data folder,
+ * playwright.config.ts) to create accounts and sessions.
  */
 
-export const E2E_DB_PATH = path.resolve("tests/e2e/.data/shop.db");
+export const E2E_DB_PATH = path.resolve(E2E_DATA_DIR, "shop.db");
 
 export function openShopDatabase(): Promise<DatabaseHandle> {
   return openDatabase({ databaseUrl: null, sqlitePath: E2E_DB_PATH });
