@@ -38,7 +38,7 @@ export const BODY_PROBLEM_KEY: Record<BodyProblem, string> = {
  * product's description, an order's status note). app/http/form.server.test.ts checks the list against
  * the forms.
  */
-export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(["body", "description", "note"]);
+export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(["body", "description", "note", "message"]);
 
 // C0 controls, DEL and C1 controls; a multi-line field may hold tab, line feed and carriage return
 // (a browser sends a textarea's line breaks as CR LF).

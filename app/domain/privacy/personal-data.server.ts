@@ -493,11 +493,56 @@ const auditEntries: PersonalDataHandler = {
 };
 
 /**
+ * Gift cards sent to the person: listed with what they were sent. Erasure keeps the card (it is money,
+ * spendable by whoever holds its code) without the recipient's name, e-mail or message.
+ */
+const giftCards: PersonalDataHandler = {
+  name: "giftCardsReceived",
+  tables: ["gift_cards"],
+  async export(db, person) {
+    const rows = await db
+      .selectFrom("gift_cards")
+      .select(["recipient_name", "recipient_email", "message", "initial_amount", "expires_at", "created_at"])
+      .where(belongsTo(person, { email: "recipient_email" }))
+      .orderBy("id")
+      .execute();
+    return rows.map((r) => ({ name: r.recipient_name, email: r.recipient_email, message: r.message, amountKobo: r.initial_amount, expiresAt: r.expires_at, sentAt: r.created_at }));
+  },
+  async erase(trx, person) {
+    return affected(
+      await trx
+        .updateTable("gift_cards")
+        .set({ recipient_name: ERASED_REVIEW_AUTHOR, recipient_email: "erased@erased.invalid", message: null })
+        .where(belongsTo(person, { email: "recipient_email" }))
+        .executeTakeFirst(),
+    );
+  },
+};
+
+/**
+ * The account's store credit: every movement listed. Erasure keeps the amounts (the shop's books) and
+ * drops the notes, which staff may have written about the person.
+ */
+const storeCredit: PersonalDataHandler = {
+  name: "storeCredit",
+  tables: ["credit_ledger"],
+  async export(db, person) {
+    if (person.kind !== "account") return [];
+    const rows = await db.selectFrom("credit_ledger").select(["amount", "reason", "note", "created_at"]).where("user_id", "=", person.userId).orderBy("id").execute();
+    return rows.map((r) => ({ amountKobo: r.amount, reason: r.reason, note: r.note, at: r.created_at }));
+  },
+  async erase(trx, person) {
+    if (person.kind !== "account") return 0;
+    return affected(await trx.updateTable("credit_ledger").set({ note: null }).where("user_id", "=", person.userId).where("note", "is not", null).executeTakeFirst());
+  },
+};
+
+/**
  * Every table with personal data, in the order the download lists them. Erasure runs them in this
  * order too, in one transaction. Add a table here (export and erase) and both follow.
  */
 export const HANDLERS: readonly PersonalDataHandler[] = [
-  account, sessions, addresses, orders, wishlist, reviews, recentlyViewed, carts, cartReminders, backInStock, emails, messages, consents, promotionUses, auditEntries,
+  account, sessions, addresses, orders, wishlist, reviews, recentlyViewed, carts, cartReminders, backInStock, emails, messages, consents, promotionUses, giftCards, storeCredit, auditEntries,
 ];
 
 /**
