@@ -8,6 +8,7 @@ import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-sh
 import { hugePng, SVG_IMAGE, TEXT_NAMED_JPG } from "../support/images";
 import { insertOrder } from "../support/orders";
 import { hydrated } from "./support";
+import { E2E_DATA_DIR } from "../../playwright.config";
 
 // The admin runs the shop: brands, categories and products (with a real uploaded picture) reach the
 // storefront, and a customer's order moves through its statuses to 'shipped' in their profile.
@@ -207,7 +208,7 @@ test("the admin creates a brand, a category and a product with a picture, repric
 
   // The outbox worker sends queued mail within about a second.
   await expect
-    .poll(async () => (await readOutbox(path.resolve("tests/e2e/.data"), customerEmail)).map((m) => m.raw.match(/^Subject: (.*)$/m)?.[1]))
+    .poll(async () => (await readOutbox(path.resolve(E2E_DATA_DIR), customerEmail)).map((m) => m.raw.match(/^Subject: (.*)$/m)?.[1]))
     .toEqual([`Your Unboxed order ${number}: Confirmed`, `Your Unboxed order ${number}: Shipped`]);
 
   // The audit log shows who changed the price, from what to what.

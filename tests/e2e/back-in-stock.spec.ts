@@ -7,6 +7,7 @@ import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-sh
 import { decodeQuotedPrintable } from "../support/mail";
 import { insertOrder } from "../support/orders";
 import { toast } from "./support";
+import { E2E_DATA_DIR } from "../../playwright.config";
 
 // A shopper asks to hear when a sold-out perfume is back; the owner puts it back in stock (here by
 // cancelling the order that took the last bottle); the e-mail arrives with the product and a working
@@ -63,7 +64,7 @@ test("a visitor without JavaScript asks for a sold-out perfume; the owner restoc
   await expect(toast(ownerPage, `Order ${order.number} is now Cancelled`)).toBeVisible();
   await owner.close();
 
-  const outbox = path.resolve("tests/e2e/.data");
+  const outbox = path.resolve(E2E_DATA_DIR);
   await expect.poll(async () => (await readOutbox(outbox, email)).length, { timeout: 20_000 }).toBe(1);
   const [mail] = await readOutbox(outbox, email);
   const raw = decodeQuotedPrintable(mail.raw);

@@ -6,6 +6,7 @@ import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-sh
 import { insertOrder } from "../support/orders";
 import { readOutbox } from "~/platform/mail.server";
 import { decodeQuotedPrintable } from "../support/mail";
+import { E2E_DATA_DIR } from "../../playwright.config";
 
 // The owner's back office: a catalogue loaded from a spreadsheet (checked first, corrected, then
 // imported) reaches the shop, and the catalogue comes back out as a CSV Excel can open.
@@ -166,9 +167,9 @@ test("a WhatsApp order arrives: the owner's alert is in the outbox and the admin
 
   // The outbox worker writes the owner's e-mail (OWNER_EMAIL, here SHOP_EMAIL) as a file.
   await expect
-    .poll(async () => (await readOutbox(path.resolve("tests/e2e/.data"), "hello@unboxed.example")).filter((m) => m.raw.includes(number)).length, { timeout: 30_000 })
+    .poll(async () => (await readOutbox(path.resolve(E2E_DATA_DIR), "hello@unboxed.example")).filter((m) => m.raw.includes(number)).length, { timeout: 30_000 })
     .toBe(1);
-  const [alert] = (await readOutbox(path.resolve("tests/e2e/.data"), "hello@unboxed.example")).filter((m) => m.raw.includes(number));
+  const [alert] = (await readOutbox(path.resolve(E2E_DATA_DIR), "hello@unboxed.example")).filter((m) => m.raw.includes(number));
   const body = decodeQuotedPrintable(alert.raw);
   // The subject is MIME-encoded (it holds ₦): "=?UTF-8?Q?New_order_UB-10042:_..."
   expect(body).toMatch(new RegExp(`^Subject: .*New.order.${number}`, "m"));

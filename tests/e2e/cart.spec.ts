@@ -3,9 +3,10 @@ import { hydrated } from "./support";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { formatNaira } from "../../app/lib/money";
+import { E2E_DATA_DIR } from "../../playwright.config";
 
 // The server under test runs on the SQLite file of playwright.config.ts's E2E data folder.
-const DB_FILE = path.resolve("tests/e2e/.data/shop.db");
+const DB_FILE = path.resolve(E2E_DATA_DIR, "shop.db");
 
 function readDb<T>(query: (db: Database.Database) => T): T {
   const db = new Database(DB_FILE, { readonly: true, fileMustExist: true });
