@@ -1,3 +1,4 @@
+import os from "node:os";
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
 
 type WebServer = Extract<PlaywrightTestConfig["webServer"], unknown[]>[number];
@@ -5,12 +6,13 @@ type WebServer = Extract<PlaywrightTestConfig["webServer"], unknown[]>[number];
 // End-to-end journeys drive the built production server in a real Chromium. No browser is
 // downloaded: CHROME_PATH, else Debian's /usr/bin/chromium.
 //
-// The journeys run in E2E_WORKERS lanes at once (default 2). Each lane has a shop of its own (its own
+// The journeys run in E2E_WORKERS lanes at once: by default one per two cores, as a lane (a Chromium
+// and a shop) keeps about two cores busy, so on 2 cores two lanes take as long as one. Each lane has a shop of its own (its own
 // port, data folder and database) and its own Paystack, WhatsApp and Termii stand-ins, so journeys in
 // different lanes never see each other's orders, settings or stock. A worker finds its lane in
 // TEST_PARALLEL_INDEX, which Playwright sets in each worker before this file is loaded there; the
 // runner itself (no index) starts every lane's servers.
-const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? Math.floor(os.availableParallelism() / 2)));
 const lane = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 
 function lanePorts(k: number) {
