@@ -7,11 +7,11 @@ type WebServer = Extract<PlaywrightTestConfig["webServer"], unknown[]>[number];
 // downloaded: CHROME_PATH, else Debian's /usr/bin/chromium.
 //
 // The journeys run in E2E_WORKERS lanes at once: by default one per two cores, as a lane (a Chromium
-// and a shop) keeps about two cores busy, so on 2 cores two lanes take as long as one. Each lane has a shop of its own (its own
-// port, data folder and database) and its own Paystack, WhatsApp and Termii stand-ins, so journeys in
-// different lanes never see each other's orders, settings or stock. A worker finds its lane in
-// TEST_PARALLEL_INDEX, which Playwright sets in each worker before this file is loaded there; the
-// runner itself (no index) starts every lane's servers.
+// and a shop) keeps about two cores busy, so on 2 cores two lanes take as long as one. Each lane has a
+// shop of its own (its own port, data folder and database) and its own Paystack, WhatsApp and Termii
+// stand-ins, so journeys in different lanes never see each other's orders, settings or stock. A worker
+// finds its lane in TEST_PARALLEL_INDEX, which Playwright sets in each worker before this file is
+// loaded there; the runner itself (no index) starts every lane's servers.
 const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? Math.floor(os.availableParallelism() / 2)));
 const lane = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 
@@ -20,7 +20,7 @@ function lanePorts(k: number) {
   return {
     shop,
     // The Paystack stand-in (tests/support/paystack-stand-in.ts) follows the shop's port.
-    paystack: Number(process.env.E2E_PAYSTACK_PORT ?? shop + 1000),
+    paystack: process.env.E2E_PAYSTACK_PORT ? Number(process.env.E2E_PAYSTACK_PORT) + 100 * k : shop + 1000,
     // The WhatsApp and Termii stand-ins (tests/support/messaging-stand-ins-cli.ts).
     whatsapp: Number(process.env.E2E_WHATSAPP_PORT ?? 3252) + 20 * k,
     termii: Number(process.env.E2E_TERMII_PORT ?? 3253) + 20 * k,
