@@ -404,14 +404,23 @@ export async function changeRole(db: Db, input: { actorId: number; userId: numbe
   return result.ok ? { ok: true, changed: result.changed, email: result.email } : result;
 }
 
-async function decideRoleChange(trx: Transaction<Database>, input: { actorId: number; userId: number; role: Role }): Promise<RoleChangeResult & { from?: Role }> {
+/**
+ * Every owner, the acting staff member and the account acted on, locked (on PostgreSQL) in id order:
+ * what a role change or a suspension decides on, so that the shop always keeps one active owner even
+ * when two owners act on each other at once.
+ */
+export async function lockOwnersActorAndTarget(trx: Transaction<Database>, actorId: number, userId: number) {
   let query = trx
     .selectFrom("users")
     .select(["id", "email", "role", "suspended_at"])
-    .where((eb) => eb.or([eb("role", "=", "owner"), eb("id", "in", [input.actorId, input.userId])]))
+    .where((eb) => eb.or([eb("role", "=", "owner"), eb("id", "in", [actorId, userId])]))
     .orderBy("id");
   if (isPostgres(trx)) query = query.forUpdate();
-  const rows = await query.execute();
+  return query.execute();
+}
+
+async function decideRoleChange(trx: Transaction<Database>, input: { actorId: number; userId: number; role: Role }): Promise<RoleChangeResult & { from?: Role }> {
+  const rows = await lockOwnersActorAndTarget(trx, input.actorId, input.userId);
   const actor = rows.find((r) => r.id === input.actorId);
   // A suspended owner acts on nothing (docs/decisions/222).
   if (!can(actor?.role, "staff") || actor?.suspended_at) return { ok: false, error: "notOwner" };

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { AppLoadContext } from "react-router";
 import type { Transaction } from "kysely";
 import { z } from "zod";
-import { type Db, isPostgres } from "~/db/client.server";
+import type { Db } from "~/db/client.server";
 import type { Database, Role, StaffRole } from "~/db/schema";
 import type { Translate } from "~/lib/i18n";
 import { hashPassword } from "~/platform/password.server";
@@ -10,7 +10,7 @@ import { logSecurityEvent } from "~/platform/security-log.server";
 import { staffInvitationEmail } from "../accounts/account-mail.server";
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, normaliseEmail } from "../accounts/accounts.server";
 import { recordAudit } from "./audit.server";
-import { changeRole, type RoleChangeResult } from "./customers.server";
+import { changeRole, lockOwnersActorAndTarget, type RoleChangeResult } from "./customers.server";
 import { queueMail } from "../operations/mail-outbox.server";
 import { passwordWeakness } from "../accounts/password-strength.server";
 import { can, isStaff, STAFF_ROLES } from "./permissions.server";
@@ -320,13 +320,7 @@ export async function setSuspended(db: Db, input: { actorId: number; userId: num
 }
 
 async function decideSuspension(trx: Transaction<Database>, input: { actorId: number; userId: number; suspended: boolean }): Promise<SuspendResult> {
-  let query = trx
-    .selectFrom("users")
-    .select(["id", "email", "role", "suspended_at"])
-    .where((eb) => eb.or([eb("role", "=", "owner"), eb("id", "in", [input.actorId, input.userId])]))
-    .orderBy("id");
-  if (isPostgres(trx)) query = query.forUpdate();
-  const rows = await query.execute();
+  const rows = await lockOwnersActorAndTarget(trx, input.actorId, input.userId);
   const actor = rows.find((r) => r.id === input.actorId);
   if (!actor || !can(actor.role, "staff") || actor.suspended_at) return { ok: false, error: "notOwner" };
   const target = rows.find((r) => r.id === input.userId);
