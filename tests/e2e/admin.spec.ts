@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import path from "node:path";
 import sharp from "sharp";
@@ -414,21 +413,6 @@ test("works without JavaScript: a category is added with a plain form post", asy
 });
 
 // On a desktop screen; sweep.spec.ts checks the same screens on phones, in both languages.
-test("the admin screens pass an accessibility check", async ({ page, context, baseURL }) => {
-  test.setTimeout(240_000);
-  await signIn(context, admin.token, baseURL);
-  const { id: productId } = await shop.db.selectFrom("products").select("id").where("stock", ">", 3).where("archived_at", "is", null).orderBy("id").executeTakeFirstOrThrow();
-  const order = await insertOrder(shop.db, { userId: customer.userId, items: [{ productId, quantity: 1 }] });
-  const screens = ["/admin", "/admin/orders", `/admin/orders/${order.number}`, `/admin/orders/${order.number}?cancel=1`, "/admin/products", "/admin/products?new=1", `/admin/products?edit=${productId}`, "/admin/categories?new=1", "/admin/brands", "/admin/brands?q=nothing-matches", "/admin/delivery", "/admin/audit", "/admin/products/import", `/admin/products/${productId}/stock`, `/admin/products/${productId}/photos`, "/admin/products/photos", "/admin/customers", `/admin/customers/${customer.userId}`, `/admin/customers/${customer.userId}?role=admin`, "/admin/reviews"];
-  await page.setViewportSize({ width: 1280, height: 900 });
-  for (const url of screens) {
-    await page.goto(url);
-    // Legacy mode: axe runs in the page itself (no frames here), not in a new tab per screen.
-    const { violations } = await new AxeBuilder({ page }).setLegacyMode().analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(" ")}`), url).toEqual([]);
-  }
-});
-
 test.describe("the admin area is closed to everyone else", () => {
   const pages = ["/admin", "/admin/orders", "/admin/orders/UB-10042", "/admin/products", "/admin/products?new=1", "/admin/categories", "/admin/brands", "/admin/regions", "/admin/delivery", "/admin/audit", "/admin/customers", "/admin/customers/1"];
   const actions = ["/admin/products", "/admin/categories", "/admin/brands", "/admin/orders/UB-10042", "/admin/delivery", "/admin/customers/1"];

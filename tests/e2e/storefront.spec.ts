@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { hydrated } from "./support";
 import Database from "better-sqlite3";
@@ -519,17 +518,4 @@ test.describe("content pages, search engines and sharing", () => {
       expect(packed.html.replace(/sha256-[^']+/g, ""), asked).toBe(plain.html.replace(/sha256-[^']+/g, ""));
     }
   });
-});
-
-test.describe("accessibility", () => {
-  // Colours are judged as they settle, not mid-way through the listing's fade-in.
-  test.use({ reducedMotion: "reduce" });
-  for (const url of ["/", "/shop", "/shop/1", "/faq"]) {
-    test(`axe finds no serious or critical problems on ${url}`, async ({ page }) => {
-      await page.goto(url);
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-    });
-  }
 });

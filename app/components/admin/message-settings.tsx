@@ -40,8 +40,8 @@ export function MessageSettings({ view, error }: { view: MessageSettingsView; er
                   <tr key={row.kind} className="border-t border-stone-200" data-kind={row.kind}>
                     <th scope="row" className="px-3 py-2 text-left font-medium">
                       {name}
-                      {row.marketing && <span className="block text-xs font-normal text-stone-500">{t("admin.messages.marketing")}</span>}
-                      {row.kind === "new-order-alert" && <span className="block text-xs font-normal text-stone-500">{t("admin.messages.ownerOnly")}</span>}
+                      {row.marketing && <span className="block text-xs font-normal text-stone-600">{t("admin.messages.marketing")}</span>}
+                      {row.kind === "new-order-alert" && <span className="block text-xs font-normal text-stone-600">{t("admin.messages.ownerOnly")}</span>}
                     </th>
                     <td className="px-3 py-2">
                       <input type="checkbox" name={`${row.kind}.whatsapp`} defaultChecked={row.whatsapp} aria-label={`${name}: ${t("admin.messages.whatsapp")}`} className="size-4" />
