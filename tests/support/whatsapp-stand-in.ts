@@ -49,6 +49,7 @@ export const APPROVED_TEMPLATES: Record<string, string[]> = {
     "unboxed_order_cancelled",
     "unboxed_back_in_stock",
     "unboxed_cart_reminder",
+    "unboxed_cart_reminder_code",
     "unboxed_new_order",
   ],
   es: [
@@ -59,6 +60,7 @@ export const APPROVED_TEMPLATES: Record<string, string[]> = {
     "unboxed_order_cancelled",
     "unboxed_back_in_stock",
     "unboxed_cart_reminder",
+    "unboxed_cart_reminder_code",
   ],
 };
 

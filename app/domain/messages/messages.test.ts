@@ -369,7 +369,7 @@ describe.each(ENGINES)("consent and cart reminders on %s", (engine) => {
     const [reminder] = await remindersOf(shopper.cartId);
     const elsewhere = `other-${shopper.user.id}-0123456789abcdef`;
     await t.db.insertInto("carts").values({ id: elsewhere, user_id: null, created_at: morning.toISOString(), updated_at: morning.toISOString() }).execute();
-    expect(await restoreRemindedCart(t.db, reminder.restore_token, elsewhere)).toEqual({ restored: 1 });
+    expect(await restoreRemindedCart(t.db, reminder.restore_token, elsewhere)).toEqual({ restored: 1, code: null });
     const lines = await t.db.selectFrom("cart_lines").select(["product_id", "quantity"]).where("cart_id", "=", elsewhere).execute();
     expect(lines).toEqual([{ product_id: shopper.productId, quantity: 2 }]);
     expect(await restoreRemindedCart(t.db, "unknown-token-0123456789", elsewhere)).toBeNull();
