@@ -265,19 +265,31 @@ export async function markCartRecovered(
 
 export interface ReminderStats {
   sent: number;
+  /** reminded carts that came back as an order still standing (not cancelled) */
   recovered: number;
-  /** kobo */
+  /** kobo received for those orders: paid and not refunded, as the dashboard counts revenue */
   revenue: number;
 }
 
+/** The dashboard's figures for cart reminders, read through the orders as they stand now. */
 export async function reminderStats(db: Db): Promise<ReminderStats> {
   const row = await db
-    .selectFrom("cart_reminders")
+    .selectFrom("cart_reminders as r")
+    .leftJoin("orders as o", "o.id", "r.order_id")
     .select((eb) => [
       eb.fn.countAll<number>().as("sent"),
-      eb.fn.count<number>("recovered_at").as("recovered"),
-      eb.fn.coalesce(eb.fn.sum<number>("order_total"), eb.lit(0)).as("revenue"),
+      eb.fn.sum<number>(eb.case().when(eb.and([eb("r.recovered_at", "is not", null), eb("o.status", "!=", "cancelled")])).then(1).else(0).end()).as("recovered"),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb("r.recovered_at", "is not", null), eb("o.status", "!=", "cancelled"), eb("o.payment_status", "=", "paid")]))
+            .then(eb.ref("o.total"))
+            .else(0)
+            .end(),
+        )
+        .as("revenue"),
     ])
     .executeTakeFirstOrThrow();
-  return { sent: Number(row.sent), recovered: Number(row.recovered), revenue: Number(row.revenue) };
+  return { sent: Number(row.sent), recovered: Number(row.recovered ?? 0), revenue: Number(row.revenue ?? 0) };
 }

@@ -374,7 +374,7 @@ describe.each(ENGINES)("consent and cart reminders on %s", (engine) => {
     expect(lines).toEqual([{ product_id: shopper.productId, quantity: 2 }]);
     expect(await restoreRemindedCart(t.db, "unknown-token-0123456789", elsewhere)).toBeNull();
     const before = await reminderStats(t.db);
-    const order = await insertOrder(t.db, { userId: shopper.user.id, items: [{ productId: shopper.productId, quantity: 2 }] });
+    const order = await insertOrder(t.db, { userId: shopper.user.id, items: [{ productId: shopper.productId, quantity: 2 }], paidAt: new Date().toISOString() });
     await markCartRecovered(t.db, { cartId: elsewhere, userId: shopper.user.id, orderId: order.id, total: order.total }, new Date(morning.getTime() + 3600_000));
     const after = await reminderStats(t.db);
     expect(after.recovered - before.recovered).toBe(1);
