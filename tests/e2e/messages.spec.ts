@@ -152,6 +152,16 @@ test("a guest who ticks the box at checkout and leaves gets one reminder with th
   await adminContext.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
   const adminPage = await adminContext.newPage();
   await adminPage.goto("/admin/messages");
+  await hydrated(adminPage);
+  // A code the shop does not have (a forged option) is refused with a message, and nothing is saved.
+  await adminPage.getByLabel("Discount code in cart reminders").evaluate((select: HTMLSelectElement) => select.add(new Option("NOSUCHCODE", "NOSUCHCODE")));
+  await adminPage.getByLabel("Discount code in cart reminders").selectOption("NOSUCHCODE");
+  const refused = adminPage.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/admin/messages"));
+  await adminPage.getByRole("button", { name: "Save" }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(adminPage.getByText("Please choose one of the shop's discount codes.")).toBeVisible();
+  await adminPage.goto("/admin/messages");
+  await expect(adminPage.getByLabel("Discount code in cart reminders")).toHaveValue("");
   await adminPage.getByLabel("Discount code in cart reminders").selectOption(code);
   await adminPage.getByRole("button", { name: "Save" }).click();
   await expect(adminPage.getByText("Message settings saved")).toBeVisible();

@@ -144,6 +144,8 @@ export async function keepGuestConsent(db: Kysely<Database>, input: GuestConsent
   const name = input.name.trim().slice(0, 100);
   const reachable = name !== "" && (input.email !== null || input.phone !== null);
   const locale = isLocale(input.locale) ? input.locale : DEFAULT_LOCALE;
+  // Unticked on a cart that carries no opt-in (most forms): nothing to write.
+  if (!input.on && !(await guestConsentRow(db, input.cartId))) return "none";
   return db.transaction().execute(async (trx) => {
     const current = await guestConsentRow(trx, input.cartId);
     const same =

@@ -12,7 +12,7 @@ import { guestCheckoutView } from "../orders/checkout.server";
 import { type GuestCheckoutInput, placeGuestOrder } from "../orders/guest-orders.server";
 import { cartCodeOutcome } from "../promotions/codes.server";
 import { reminderStats, restoreRemindedCart, sendCartReminders } from "./cart-reminders.server";
-import { reminderCodeSetting, saveReminderCode } from "./catalogue.server";
+import { parseMessageSettingsForm, reminderCodeSetting, saveReminderCode } from "./catalogue.server";
 import { grantConsent, guestConsentOnCart, withdrawByToken } from "./consent.server";
 import { drainMessageOutbox } from "./outbox.server";
 
@@ -213,7 +213,18 @@ describe.each(ENGINES)("guest cart reminders and the reminders' code on %s", (en
       .insertInto("promotions")
       .values({ code: "COMEBACK10", code_key: "comeback10", kind: "percent", value: 10, min_subtotal: null, starts_at: null, ends_at: null, usage_limit: null, per_customer_limit: 1, combines_with_sale: 0, uses: 0, paused_at: null, created_at: at, updated_at: at })
       .execute();
+    // The owner's form: a code too long to be one is refused before the database is asked; an unknown one by it.
+    const form = (code: string) => {
+      const body = new FormData();
+      body.set("delayHours", "4");
+      body.set("reminderCode", code);
+      return parseMessageSettingsForm(body);
+    };
+    expect(form("x".repeat(41))).toEqual({ ok: false, error: "admin.messages.codeError" });
+    expect(form("  comeback10 ")).toMatchObject({ ok: true, reminderCode: "comeback10", delayMinutes: 240 });
+    expect(form("")).toMatchObject({ ok: true, reminderCode: null });
     expect(await saveReminderCode(t.db, "NOPE-123")).toBe(false);
+    expect(await saveReminderCode(t.db, "'; drop table promotions; --")).toBe(false);
     expect(await saveReminderCode(t.db, "comeback10")).toBe(true);
     expect(await reminderCodeSetting(t.db)).toBe("COMEBACK10");
 
