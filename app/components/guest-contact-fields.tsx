@@ -13,7 +13,8 @@ export interface GuestTexts {
 
 /**
  * A guest's name and e-mail at checkout (docs/decisions/217), with a way to sign in instead that keeps
- * the cart, and the unticked marketing opt-in (docs/decisions/220), kept on the cart when ticked. `errors` are already translated by the action. Kept small: it ships with every checkout.
+ * the cart, and the unticked marketing opt-in (docs/decisions/220), kept on the cart when ticked.
+ * `errors` are already translated by the action. Kept small: it ships with every checkout.
  */
 export function GuestContactFields({ texts, values, errors }: { texts: GuestTexts; values?: { name?: string; email?: string }; errors: { name?: string; email?: string } }) {
   return (
