@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import { DEFAULT_LOCALE, isLocale } from "~/lib/i18n";
 
@@ -147,6 +148,8 @@ export async function keepGuestConsent(db: Kysely<Database>, input: GuestConsent
   // Unticked on a cart that carries no opt-in (most forms): nothing to write.
   if (!input.on && !(await guestConsentRow(db, input.cartId))) return "none";
   return db.transaction().execute(async (trx) => {
+    // One form of this cart at a time (PostgreSQL; SQLite writes one transaction at a time anyway).
+    if (isPostgres(trx)) await trx.selectFrom("carts").select("id").where("id", "=", input.cartId).forUpdate().executeTakeFirst();
     const current = await guestConsentRow(trx, input.cartId);
     const same =
       current &&

@@ -207,6 +207,20 @@ describe.each(ENGINES)("guest cart reminders and the reminders' code on %s", (en
     expect(mail.text_body).toContain("/messages/stop?token=");
   });
 
+  it("sends one reminder for a guest's cart when two instances look at once, and keeps one opt-in when the form is posted twice at once", async () => {
+    const { cartId } = await guestCart();
+    await Promise.all([
+      checkout(cartId, { address: { ...LAGOS, street: "" }, email: "twice@example.com", phone: "0803 555 0105" }, true),
+      checkout(cartId, { address: { ...LAGOS, street: "" }, email: "twice@example.com", phone: "0803 555 0105" }, true),
+    ]);
+    expect(await consentsOf(cartId)).toHaveLength(1);
+    await leave(cartId);
+    const [a, b] = await Promise.all([sendCartReminders(t.db, config(), MORNING), sendCartReminders(t.db, config(), MORNING)]);
+    expect(a + b).toBeGreaterThanOrEqual(1);
+    expect(await messagesFor(cartId)).toHaveLength(1);
+    expect(await t.db.selectFrom("cart_reminders").select("cart_id").where("cart_id", "=", cartId).execute()).toHaveLength(1);
+  });
+
   it("carries the owner's code while it runs: the reminder names it, its link puts it on the cart, and checkout still judges it", async () => {
     const at = new Date().toISOString();
     await t.db
