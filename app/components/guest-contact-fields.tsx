@@ -6,11 +6,15 @@ export interface GuestTexts {
   name: string;
   email: string;
   emailHint: string;
+  /** the marketing opt-in's words (unticked unless this cart carries the guest's opt-in) */
+  marketing: string;
+  marketingOn: boolean;
 }
 
 /**
  * A guest's name and e-mail at checkout (docs/decisions/217), with a way to sign in instead that keeps
- * the cart. `errors` are already translated by the action. Kept small: it ships with every checkout.
+ * the cart, and the unticked marketing opt-in (docs/decisions/220), kept on the cart when ticked.
+ * `errors` are already translated by the action. Kept small: it ships with every checkout.
  */
 export function GuestContactFields({ texts, values, errors }: { texts: GuestTexts; values?: { name?: string; email?: string }; errors: { name?: string; email?: string } }) {
   return (
@@ -41,6 +45,10 @@ export function GuestContactFields({ texts, values, errors }: { texts: GuestText
           </p>
         </div>
       ))}
+      <label className="flex gap-3 text-sm">
+        <input type="checkbox" name="marketing" defaultChecked={texts.marketingOn} className="h-5 w-5" />
+        {texts.marketing}
+      </label>
     </fieldset>
   );
 }

@@ -37,6 +37,7 @@ import * as m0101 from "./migrations/0101_privacy";
 import * as m0102 from "./migrations/0102_staff_safeguards";
 import * as m0106 from "./migrations/0106_store_credit";
 import * as m0107 from "./migrations/0107_guest_customers";
+import * as m0109 from "./migrations/0109_guest_cart_reminders";
 import * as m0100 from "./migrations/0100_messages";
 import * as m0098 from "./migrations/0098_promotions";
 
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   "0102_staff_safeguards": m0102,
   "0106_store_credit": m0106,
   "0107_guest_customers": m0107,
+  "0109_guest_cart_reminders": m0109,
   "0100_messages": m0100,
   "0098_promotions": m0098,
 };

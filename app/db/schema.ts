@@ -620,6 +620,8 @@ export interface MessageSettingTable {
 export interface CartReminderSettingTable {
   id: number;
   delay_minutes: number;
+  /** the discount code reminders carry, chosen by the owner (docs/decisions/220); null: none */
+  promotion_code: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
 
@@ -635,6 +637,10 @@ export interface MarketingConsentTable {
   granted_at: Timestamp;
   withdrawn_at: Timestamp | null;
   withdrawn_via: string | null;
+  /** a guest's opt-in at checkout: the visitor's cart it was given on (docs/decisions/220) */
+  cart_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** a guest's name, to greet them by (personal) */
+  contact_name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CartReminderTable {
@@ -650,6 +656,8 @@ export interface CartReminderTable {
   order_id: number | null;
   order_total: number | null;
   recovered_at: Timestamp | null;
+  /** the owner's discount code the reminder announced; its link puts it on the restored cart */
+  promotion_code: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface Database {

@@ -2,7 +2,7 @@ import { type AppLoadContext, data } from "react-router";
 import { type CheckoutResult, checkoutView, guestCheckoutView } from "~/domain/orders/checkout.server";
 import { guestPaymentOptions } from "~/domain/orders/guest-orders.server";
 import { paymentOptions } from "~/domain/orders/delivery.server";
-import { activeConsent } from "~/domain/messages/consent.server";
+import { activeConsent, guestConsentOnCart } from "~/domain/messages/consent.server";
 import type { SessionUser } from "~/domain/accounts/sessions.server";
 import type { PaymentMethod } from "~/db/schema";
 import { PAYMENT_METHODS, STATE_SLOT } from "~/lib/delivery";
@@ -61,9 +61,12 @@ export async function checkoutPage(request: Request, context: AppLoadContext, us
     return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, credit, ...common, guest: null, marketingLabel };
   }
   const payment = guestPaymentOptions(context.config, paymentOptions(context.config));
-  const view = await guestCheckoutView(context.db, await findCartId(request, context), payment);
+  const cartId = await findCartId(request, context);
+  const view = await guestCheckoutView(context.db, cartId, payment);
   const credit = creditPanelHtml(await creditPanel(request, context, t, null));
-  return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, credit, ...common, guest: guestTexts(t), marketingLabel: null as string | null };
+  // A guest's opt-in is kept on the cart (docs/decisions/220): the box shows what is in force.
+  const guest = { ...guestTexts(t), marketing: consentLabel(request), marketingOn: await guestConsentOnCart(context.db, cartId) };
+  return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, credit, ...common, guest, marketingLabel: null as string | null };
 }
 
 export type CheckoutPageData = Awaited<ReturnType<typeof checkoutPage>>;

@@ -77,7 +77,11 @@ export async function action({ request, context }: Route.ActionArgs) {
           clientIp: context.clientIp,
           marketingOptIn: form.get("marketing") === "on" ? { locale: detectLocale(request).locale, wording: consentLabel(request) } : null,
         })
-      : await placeGuestOrder(context, await findCartId(request, context), { ...input, ...contact }, { t, locale: detectLocale(request).locale });
+      : await placeGuestOrder(context, await findCartId(request, context), { ...input, ...contact }, {
+          t,
+          locale: detectLocale(request).locale,
+          marketing: { on: form.get("marketing") === "on", wording: consentLabel(request) },
+        });
     if (!result.ok) {
       if (result.problem === "unknownAddress" && addressId !== null && user) await noteRefusedObject(context, request, user.id, { kind: "address", id: addressId });
       return checkoutRefusal(t, result, shown);

@@ -13,5 +13,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const restored = await restoreRemindedCart(context.db, token, cartId);
   const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
   if (!restored) return redirectWithToast(context, "/cart", { type: "error", key: "messages.restore.unknown" }, { headers });
-  return redirectWithToast(context, "/cart", { type: "success", key: "messages.restore.restored" }, { headers });
+  // With the owner's code the reminder announced, now on the cart (docs/decisions/220).
+  const toast = restored.code ? { key: "messages.restore.restoredCode", values: { code: restored.code } } : { key: "messages.restore.restored" };
+  return redirectWithToast(context, "/cart", { type: "success", ...toast }, { headers });
 }

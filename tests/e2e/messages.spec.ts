@@ -138,3 +138,111 @@ test("a shopper who agreed to reminders gets one for a left cart, and its link r
   await other.close();
   await context.close();
 });
+
+test("a guest who ticks the box at checkout and leaves gets one reminder with the owner's code; its link brings the cart and the code to another browser, and the order counts as recovered", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  // The owner picks a discount code for reminders on the messages screen.
+  const code = `BACK${stamp}`.toUpperCase();
+  const at = new Date().toISOString();
+  await shop.db
+    .insertInto("promotions")
+    .values({ code, code_key: code.toLowerCase(), kind: "percent", value: 10, min_subtotal: null, starts_at: null, ends_at: null, usage_limit: null, per_customer_limit: null, combines_with_sale: 1, uses: 0, paused_at: null, created_at: at, updated_at: at })
+    .execute();
+  const adminContext = await browser.newContext();
+  await adminContext.addCookies([{ name: "ub_session", value: admin.token, url: baseURL! }]);
+  const adminPage = await adminContext.newPage();
+  await adminPage.goto("/admin/messages");
+  await hydrated(adminPage);
+  // A code the shop does not have (a forged option) is refused with a message, and nothing is saved.
+  await adminPage.getByLabel("Discount code in cart reminders").evaluate((select: HTMLSelectElement) => select.add(new Option("NOSUCHCODE", "NOSUCHCODE")));
+  await adminPage.getByLabel("Discount code in cart reminders").selectOption("NOSUCHCODE");
+  const refused = adminPage.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/admin/messages"));
+  await adminPage.getByRole("button", { name: "Save" }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(adminPage.getByText("Please choose one of the shop's discount codes.")).toBeVisible();
+  await adminPage.goto("/admin/messages");
+  await expect(adminPage.getByLabel("Discount code in cart reminders")).toHaveValue("");
+  await adminPage.getByLabel("Discount code in cart reminders").selectOption(code);
+  await adminPage.getByRole("button", { name: "Save" }).click();
+  await expect(adminPage.getByText("Message settings saved")).toBeVisible();
+  await expect(adminPage.getByLabel("Discount code in cart reminders")).toHaveValue(code);
+  const figure = async () => {
+    await adminPage.goto("/admin");
+    const text = await adminPage.locator('[data-figure="cart-reminders"]').innerText();
+    const [, sent, recovered] = /(\d+) sent, (\d+) carts recovered/.exec(text) ?? [];
+    return { sent: Number(sent), recovered: Number(recovered), text };
+  };
+  const before = await figure();
+
+  try {
+    // A guest, without JavaScript, fills the checkout, ticks the (unticked) box, and leaves before the address.
+    const guest = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.201" } });
+    const page = await guest.newPage();
+    await page.goto("/");
+    const card = page.locator("main article").filter({ has: page.getByRole("button", { name: "Add to Cart" }) }).first();
+    await card.getByRole("button", { name: "Add to Cart" }).click();
+    await expect(page.getByTestId("cart-count")).toHaveText("1");
+    await page.goto("/checkout");
+    const box = page.getByLabel(/Send me cart reminders/);
+    await expect(box).not.toBeChecked();
+    await page.getByLabel("Full name", { exact: true }).fill("Ngozi Eze");
+    await page.getByLabel("E-mail", { exact: true }).fill(`guest-reminded-${stamp}@example.com`);
+    await page.getByLabel("Mobile number", { exact: true }).fill("0803 123 0004");
+    await box.check();
+    await page.getByRole("button", { name: "Process Order" }).click();
+    // Refused (no address), but the choice is kept on the cart: the page shows it ticked.
+    await expect(page.getByLabel(/Send me cart reminders/)).toBeChecked();
+    const consent = await shop.db
+      .selectFrom("marketing_consents")
+      .select(["cart_id", "contact_phone", "contact_email", "source", "wording", "granted_at"])
+      .where("contact_email", "=", `guest-reminded-${stamp}@example.com`)
+      .executeTakeFirstOrThrow();
+    expect(consent).toMatchObject({ contact_phone: "+2348031230004", source: "checkout", wording: expect.stringContaining("Send me cart reminders") });
+    // Left five hours ago.
+    await shop.db.updateTable("carts").set({ updated_at: new Date(Date.now() - 5 * 3600_000).toISOString() }).where("id", "=", consent.cart_id!).execute();
+    const reminders = async () => (await whatsappSent()).filter((m) => m.to === "2348031230004" && m.template.startsWith("unboxed_cart_reminder"));
+    await expect.poll(async () => (await reminders()).length, { timeout: 20_000 }).toBe(1);
+    const [reminder] = await reminders();
+    expect(reminder.template).toBe("unboxed_cart_reminder_code");
+    expect(reminder.params.slice(0, 2)).toEqual(["Ngozi Eze", code]);
+    const restoreUrl = reminder.params[2];
+    expect(restoreUrl).toMatch(/\/cart\/restore\/[\w-]+$/);
+
+    // Another browser, with JavaScript: the cart and the code come back; the guest orders there.
+    const other = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.202" } });
+    const otherPage = await other.newPage();
+    await otherPage.goto(restoreUrl);
+    await expect(otherPage).toHaveURL(/\/cart$/);
+    await expect(otherPage.getByText(`Your cart is back, with the code ${code}.`)).toBeVisible();
+    await expect(otherPage.getByTestId("cart-count")).toHaveText("1");
+    expect((await shop.db.selectFrom("cart_reminders").select("promotion_code").where("cart_id", "=", consent.cart_id!).executeTakeFirstOrThrow()).promotion_code).toBe(code);
+    await otherPage.goto("/checkout");
+    await hydrated(otherPage);
+    await otherPage.getByLabel("Full name", { exact: true }).fill("Ngozi Eze");
+    await otherPage.getByLabel("E-mail", { exact: true }).fill(`guest-reminded-${stamp}@example.com`);
+    await otherPage.getByLabel("Mobile number", { exact: true }).fill("0803 123 0004");
+    await otherPage.getByLabel("Street Address", { exact: true }).fill("3 Awolowo Road");
+    await otherPage.getByLabel("City", { exact: true }).fill("Ikoyi");
+    await otherPage.getByLabel("State", { exact: true }).selectOption("Lagos");
+    await otherPage.getByRole("radio", { name: /Bank transfer/ }).check();
+    await otherPage.getByRole("button", { name: "Process Order" }).click();
+    await expect(otherPage).toHaveURL(/\/track\/[A-Za-z0-9_-]{43}$/);
+    const number = ((await otherPage.getByRole("heading", { level: 1 }).innerText()).match(/UB-\d+/) ?? [""])[0];
+    // The code was judged at checkout and took its 10 % off.
+    const order = await shop.db.selectFrom("orders").select(["id", "total", "promotion_code", "discount"]).where("number", "=", number).executeTakeFirstOrThrow();
+    expect(order.promotion_code).toBe(code);
+    expect(Number(order.discount)).toBeGreaterThan(0);
+    // One reminder, however long the cart waits; the dashboard counts it, and the cart that came back.
+    expect(await reminders()).toHaveLength(1);
+    const after = await figure();
+    expect(after.sent - before.sent).toBe(1);
+    expect(after.recovered - before.recovered).toBe(1);
+    expect((await shop.db.selectFrom("cart_reminders").select("order_total").where("cart_id", "=", consent.cart_id!).executeTakeFirstOrThrow()).order_total).toBe(Number(order.total));
+    await guest.close();
+    await other.close();
+  } finally {
+    // The next journeys' reminders carry no code.
+    await shop.db.updateTable("cart_reminder_settings").set({ promotion_code: null }).execute();
+    await adminContext.close();
+  }
+});

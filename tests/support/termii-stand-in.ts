@@ -50,6 +50,8 @@ export async function startTermiiStandIn(options: {
   senderIds?: string[];
   balance?: number;
   webhookUrl?: string | null;
+  /** called with each accepted message before it is answered (a test may stall or kill the sender here) */
+  onAccepted?: (message: TermiiSent) => void | Promise<void>;
 }): Promise<TermiiStandIn> {
   const sent: TermiiSent[] = [];
   let faults: { message: string; status: number; times: number }[] = [];
@@ -119,6 +121,7 @@ export async function startTermiiStandIn(options: {
     state.balance--;
     const message: TermiiSent = { messageId: String(3_017_544_054_459_000 + randomInt(1e6)), to, from: String(body.from), sms: body.sms, channel: String(body.channel), at: new Date().toISOString() };
     sent.push(message);
+    await options.onAccepted?.(message);
     answer(res, 200, { message_id: message.messageId, message: "Successfully Sent", balance: state.balance, user: "Unboxed Perfumes" });
     setTimeout(() => void report(message, to.startsWith("234809999") ? "DND Active on Phone Number" : "Delivered"), 50).unref();
   });

@@ -23,6 +23,8 @@ export interface WhatsAppSent {
   template: string;
   language: string;
   params: string[];
+  /** biz_opaque_callback_data: the shop's idempotency key, given back in the status webhooks */
+  reference: string | null;
   at: string;
 }
 
@@ -47,6 +49,7 @@ export const APPROVED_TEMPLATES: Record<string, string[]> = {
     "unboxed_order_cancelled",
     "unboxed_back_in_stock",
     "unboxed_cart_reminder",
+    "unboxed_cart_reminder_code",
     "unboxed_new_order",
   ],
   es: [
@@ -57,6 +60,7 @@ export const APPROVED_TEMPLATES: Record<string, string[]> = {
     "unboxed_order_cancelled",
     "unboxed_back_in_stock",
     "unboxed_cart_reminder",
+    "unboxed_cart_reminder_code",
   ],
 };
 
@@ -90,6 +94,8 @@ export async function startWhatsAppStandIn(options: {
   appSecret: string;
   /** where status webhooks go (the shop's /webhooks/whatsapp); none when null */
   webhookUrl?: string | null;
+  /** called with each accepted message before it is answered (a test may stall or kill the sender here) */
+  onAccepted?: (message: WhatsAppSent) => void | Promise<void>;
 }): Promise<WhatsAppStandIn> {
   const sent: WhatsAppSent[] = [];
   const requests: WhatsAppStandIn["requests"] = [];
@@ -154,15 +160,19 @@ export async function startWhatsAppStandIn(options: {
     }
     const id = `wamid.${randomBytes(24).toString("base64url")}`;
     const params = (template.components ?? []).filter((c) => c.type === "body").flatMap((c) => c.parameters.map((p) => p.text));
-    sent.push({ id, to, template: template.name, language: template.language.code, params, at: new Date().toISOString() });
+    const reference = typeof body?.biz_opaque_callback_data === "string" ? body.biz_opaque_callback_data : null;
+    const accepted: WhatsAppSent = { id, to, template: template.name, language: template.language.code, params, reference, at: new Date().toISOString() };
+    sent.push(accepted);
     record(200);
+    await options.onAccepted?.(accepted);
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id }] }));
     const timestamp = String(Math.floor(Date.now() / 1000));
+    const opaque = reference ? { biz_opaque_callback_data: reference } : {};
     setTimeout(() => {
       if (UNDELIVERABLE_NUMBERS.has(to)) {
-        void webhook({ id, status: "failed", timestamp, recipient_id: to, errors: [{ code: 131026, title: "Message undeliverable", message: "Message undeliverable" }] });
+        void webhook({ id, status: "failed", timestamp, recipient_id: to, ...opaque, errors: [{ code: 131026, title: "Message undeliverable", message: "Message undeliverable" }] });
       } else {
-        void webhook({ id, status: "sent", timestamp, recipient_id: to }).then(() => webhook({ id, status: "delivered", timestamp, recipient_id: to }));
+        void webhook({ id, status: "sent", timestamp, recipient_id: to, ...opaque }).then(() => webhook({ id, status: "delivered", timestamp, recipient_id: to, ...opaque }));
       }
     }, 50).unref();
   });

@@ -7,6 +7,9 @@ export interface MessageSettingsView {
   connected: { whatsapp: boolean; sms: boolean };
   ownerWhatsapp: boolean;
   delayHours: number;
+  /** the discount code reminders carry (null: none) and the shop's codes to choose from */
+  reminderCode: string | null;
+  codes: { code: string; label: string }[];
 }
 
 /** The owner's choice of channels per message and the cart reminder's delay (docs/decisions/220). */
@@ -64,14 +67,36 @@ export function MessageSettings({ view, error }: { view: MessageSettingsView; er
             inputMode="decimal"
             defaultValue={String(view.delayHours)}
             className={inputClass}
-            {...(error ? { "aria-invalid": true as const, "aria-describedby": "delay-error" } : {})}
+            {...(error && error !== "admin.messages.codeError" ? { "aria-invalid": true as const, "aria-describedby": "delay-error" } : {})}
           />
-          {error && (
+          {error && error !== "admin.messages.codeError" && (
             <span id="delay-error" className="mt-1 block text-sm text-red-700" data-field-error>
               {t(error)}
             </span>
           )}
           <span className="mt-1 block text-stone-600">{t("admin.messages.delayHint")}</span>
+        </label>
+        <label className="block max-w-sm text-sm">
+          <span className="block font-medium text-stone-800">{t("admin.messages.code")}</span>
+          <select
+            name="reminderCode"
+            defaultValue={view.reminderCode ?? ""}
+            className={inputClass}
+            {...(error === "admin.messages.codeError" ? { "aria-invalid": true as const, "aria-describedby": "code-error" } : {})}
+          >
+            <option value="">{t("admin.messages.codeNone")}</option>
+            {view.codes.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+          {error === "admin.messages.codeError" && (
+            <span id="code-error" className="mt-1 block text-sm text-red-700" data-field-error>
+              {t(error)}
+            </span>
+          )}
+          <span className="mt-1 block text-stone-600">{t("admin.messages.codeHint")}</span>
         </label>
         <button type="submit" className={primaryButton}>
           {t("admin.messages.save")}

@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database, MessageChannel } from "~/db/schema";
 import type { Config } from "~/platform/config.server";
+import { promotionState } from "../promotions/admin.server";
+import { codeKey, findPromotionByCode } from "../promotions/codes.server";
 
 /**
  * Which messages the shop sends by WhatsApp and SMS, their approved WhatsApp templates (the owner
@@ -35,6 +37,9 @@ export const TEMPLATES: Record<MessageKind, { name: string; params: string[] }> 
   "cart-reminder": { name: "unboxed_cart_reminder", params: ["name", "url", "stop"] },
   "new-order-alert": { name: "unboxed_new_order", params: ["number", "total", "url"] },
 };
+
+/** A cart reminder that carries the owner's discount code: its own approved template and SMS text. */
+export const CART_REMINDER_WITH_CODE = { template: { name: "unboxed_cart_reminder_code", params: ["name", "code", "url", "stop"] }, textKey: "messages.sms.cart-reminder-code" };
 
 export type ChannelChoices = Record<MessageKind, Record<MessageChannel, boolean>>;
 
@@ -90,8 +95,42 @@ export async function saveReminderDelay(db: Kysely<Database>, minutes: number, n
     .execute();
 }
 
-/** The admin screen's form: a box per message and channel, and the reminder delay in hours. */
-export function parseMessageSettingsForm(form: FormData): { ok: true; choices: ChannelChoices; delayMinutes: number } | { ok: false; error: string } {
+/** The discount code the owner chose for cart reminders, as saved (null: none). */
+export async function reminderCodeSetting(db: Kysely<Database> | Transaction<Database>): Promise<string | null> {
+  const row = await db.selectFrom("cart_reminder_settings").select("promotion_code").where("id", "=", 1).executeTakeFirst();
+  return row?.promotion_code ?? null;
+}
+
+/**
+ * The code a reminder sent now announces: the owner's, while its promotion is running (not paused,
+ * ended, used up or yet to start); else none. Whether it takes anything off is judged at checkout,
+ * like any code.
+ */
+export async function reminderCodeNow(db: Kysely<Database> | Transaction<Database>, now = new Date()): Promise<string | null> {
+  const code = await reminderCodeSetting(db);
+  if (!code) return null;
+  const promotion = await findPromotionByCode(db, code);
+  return promotion && promotionState(promotion, now.toISOString()) === "active" ? promotion.code : null;
+}
+
+/** Saves the reminders' code: one of the shop's codes (any case) or none; false for a code the shop does not have. */
+export async function saveReminderCode(db: Kysely<Database>, raw: string | null, now = new Date()): Promise<boolean> {
+  let code: string | null = null;
+  if (raw) {
+    const promotion = codeKey(raw) ? await findPromotionByCode(db, raw) : null;
+    if (!promotion) return false;
+    code = promotion.code;
+  }
+  await db
+    .insertInto("cart_reminder_settings")
+    .values({ id: 1, delay_minutes: await reminderDelayMinutes(db), promotion_code: code, updated_at: now.toISOString() })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ promotion_code: code, updated_at: now.toISOString() }))
+    .execute();
+  return true;
+}
+
+/** The admin screen's form: a box per message and channel, the reminder delay in hours and the reminders' code. */
+export function parseMessageSettingsForm(form: FormData): { ok: true; choices: ChannelChoices; delayMinutes: number; reminderCode: string | null } | { ok: false; error: string } {
   const raw = String(form.get("delayHours") ?? "").trim().replace(",", ".");
   const hours = Number(raw);
   if (!raw || !Number.isFinite(hours) || hours * 60 < REMINDER_DELAY_LIMITS.min || hours * 60 > REMINDER_DELAY_LIMITS.max) {
@@ -100,5 +139,7 @@ export function parseMessageSettingsForm(form: FormData): { ok: true; choices: C
   const choices = Object.fromEntries(
     MESSAGE_KINDS.map((kind) => [kind, { whatsapp: form.get(`${kind}.whatsapp`) === "on", sms: kind !== "new-order-alert" && form.get(`${kind}.sms`) === "on" }]),
   ) as ChannelChoices;
-  return { ok: true, choices, delayMinutes: Math.round(hours * 60) };
+  const code = String(form.get("reminderCode") ?? "").trim();
+  if (code.length > 40) return { ok: false, error: "admin.messages.codeError" };
+  return { ok: true, choices, delayMinutes: Math.round(hours * 60), reminderCode: code || null };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import { DEFAULT_LOCALE, isLocale } from "~/lib/i18n";
 
@@ -100,3 +101,117 @@ export async function withdrawByToken(db: Kysely<Database>, token: string, now =
 }
 
 export const stopLink = (publicUrl: string, token: string) => `${publicUrl}/messages/stop?token=${token}`;
+
+// ---------------------------------------------------------------------------------------------
+// A guest's opt-in at checkout, kept on the visitor's cart (docs/decisions/220)
+
+export interface GuestConsentInput {
+  cartId: string;
+  /** the box as posted: ticked, or not (unticking withdraws an opt-in given on this cart) */
+  on: boolean;
+  /** checked by the caller: a name, and a valid e-mail (lower case) and/or Nigerian mobile (E.164), or null */
+  name: string;
+  email: string | null;
+  phone: string | null;
+  locale: string | null;
+  wording: string;
+}
+
+type GuestConsentRow = { id: number; contact_email: string | null; contact_phone: string | null; contact_name: string | null; locale: string; wording: string };
+
+async function guestConsentRow(db: Db, cartId: string): Promise<GuestConsentRow | undefined> {
+  return db
+    .selectFrom("marketing_consents")
+    .select(["id", "contact_email", "contact_phone", "contact_name", "locale", "wording"])
+    .where("cart_id", "=", cartId)
+    .where("user_id", "is", null)
+    .where("withdrawn_at", "is", null)
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+}
+
+/** Whether the visitor's cart carries a guest's opt-in in force (the checkout shows its box ticked). */
+export async function guestConsentOnCart(db: Db, cartId: string | null): Promise<boolean> {
+  return cartId ? Boolean(await guestConsentRow(db, cartId)) : false;
+}
+
+/**
+ * Keeps what a guest's checkout form said about reminders on their cart, whether or not the order goes
+ * through: ticked, with a name and an e-mail or a number to reach them, it records the opt-in (time,
+ * words, language, contact); a changed contact or language replaces it; unticked, it withdraws it.
+ * Answers what it did.
+ */
+export async function keepGuestConsent(db: Kysely<Database>, input: GuestConsentInput, now = new Date()): Promise<"granted" | "kept" | "withdrawn" | "none"> {
+  const name = input.name.trim().slice(0, 100);
+  const reachable = name !== "" && (input.email !== null || input.phone !== null);
+  const locale = isLocale(input.locale) ? input.locale : DEFAULT_LOCALE;
+  // Unticked on a cart that carries no opt-in (most forms): nothing to write.
+  if (!input.on && !(await guestConsentRow(db, input.cartId))) return "none";
+  return db.transaction().execute(async (trx) => {
+    // One form of this cart at a time (PostgreSQL; SQLite writes one transaction at a time anyway).
+    if (isPostgres(trx)) await trx.selectFrom("carts").select("id").where("id", "=", input.cartId).forUpdate().executeTakeFirst();
+    const current = await guestConsentRow(trx, input.cartId);
+    const same =
+      current &&
+      current.contact_email === input.email &&
+      current.contact_phone === input.phone &&
+      current.contact_name === name &&
+      current.locale === locale &&
+      current.wording === input.wording.slice(0, 1000);
+    if (input.on && same) return "kept";
+    // Ticked but with no way to reach the guest yet: what was given before stays until the form is whole.
+    if (input.on && !reachable) return current ? "kept" : "none";
+    if (current) {
+      await trx
+        .updateTable("marketing_consents")
+        .set({ withdrawn_at: now.toISOString(), withdrawn_via: "checkout" })
+        .where("cart_id", "=", input.cartId)
+        .where("user_id", "is", null)
+        .where("withdrawn_at", "is", null)
+        .execute();
+    }
+    if (!input.on) return current ? "withdrawn" : "none";
+    await trx
+      .insertInto("marketing_consents")
+      .values({
+        user_id: null,
+        cart_id: input.cartId,
+        contact_name: name,
+        contact_email: input.email,
+        contact_phone: input.phone,
+        source: "checkout",
+        wording: input.wording.slice(0, 1000),
+        locale,
+        token: randomBytes(18).toString("base64url"),
+        granted_at: now.toISOString(),
+        withdrawn_at: null,
+        withdrawn_via: null,
+      })
+      .execute();
+    return "granted";
+  });
+}
+
+/** A guest's opt-in in force on this cart, for its reminder. */
+export async function guestConsent(db: Db, consentId: number, cartId: string): Promise<(Consent & { name: string; email: string | null; phone: string | null; locale: string }) | null> {
+  const row = await db
+    .selectFrom("marketing_consents")
+    .select(["id", "token", "granted_at", "source", "wording", "contact_name", "contact_email", "contact_phone", "locale"])
+    .where("id", "=", consentId)
+    .where("cart_id", "=", cartId)
+    .where("user_id", "is", null)
+    .where("withdrawn_at", "is", null)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    token: row.token,
+    grantedAt: row.granted_at,
+    source: row.source,
+    wording: row.wording,
+    name: row.contact_name ?? "",
+    email: row.contact_email,
+    phone: row.contact_phone,
+    locale: row.locale,
+  };
+}

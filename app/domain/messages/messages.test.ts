@@ -369,12 +369,12 @@ describe.each(ENGINES)("consent and cart reminders on %s", (engine) => {
     const [reminder] = await remindersOf(shopper.cartId);
     const elsewhere = `other-${shopper.user.id}-0123456789abcdef`;
     await t.db.insertInto("carts").values({ id: elsewhere, user_id: null, created_at: morning.toISOString(), updated_at: morning.toISOString() }).execute();
-    expect(await restoreRemindedCart(t.db, reminder.restore_token, elsewhere)).toEqual({ restored: 1 });
+    expect(await restoreRemindedCart(t.db, reminder.restore_token, elsewhere)).toEqual({ restored: 1, code: null });
     const lines = await t.db.selectFrom("cart_lines").select(["product_id", "quantity"]).where("cart_id", "=", elsewhere).execute();
     expect(lines).toEqual([{ product_id: shopper.productId, quantity: 2 }]);
     expect(await restoreRemindedCart(t.db, "unknown-token-0123456789", elsewhere)).toBeNull();
     const before = await reminderStats(t.db);
-    const order = await insertOrder(t.db, { userId: shopper.user.id, items: [{ productId: shopper.productId, quantity: 2 }] });
+    const order = await insertOrder(t.db, { userId: shopper.user.id, items: [{ productId: shopper.productId, quantity: 2 }], paidAt: new Date().toISOString() });
     await markCartRecovered(t.db, { cartId: elsewhere, userId: shopper.user.id, orderId: order.id, total: order.total }, new Date(morning.getTime() + 3600_000));
     const after = await reminderStats(t.db);
     expect(after.recovered - before.recovered).toBe(1);

@@ -15,7 +15,17 @@ import { queueMessage } from "./outbox.server";
 export async function queueShopperMessage(
   trx: Kysely<Database> | Transaction<Database>,
   messaging: Config["messaging"],
-  input: { kind: MessageKind; subject: string; to: string | null; locale: string | null; values: Record<string, string>; orderId?: number | null; userId?: number | null },
+  input: {
+    kind: MessageKind;
+    subject: string;
+    to: string | null;
+    locale: string | null;
+    values: Record<string, string>;
+    orderId?: number | null;
+    userId?: number | null;
+    /** another approved template and SMS text for this kind (a cart reminder with a code) */
+    variant?: { template: { name: string; params: string[] }; textKey: string };
+  },
 ): Promise<number> {
   if (!input.to) return 0;
   if (!messaging.whatsapp && !messaging.sms) return 0;
@@ -23,9 +33,9 @@ export async function queueShopperMessage(
   if (!channels.length) return 0;
   const locale: Locale = isLocale(input.locale) ? input.locale : DEFAULT_LOCALE;
   const t = translatorFor(locale);
-  const template = TEMPLATES[input.kind];
+  const template = input.variant?.template ?? TEMPLATES[input.kind];
   const params = template.params.map((name) => input.values[name] ?? "");
-  const text = t(`messages.sms.${input.kind}`, input.values);
+  const text = t(input.variant?.textKey ?? `messages.sms.${input.kind}`, input.values);
   let queued = 0;
   for (const channel of channels) {
     const written = await queueMessage(trx, {

@@ -81,6 +81,7 @@ function messageQueued(): void {
 
 interface ClaimedRow {
   id: number;
+  idempotency_key: string;
   channel: string;
   kind: string;
   to_phone: string;
@@ -92,7 +93,7 @@ interface ClaimedRow {
   created_at: string;
 }
 
-async function claimDue(db: Kysely<Database>, now: Date): Promise<ClaimedRow | undefined> {
+async function claimDue(db: Kysely<Database>, now: Date, leaseMs: number): Promise<ClaimedRow | undefined> {
   const at = now.toISOString();
   const due = db
     .selectFrom("message_outbox")
@@ -106,11 +107,11 @@ async function claimDue(db: Kysely<Database>, now: Date): Promise<ClaimedRow | u
   const [row] = await db
     .updateTable("message_outbox")
     .set((eb) => ({
-      locked_until: new Date(now.getTime() + MESSAGE_LEASE_MS).toISOString(),
+      locked_until: new Date(now.getTime() + leaseMs).toISOString(),
       attempts: eb("attempts", "+", 1),
     }))
     .where("id", "in", due)
-    .returning(["id", "channel", "kind", "to_phone", "locale", "template", "template_params", "text_body", "attempts", "created_at"])
+    .returning(["id", "idempotency_key", "channel", "kind", "to_phone", "locale", "template", "template_params", "text_body", "attempts", "created_at"])
     .execute();
   return row;
 }
@@ -126,6 +127,7 @@ async function deliver(messaging: Messaging, row: ClaimedRow): Promise<string> {
         template: row.template ?? "",
         language: row.locale,
         params,
+        reference: row.idempotency_key,
       })
     ).messageId;
   }
@@ -150,11 +152,14 @@ export async function drainMessageOutbox(
   options: {
     now?: () => Date;
     onError?: (row: ClaimedRow, error: unknown) => void;
+    /** how long a claimed message is left to its worker before another may take it (MESSAGE_LEASE_MS) */
+    leaseMs?: number;
   } = {},
 ): Promise<MessageDrainResult> {
   const clock = options.now ?? (() => new Date());
+  const leaseMs = options.leaseMs ?? MESSAGE_LEASE_MS;
   return drainLoop(
-    () => claimDue(db, clock()),
+    () => claimDue(db, clock(), leaseMs),
     (row) => sendOne(db, messaging, row, clock, options.onError),
   );
 }
@@ -202,7 +207,7 @@ async function sendOne(db: Kysely<Database>, messaging: Messaging, row: ClaimedR
 export type MessageWorker = OutboxWorker;
 
 /** The worker in the server process: a pass every `pollMs`, and soon after anything is queued. */
-export function startMessageWorker(options: { db: Kysely<Database>; messaging: Messaging; logger?: OutboxWorkerLogger; pollMs?: number }): MessageWorker {
+export function startMessageWorker(options: { db: Kysely<Database>; messaging: Messaging; logger?: OutboxWorkerLogger; pollMs?: number; leaseMs?: number }): MessageWorker {
   const { db, messaging, logger } = options;
   const onError = (row: ClaimedRow, error: unknown) =>
     logger?.warn(
@@ -217,7 +222,7 @@ export function startMessageWorker(options: { db: Kysely<Database>; messaging: M
       "message not sent",
     );
   return startOutboxWorker({
-    drain: () => drainMessageOutbox(db, messaging, { onError }),
+    drain: () => drainMessageOutbox(db, messaging, { onError, leaseMs: options.leaseMs }),
     wakers,
     pollMs: options.pollMs ?? 2000,
     logger,

@@ -40,7 +40,7 @@ export const waNumber = (phone: string) => phone.replace(/\D/g, "");
 
 export async function sendWhatsAppTemplate(
   config: WhatsAppConfig,
-  message: { to: string; template: string; language: string; params: string[] },
+  message: { to: string; template: string; language: string; params: string[]; reference?: string },
 ): Promise<{ messageId: string }> {
   const url = `${config.apiUrl}/${config.version}/${encodeURIComponent(config.phoneNumberId)}/messages`;
   const { status, json } = await postJson(
@@ -55,6 +55,8 @@ export async function sendWhatsAppTemplate(
         language: { code: message.language },
         components: message.params.length ? [{ type: "body", parameters: message.params.map((text) => ({ type: "text", text })) }] : [],
       },
+      // Meta keeps it with the message and returns it in the status webhooks: the outbox's idempotency key.
+      ...(message.reference ? { biz_opaque_callback_data: message.reference.slice(0, 512) } : {}),
     },
     { Authorization: `Bearer ${config.token}` },
   );

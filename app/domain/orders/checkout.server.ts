@@ -434,7 +434,7 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
       }
       await trx.deleteFrom("cart_lines").where("cart_id", "=", checked.cartId).execute();
       // A reminded cart that came back as this order counts as recovered (docs/decisions/220).
-      await markCartRecovered(trx, { cartId: checked.cartId, userId: user?.id ?? null, orderId: placed.id, total: placed.total });
+      await markCartRecovered(trx, { cartId: checked.cartId, userId: user?.id ?? null, orderId: placed.id, total: placed.total, email: customer.email, phone: customer.phone });
       if (options.marketingOptIn && user) await grantConsent(trx, { userId: user.id, source: "checkout", ...options.marketingOptIn });
       // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address, buyer);

@@ -6,6 +6,8 @@ import { hashPassword } from "~/platform/password.server";
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, normaliseEmail } from "../accounts/accounts.server";
 import { type CheckoutFieldErrors, type CheckoutInput, type CheckoutResult, placeOrder } from "./checkout.server";
 import { consumeAttempt } from "../operations/rate-limits.server";
+import { keepGuestConsent } from "../messages/consent.server";
+import { parseNigerianMobile } from "~/lib/phone";
 import { findOrderByLink, orderLinkPath, orderLinkToken, tokenHash } from "./order-tracking.server";
 
 /**
@@ -54,8 +56,30 @@ export async function placeGuestOrder(
   context: Context,
   cartId: string | null,
   input: GuestCheckoutInput,
-  options: { t: Translate; locale?: Locale },
+  options: {
+    t: Translate;
+    locale?: Locale;
+    /** the marketing box as posted, with its words (docs/decisions/220): kept on the cart even if no order is placed */
+    marketing?: { on: boolean; wording: string } | null;
+  },
 ): Promise<GuestCheckoutResult> {
+  if (cartId && options.marketing) {
+    // What the guest gave so far, each part checked on its own: a reminder needs a name and a way to reach them.
+    const given = {
+      name: contactSchema.shape.name.safeParse(input.name),
+      email: contactSchema.shape.email.safeParse(input.email),
+      phone: parseNigerianMobile(input.phone),
+    };
+    await keepGuestConsent(context.db, {
+      cartId,
+      on: options.marketing.on,
+      name: given.name.success ? given.name.data : "",
+      email: given.email.success ? normaliseEmail(given.email.data) : null,
+      phone: given.phone.ok ? given.phone.phone : null,
+      locale: options.locale ?? null,
+      wording: options.marketing.wording,
+    });
+  }
   const contact = contactSchema.safeParse({ name: input.name, email: input.email });
   const contactErrors: CheckoutFieldErrors = {};
   if (!contact.success) for (const issue of contact.error.issues) contactErrors[issue.path[0] as "name" | "email"] ??= issue.message;

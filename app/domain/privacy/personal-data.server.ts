@@ -409,11 +409,11 @@ const consents: PersonalDataHandler = {
   async export(db, person) {
     const rows = await db
       .selectFrom("marketing_consents")
-      .select(["source", "wording", "locale", "contact_email", "contact_phone", "granted_at", "withdrawn_at", "withdrawn_via"])
+      .select(["source", "wording", "locale", "contact_name", "contact_email", "contact_phone", "granted_at", "withdrawn_at", "withdrawn_via"])
       .where(belongsTo(person, { user: "user_id", email: "contact_email", phone: "contact_phone" }))
       .orderBy("id")
       .execute();
-    return rows.map((r) => ({ given: r.source, wording: r.wording, language: r.locale, email: r.contact_email, phone: r.contact_phone, grantedAt: r.granted_at, withdrawnAt: r.withdrawn_at, withdrawnVia: r.withdrawn_via }));
+    return rows.map((r) => ({ given: r.source, wording: r.wording, language: r.locale, name: r.contact_name, email: r.contact_email, phone: r.contact_phone, grantedAt: r.granted_at, withdrawnAt: r.withdrawn_at, withdrawnVia: r.withdrawn_via }));
   },
   async erase(trx, person) {
     return affected(await trx.deleteFrom("marketing_consents").where(belongsTo(person, { user: "user_id", email: "contact_email", phone: "contact_phone" })).executeTakeFirst());
