@@ -185,3 +185,14 @@ test("without JavaScript, a code at the checkout: an expired one refused with it
   expect(order.total).toBe(product.price - discount + order.shipping);
   await page.context().close();
 });
+
+test("with JavaScript, a code the shop does not have is explained under the cart's box too (en)", async ({ browser, baseURL }) => {
+  const product = await aProduct();
+  const page = await atCheckout(browser, baseURL!, product.id, "en", true);
+  await page.goto("/cart");
+  await hydrated(page);
+  await enterCode(page, "NOSUCHCODE2");
+  await expect(page.getByTestId("discount-code").getByRole("alert")).toHaveText("We have no discount code “NOSUCHCODE2”. Check the spelling and try again.");
+  await expect(page).toHaveURL(/\/cart$/);
+  await page.context().close();
+});
