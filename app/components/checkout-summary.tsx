@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { CheckoutTotals } from "~/components/checkout-options";
-import { CreditPanel } from "~/components/credit-panel";
+import { ServerForms } from "~/components/server-forms";
 import type { CheckoutPageData } from "~/http/checkout-page.server";
 import type { QuoteResult } from "~/lib/delivery";
 import { useT } from "~/lib/i18n";
@@ -48,7 +48,8 @@ export function CheckoutSummary({ page, quote, discount, disabled, submitting }:
             })}
           </ul>
           <CheckoutTotals subtotal={cart.subtotal} quote={quote} freeFrom={page.delivery.freeFrom} discount={discount} discountLabel={page.code.lineLabel} />
-          <CreditPanel html={page.credit} />
+          <ServerForms html={page.codeHtml} testId="discount-code" />
+          <ServerForms html={page.credit} testId="credit-panel" labelledBy="credit-heading" />
           <button
             type="submit"
             form="checkout-form"

@@ -17,8 +17,9 @@ export interface DiscountCodePanelData {
  * sends the shopper back to `back` (without JavaScript a refused code is shown on a page of its own).
  */
 export function DiscountCodeForm({ panel, back }: { panel: DiscountCodePanelData; back: "/cart" | "/checkout" }) {
-  const fetcher = useFetcher<{ error?: string }>();
-  const error = fetcher.state === "idle" ? fetcher.data?.error : undefined;
+  // A refused code comes back as the message /cart/code wrote (routes/cart.code.tsx).
+  const fetcher = useFetcher<{ message?: string }>();
+  const error = fetcher.state === "idle" ? fetcher.data?.message : undefined;
   return (
     <div className="mt-4 border-t border-stone-200 pt-3 text-sm" data-testid="discount-code">
       {panel.code ? (

@@ -172,6 +172,25 @@ export function InvoiceDocument({
                   <td className="text-right tabular-nums text-stone-600" data-invoice-vat>{formatNaira(invoice.vat)}</td>
                 </tr>
               )}
+              {/* What a gift card and store credit paid of the total, and what is left (docs/decisions/224). */}
+              {invoice.giftCard > 0 && (
+                <tr>
+                  <th scope="row" colSpan={receipt ? 2 : 3} className="pr-2 text-right font-normal">{t("invoice.giftCard", { code: invoice.giftCardCode ?? "" })}</th>
+                  <td className="text-right tabular-nums" data-invoice-gift-card>−{formatNaira(invoice.giftCard)}</td>
+                </tr>
+              )}
+              {invoice.storeCredit > 0 && (
+                <tr>
+                  <th scope="row" colSpan={receipt ? 2 : 3} className="pr-2 text-right font-normal">{t("invoice.storeCredit")}</th>
+                  <td className="text-right tabular-nums" data-invoice-store-credit>−{formatNaira(invoice.storeCredit)}</td>
+                </tr>
+              )}
+              {invoice.giftCard + invoice.storeCredit > 0 && (
+                <tr>
+                  <th scope="row" colSpan={receipt ? 2 : 3} className="pr-2 text-right font-semibold">{t("invoice.due")}</th>
+                  <td className="text-right font-semibold tabular-nums" data-invoice-due>{formatNaira(invoice.total - invoice.giftCard - invoice.storeCredit)}</td>
+                </tr>
+              )}
             </tfoot>
           )}
         </table>

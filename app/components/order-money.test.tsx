@@ -35,6 +35,7 @@ describe.each(ENGINES)("an order's discount and VAT on its documents on %s", (en
   let t: TestDatabase;
   let coded: string;
   let plain: string;
+  let credited: string;
   const config = (vatIncluded = false) => {
     const base = testContext(t).config;
     return { ...base, shop: { ...base.shop, vatIncluded } };
@@ -46,6 +47,8 @@ describe.each(ENGINES)("an order's discount and VAT on its documents on %s", (en
     const [rose] = await makeProducts(t.db, [{ name: "Rose Noir", price: 1_000_000, stock: 10 }]);
     coded = (await insertOrder(t.db, { userId: owner.id, items: [{ productId: rose, quantity: 1 }], discount: 150_000, promotionCode: "SAVE15" })).number;
     plain = (await insertOrder(t.db, { userId: owner.id, items: [{ productId: rose, quantity: 1 }] })).number;
+    // ₦8,500.00 after the code; a gift card pays ₦5,000.00 and store credit ₦1,000.00 of it (docs/decisions/224).
+    credited = (await insertOrder(t.db, { userId: owner.id, items: [{ productId: rose, quantity: 1 }], discount: 150_000, promotionCode: "SAVE15", giftCard: 500_000, giftCardCode: "GIFTCARD2345ABCD", storeCredit: 100_000 })).number;
   });
   afterAll(async () => {
     await t?.drop();
@@ -71,6 +74,37 @@ describe.each(ENGINES)("an order's discount and VAT on its documents on %s", (en
     expect(text(invoiceHtml(invoice, "es"))).toContain("De lo cual IVA (7,5 %) ₦593.02");
     const fulfilment = invoiceFor(invoice, staffView("fulfilment"));
     expect(fulfilment).toMatchObject({ discount: 0, vat: 0, total: 0 });
+  });
+
+  it("the invoice shows what a gift card and store credit paid after the total, and what is left, in both languages", async () => {
+    const invoice = (await invoiceForAdmin(t.db, config(), credited))!;
+    expect(invoice).toMatchObject({ total: 850_000, giftCard: 500_000, giftCardCode: "GIFTCARD2345ABCD", storeCredit: 100_000 });
+    const en = text(invoiceHtml(invoice));
+    expect(en).toContain("Discount (SAVE15) −₦1,500.00");
+    expect(en).toContain("Total ₦8,500.00 Gift card (GIFTCARD2345ABCD) −₦5,000.00 Store credit −₦1,000.00 To pay ₦2,500.00");
+    expect(text(invoiceHtml(invoice, "es"))).toContain("Tarjeta regalo (GIFTCARD2345ABCD) −₦5,000.00 Saldo a favor −₦1,000.00 A pagar ₦2,500.00");
+    // An order neither paid has no such lines; a role without prices sees none of it.
+    expect(text(invoiceHtml((await invoiceForAdmin(t.db, config(), coded))!))).not.toContain("To pay");
+    const fulfilment = invoiceFor(invoice, staffView("fulfilment"));
+    expect(fulfilment).toMatchObject({ giftCard: 0, storeCredit: 0, giftCardCode: null });
+    expect(text(invoiceHtml(fulfilment))).not.toContain("GIFTCARD2345ABCD");
+  });
+
+  it("the admin order page shows what a gift card and store credit paid to a role with prices", async () => {
+    const order = (await getAdminOrder(t.db, credited))!;
+    expect(order).toMatchObject({ giftCard: 500_000, storeCredit: 100_000, giftCardCode: "GIFTCARD2345ABCD" });
+    const screen = (role: "owner" | "fulfilment", locale: Locale = "en") =>
+      text(
+        inRouter(
+          <OrderScreen
+            loaderData={{ order: orderDetailFor(order, staffView(role)), view: staffView(role), changesStatus: false, canMarkPaid: false, canSetFee: false, canRefund: false, confirmingCancel: false, messages: [], guestPage: null }}
+          />,
+          locale,
+        ),
+      );
+    expect(screen("owner")).toContain("Total ₦8,500.00 Gift card (GIFTCARD2345ABCD) −₦5,000.00 Store credit −₦1,000.00 To pay ₦2,500.00");
+    expect(screen("owner", "es")).toContain("Saldo a favor −₦1,000.00 A pagar ₦2,500.00");
+    expect(screen("fulfilment")).not.toContain("GIFTCARD2345ABCD");
   });
 
   it("the admin order page shows the code's line to a role with prices, and not to one without", async () => {

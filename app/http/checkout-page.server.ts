@@ -9,7 +9,7 @@ import { PAYMENT_METHODS, STATE_SLOT } from "~/lib/delivery";
 import type { Translate } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { findCartId } from "./cart.server";
-import { codePanel, type DiscountCodePanel } from "./code-panel.server";
+import { codePanel, codePanelHtml, type DiscountCodePanel } from "./code-panel.server";
 import { creditPanel, creditPanelHtml } from "./credit-panel.server";
 import { consentLabel } from "./consent-form.server";
 import { requestTranslator } from "./language.server";
@@ -58,7 +58,8 @@ export async function checkoutPage(request: Request, context: AppLoadContext, us
     const marketingLabel = (await activeConsent(context.db, user.id)) ? null : consentLabel(request);
     const view = await checkoutView(context.db, user.id, paymentOptions(context.config));
     const credit = creditPanelHtml(await creditPanel(request, context, t, user.id));
-    return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, credit, ...common, guest: null, marketingLabel };
+    const code: DiscountCodePanel = codePanel(t, view.code);
+    return { ...view, code, codeHtml: codePanelHtml(code), credit, ...common, guest: null, marketingLabel };
   }
   const payment = guestPaymentOptions(context.config, paymentOptions(context.config));
   const cartId = await findCartId(request, context);
@@ -66,7 +67,8 @@ export async function checkoutPage(request: Request, context: AppLoadContext, us
   const credit = creditPanelHtml(await creditPanel(request, context, t, null));
   // A guest's opt-in is kept on the cart (docs/decisions/220): the box shows what is in force.
   const guest = { ...guestTexts(t), marketing: consentLabel(request), marketingOn: await guestConsentOnCart(context.db, cartId) };
-  return { ...view, code: codePanel(t, view.code) as DiscountCodePanel, credit, ...common, guest, marketingLabel: null as string | null };
+  const code: DiscountCodePanel = codePanel(t, view.code);
+  return { ...view, code, codeHtml: codePanelHtml(code), credit, ...common, guest, marketingLabel: null as string | null };
 }
 
 export type CheckoutPageData = Awaited<ReturnType<typeof checkoutPage>>;

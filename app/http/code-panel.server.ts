@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { isBuyable } from "~/lib/cart";
 import type { Translate } from "~/lib/i18n";
+import { escapeHtml } from "~/lib/html";
 import { formatNaira } from "~/lib/money";
 import { type CartLine } from "~/domain/shopper/cart.server";
 import { findCartId } from "./cart.server";
@@ -62,4 +63,27 @@ export async function cartCodePanel(
   const cartId = await findCartId(request, context);
   const outcome = await cartCodeOutcome(context.db, cartId, lines.filter(isBuyable), user ? { userId: user.id, email: user.email, phone: null } : null);
   return codePanel(t, codeView(outcome));
+}
+
+/**
+ * The checkout's code box as markup written here (the /checkout JavaScript budget): plain forms to
+ * /cart/code that come back to /checkout, with or without JavaScript, outside the checkout's own form.
+ * The discount line itself is in the checkout's totals.
+ */
+export function codePanelHtml(panel: DiscountCodePanel): string {
+  const e = escapeHtml;
+  const back = `<input type="hidden" name="back" value="/checkout">`;
+  if (panel.code) {
+    return (
+      `<form method="post" action="/cart/code" class="flex flex-wrap items-center justify-between gap-2"><input type="hidden" name="intent" value="remove">${back}` +
+      `<p role="status" class="${panel.applies ? "text-emerald-800" : "text-amber-800"}" data-testid="discount-status">${e(panel.status ?? "")}</p>` +
+      `<button type="submit" class="min-h-11 rounded-full px-3 underline underline-offset-2 hover:text-rose-700">${e(panel.texts.remove)}</button></form>`
+    );
+  }
+  return (
+    `<form method="post" action="/cart/code"><input type="hidden" name="intent" value="apply">${back}` +
+    `<label for="discount-code-checkout" class="block font-medium">${e(panel.texts.label)}</label>` +
+    `<div class="mt-1 flex gap-2"><input id="discount-code-checkout" name="code" autocomplete="off" autocapitalize="characters" maxlength="40" class="min-h-11 min-w-0 flex-1 rounded-lg border border-stone-300 px-3 uppercase">` +
+    `<button type="submit" class="min-h-11 rounded-full border border-ink px-4 font-medium">${e(panel.texts.apply)}</button></div></form>`
+  );
 }

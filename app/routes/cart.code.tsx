@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = requestTranslator(request);
   let back = "/cart";
   const refuse = (status: number, key: string, values?: Record<string, string | number>, headers: Record<string, string> = {}) =>
-    data({ message: t(key, values), back, backText: t("promotions.shopper.back") }, { status, headers: { ...PRIVATE, ...headers } });
+    data({ message: t(key, values), back, backText: t(back === "/checkout" ? "promotions.shopper.backToCheckout" : "promotions.shopper.back") }, { status, headers: { ...PRIVATE, ...headers } });
   const read = await readFormBody(request);
   if (read.problem) return refuse(BODY_PROBLEM_STATUS[read.problem], BODY_PROBLEM_KEY[read.problem]);
   const form = textFields(read.form, ["intent", "code", "back"]);
@@ -52,7 +52,7 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return { ...PRIVATE, ...(retryAfter ? { "Retry-After": retryAfter } : {}) };
 }
 
-/** Without JavaScript, a refused code lands here: the reason, and the way back to the cart. */
+/** Without JavaScript, a refused code lands here: the reason, and the way back to the cart or the checkout. */
 export default function DiscountCodeRefused({ actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-xl py-10 text-center">

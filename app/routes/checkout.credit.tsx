@@ -21,7 +21,7 @@ export function meta() {
 export async function action({ request, context }: Route.ActionArgs) {
   const t = requestTranslator(request);
   const refuse = (status: number, key: string, values?: Record<string, string | number>, headers: Record<string, string> = {}) =>
-    data({ message: t(key, values), backText: t("promotions.shopper.back") }, { status, headers: { ...PRIVATE, ...headers } });
+    data({ message: t(key, values), backText: t("promotions.shopper.backToCheckout") }, { status, headers: { ...PRIVATE, ...headers } });
   const read = await readFormBody(request);
   if (read.problem) return refuse(BODY_PROBLEM_STATUS[read.problem], BODY_PROBLEM_KEY[read.problem]);
   const form = textFields(read.form, ["intent", "code"]);

@@ -6,6 +6,7 @@ import { findOrderByLink } from "~/domain/orders/order-tracking.server";
 import { orderNumberOfReference, settlePaystackReference } from "~/domain/payments/online-payments.server";
 import { readForm } from "~/http/form.server";
 import { requestTranslator } from "~/http/language.server";
+import { creditLines } from "~/domain/credit/credit-lines.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import { paymentInstructions, paymentLabel } from "~/lib/order-text";
 import { formatPhone } from "~/lib/phone";
@@ -48,6 +49,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     howToPay: paymentInstructions(t, order, bank),
     phone: order.phone ? formatPhone(order.phone) : null,
     discountLabel: order.discount > 0 ? t("promotions.order.line", { code: order.promotionCode ?? "" }) : null,
+    // What store credit and a gift card paid, and what is left (docs/decisions/224), as on the account's order page.
+    creditLines: creditLines(t, order),
     payOnline: { heading: t("purchase.pay.heading"), state: t(order.paymentAttempted ? "purchase.pay.failed" : "purchase.pay.notYet"), payNow: t("purchase.pay.payNow") },
     texts: {
       linkHeading: t("purchase.guest.linkHeading"),

@@ -34,6 +34,10 @@ export async function insertOrder(
     /** kobo a discount code took off the goods, and the code (total = subtotal - discount) */
     discount?: number;
     promotionCode?: string | null;
+    /** kobo of the total paid by store credit and by a gift card, and its code (docs/decisions/224); no ledger rows */
+    storeCredit?: number;
+    giftCard?: number;
+    giftCardCode?: string | null;
   },
 ): Promise<{ id: number; number: string; total: number }> {
   // Read before the transaction, which then starts with a write: on SQLite a transaction that read
@@ -75,6 +79,9 @@ export async function insertOrder(
         discount: input.discount ?? 0,
         promotion_code: input.promotionCode ?? null,
         total: subtotal - (input.discount ?? 0),
+        store_credit: input.storeCredit ?? 0,
+        gift_card: input.giftCard ?? 0,
+        gift_card_code: input.giftCardCode ?? null,
         payment_status: input.paymentStatus ?? (input.paidAt ? "paid" : "unpaid"),
         paid_at: input.paidAt ?? null,
         payment_method: input.paymentMethod ?? null,

@@ -120,6 +120,37 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
                   </th>
                   <td className="py-1 text-right font-semibold tabular-nums">{formatNaira(order.total)}</td>
                 </tr>
+                {/* What a gift card and store credit paid of the total, and what is left (docs/decisions/224). */}
+                {order.giftCard > 0 && (
+                  <tr>
+                    <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
+                      {t("admin.orders.giftCard", { code: order.giftCardCode ?? "" })}
+                    </th>
+                    <td className="py-1 text-right tabular-nums" data-testid="admin-order-gift-card">
+                      −{formatNaira(order.giftCard)}
+                    </td>
+                  </tr>
+                )}
+                {order.storeCredit > 0 && (
+                  <tr>
+                    <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
+                      {t("admin.orders.storeCredit")}
+                    </th>
+                    <td className="py-1 text-right tabular-nums" data-testid="admin-order-store-credit">
+                      −{formatNaira(order.storeCredit)}
+                    </td>
+                  </tr>
+                )}
+                {order.giftCard + order.storeCredit > 0 && (
+                  <tr>
+                    <th scope="row" colSpan={3} className="py-1 text-right font-semibold">
+                      {t("admin.orders.due")}
+                    </th>
+                    <td className="py-1 text-right font-semibold tabular-nums" data-testid="admin-order-due">
+                      {formatNaira(order.total - order.giftCard - order.storeCredit)}
+                    </td>
+                  </tr>
+                )}
               </tfoot>
               )}
             </table>

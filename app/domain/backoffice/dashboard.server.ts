@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "~/db/client.server";
 import type { OrderChannel, OrderStatus, PaymentStatus } from "~/db/schema";
 import { ORDER_STATUSES } from "../orders/admin-orders.server";
+import { refundedAsCreditOfOrder } from "../credit/ledger.server";
 import { mailOutboxCounts, type MailOutboxCounts } from "../operations/mail-outbox.server";
 
 /**
@@ -9,7 +10,9 @@ import { mailOutboxCounts, type MailOutboxCounts } from "../operations/mail-outb
  * Lagos (West Africa Time, UTC+1 all year, no daylight saving). Orders count the orders that are
  * sales: checkout orders that were not cancelled, and WhatsApp orders once the owner has confirmed
  * them (a pending WhatsApp order may never have been sent; they are counted apart). Revenue counts
- * the money received: orders paid (and not refunded), on the day they were paid.
+ * the sales paid for: orders paid (and not refunded), on the day they were paid, net of discount codes
+ * and of what of them was refunded as store credit; what store credit and gift cards paid of an order
+ * counts, as a gift card's sale (not an order) does not (docs/decisions/224).
  */
 
 export const SHOP_UTC_OFFSET_MINUTES = 60;
@@ -87,7 +90,7 @@ export async function loadDashboard(db: Db, now: Date = new Date(), lowStockAt: 
       .execute(),
     db
       .selectFrom("orders")
-      .select((eb) => [paidHour.as("hour"), eb.fn.sum<number>("total").as("revenue")])
+      .select((eb) => [paidHour.as("hour"), eb.fn.sum<number>(sql`total - ${refundedAsCreditOfOrder()}`).as("revenue")])
       .where("payment_status", "=", "paid")
       .where("paid_at", ">=", from)
       .groupBy(paidHour)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addBrand, addCategory, addProduct, addUser } from "../../../tests/support/catalogue";
 import { ENGINES, freshDatabase, type TestDatabase } from "../../../tests/support/databases";
 import { insertOrder } from "../../../tests/support/orders";
+import { refundAsCredit } from "../credit/credit.server";
 import { loadDashboard, shopDate } from "./dashboard.server";
 
 describe("the shop's days", () => {
@@ -114,5 +115,25 @@ describe.each(ENGINES)("the dashboard's revenue and discounts on %s", (engine) =
     await insertOrder(t.db, { createdAt: at, paidAt: at, items: [{ productId: product.id, quantity: 1 }] });
     const d = await loadDashboard(t.db, now);
     expect(d.today).toEqual({ orders: 2, revenue: 2_000_000 - 300_000 + 1_000_000 });
+  });
+
+  it("counts what credit and gift cards paid of an order, and leaves out what was refunded as credit (docs/decisions/224)", async () => {
+    const now = new Date("2026-04-10T12:00:00.000Z");
+    const brandId = (await addBrand(t.db)).id;
+    const categoryId = (await addCategory(t.db)).id;
+    const product = await addProduct(t.db, { brandId, categoryId, name: "Oud Wood", price: 1_000_000, stock: 100 });
+    const owner = await addUser(t.db, "owner", `dash-owner-${engine}@example.com`);
+    const buyer = await addUser(t.db, "customer", `dash-buyer-${engine}@example.com`);
+    const at = "2026-04-10T09:00:00.000Z";
+    // ₦30,000: ₦10,000 by a gift card, ₦5,000 by credit, the rest paid: a ₦30,000 sale.
+    await insertOrder(t.db, { userId: buyer.id, createdAt: at, paidAt: at, items: [{ productId: product.id, quantity: 3 }], giftCard: 1_000_000, giftCardCode: "GIFTCARD2345ABCD", storeCredit: 500_000 });
+    // ₦20,000, of which ₦4,000 refunded as credit: a ₦16,000 sale.
+    const partly = await insertOrder(t.db, { userId: buyer.id, createdAt: at, paidAt: at, items: [{ productId: product.id, quantity: 2 }] });
+    expect(await refundAsCredit(t.db, { number: partly.number, amount: 400_000, note: "one bottle leaked", actorId: owner.id })).toMatchObject({ ok: true });
+    // ₦10,000 refunded wholly as credit: refunded, no sale.
+    const wholly = await insertOrder(t.db, { userId: buyer.id, createdAt: at, paidAt: at, items: [{ productId: product.id, quantity: 1 }] });
+    expect(await refundAsCredit(t.db, { number: wholly.number, amount: 1_000_000, note: "wrong perfume", actorId: owner.id })).toMatchObject({ ok: true });
+    const d = await loadDashboard(t.db, now);
+    expect(d.today.revenue).toBe(3_000_000 + 1_600_000);
   });
 });

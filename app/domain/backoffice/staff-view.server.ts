@@ -38,6 +38,9 @@ export function orderDetailFor(order: AdminOrderDetail, view: StaffView): AdminO
     subtotal: 0,
     discount: 0,
     shipping: 0,
+    storeCredit: 0,
+    giftCard: 0,
+    giftCardCode: null,
     paymentReference: null,
     items: order.items.map((item) => ({ ...item, unitPrice: 0, lineTotal: 0 })),
   };
@@ -82,5 +85,5 @@ export function invoiceFor(invoice: InvoiceView, view: StaffView): InvoiceView {
   const customer = invoice.customer && !view.contact ? { ...invoice.customer, email: "" } : invoice.customer;
   const phone = view.contact ? invoice.phone : null;
   if (view.prices) return { ...invoice, customer, phone };
-  return { ...invoice, customer, phone, subtotal: 0, discount: 0, shipping: 0, total: 0, vat: invoice.vat === null ? null : 0, items: invoice.items.map((i) => ({ ...i, unitPrice: 0, lineTotal: 0 })) };
+  return { ...invoice, customer, phone, subtotal: 0, discount: 0, shipping: 0, total: 0, storeCredit: 0, giftCard: 0, giftCardCode: null, vat: invoice.vat === null ? null : 0, items: invoice.items.map((i) => ({ ...i, unitPrice: 0, lineTotal: 0 })) };
 }

@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from "kysely";
 import { type Db, isPostgres } from "~/db/client.server";
 import type { CreditReason } from "~/db/schema";
 
@@ -59,4 +60,12 @@ export async function giveBackSpent(trx: Db, orderId: number, at: string): Promi
     await lockHolder(trx, holder);
     await addRow(trx, holder, { amount: back, reason: "returned", orderId, at });
   }
+}
+
+/**
+ * What of the order in the query's `orders` row was refunded as store credit (kobo, 0 when nothing):
+ * the dashboard's revenue leaves it out (docs/decisions/224).
+ */
+export function refundedAsCreditOfOrder(): RawBuilder<number> {
+  return sql<number>`coalesce((select sum(refunds.amount) from credit_ledger as refunds where refunds.order_id = orders.id and refunds.reason = 'refund'), 0)`;
 }

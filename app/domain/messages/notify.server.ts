@@ -86,14 +86,19 @@ export async function queueOrderMessage(trx: Kysely<Database> | Transaction<Data
 }
 
 /** The owner's WhatsApp alert of a new order (OWNER_WHATSAPP), in the shop's default language. */
-export async function queueOwnerWhatsApp(trx: Kysely<Database> | Transaction<Database>, config: Pick<Config, "messaging" | "publicUrl">, order: { id: number; number: string; total: number }): Promise<number> {
+export async function queueOwnerWhatsApp(
+  trx: Kysely<Database> | Transaction<Database>,
+  config: Pick<Config, "messaging" | "publicUrl">,
+  /** `amount`: the total as the alert words it (with the discount and what credit paid), else the total alone */
+  order: { id: number; number: string; total: number; amount?: string },
+): Promise<number> {
   if (!config.messaging.whatsapp || !config.messaging.ownerWhatsapp) return 0;
   return queueShopperMessage(trx, { ...config.messaging, sms: null }, {
     kind: "new-order-alert",
     subject: order.number,
     to: `+${config.messaging.ownerWhatsapp}`,
     locale: DEFAULT_LOCALE,
-    values: { number: order.number, total: formatNaira(order.total), url: `${config.publicUrl}/admin/orders/${encodeURIComponent(order.number)}` },
+    values: { number: order.number, total: order.amount ?? formatNaira(order.total), url: `${config.publicUrl}/admin/orders/${encodeURIComponent(order.number)}` },
     orderId: order.id,
   });
 }

@@ -189,6 +189,10 @@ export interface AdminOrderDetail extends AdminOrderRow {
   discount: number;
   promotionCode: string | null;
   shipping: number;
+  /** kobo of the total paid by store credit and by a gift card, and its code (docs/decisions/224) */
+  storeCredit: number;
+  giftCard: number;
+  giftCardCode: string | null;
   address: { street: string; city: string; state: string; country: string } | null;
   items: { id: number; productId: number | null; name: string; unitPrice: number; quantity: number; lineTotal: number }[];
   history: { id: number; status: OrderStatus; at: string; actor: string | null; note: string | null }[];
@@ -262,6 +266,9 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
     promotionCode: order.promotion_code,
     shipping: order.shipping,
     total: order.total,
+    storeCredit: Number(order.store_credit ?? 0),
+    giftCard: Number(order.gift_card ?? 0),
+    giftCardCode: order.gift_card_code,
     ...customerOf(order),
     privateLink: order.access_token_hash !== null,
     address: snapshot,

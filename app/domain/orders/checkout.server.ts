@@ -1,4 +1,4 @@
-import { ownerAlert } from "./order-alerts.server";
+import { ownerAlert, queueNewOrderAlert } from "./order-alerts.server";
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { type Db, isPostgres, now } from "~/db/client.server";
@@ -412,7 +412,8 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
           used.quote = now.quote;
           return now.quote;
         },
-        ownerAlert: confirmation ? ownerAlert(confirmation.config) : null,
+        // Queued below, once store credit and a gift card have paid their part: the alert shows it.
+        ownerAlert: null,
         placedFrom: options.clientIp ?? null,
         phone: phone.phone,
         promotion: await cartCodeFor(trx, checked.cartId, customer),
@@ -436,7 +437,8 @@ export async function placeOrder(db: Db, buyer: Buyer, input: CheckoutInput, opt
       // A reminded cart that came back as this order counts as recovered (docs/decisions/220).
       await markCartRecovered(trx, { cartId: checked.cartId, userId: user?.id ?? null, orderId: placed.id, total: placed.total, email: customer.email, phone: customer.phone });
       if (options.marketingOptIn && user) await grantConsent(trx, { userId: user.id, source: "checkout", ...options.marketingOptIn });
-      // The confirmation exists exactly when the order does: a crash after the commit cannot lose it.
+      // The confirmation and the owner's alert exist exactly when the order does: a crash after the commit cannot lose them.
+      if (confirmation) await queueNewOrderAlert(trx, ownerAlert(confirmation.config), placed, address);
       if (confirmation) await queueConfirmation(trx, confirmation, placed, address, buyer);
       stockTaken = await stockTakenScope(trx, orderedProducts(placed));
       return { ok: true, order: placed, reused: false, address };

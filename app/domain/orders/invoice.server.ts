@@ -27,6 +27,10 @@ export interface InvoiceView {
   promotionCode: string | null;
   shipping: number;
   total: number;
+  /** kobo of the total paid by store credit and by a gift card, and its code (docs/decisions/224); the rest is due */
+  storeCredit: number;
+  giftCard: number;
+  giftCardCode: string | null;
   /** the VAT contained in the total when the shop's prices include VAT (VAT_INCLUDED), else null */
   vat: number | null;
   payment: { status: PaymentStatus; method: PaymentMethod | null; paidAt: string | null };
@@ -65,6 +69,9 @@ async function loadInvoice(db: Db, config: InvoiceShop, number: string, userId: 
     promotionCode: order.promotion_code,
     shipping: order.shipping,
     total: order.total,
+    storeCredit: Number(order.store_credit ?? 0),
+    giftCard: Number(order.gift_card ?? 0),
+    giftCardCode: order.gift_card_code,
     vat: config.shop.vatIncluded ? vatContained(order.total) : null,
     payment: { status: order.payment_status, method: order.payment_method, paidAt: order.paid_at },
     shop: {

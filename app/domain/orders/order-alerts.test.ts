@@ -5,7 +5,9 @@ import { ENGINES, freshDatabase, type TestDatabase } from "../../../tests/suppor
 import { insertOrder } from "../../../tests/support/orders";
 import { ConfigError, loadConfig } from "~/platform/config.server";
 import { translatorFor } from "~/platform/translations.server";
+import { adjustCredit, enterGiftCard, issueGiftCard, setUseCredit } from "../credit/credit.server";
 import { checkoutView, placeCheckoutOrder } from "./checkout.server";
+import { whatsAppAlertAmount } from "./new-order-alert.server";
 import { countOrdersWaiting, ordersWaiting, ownerAlert } from "./order-alerts.server";
 import { placeWhatsAppOrder } from "./orders.server";
 
@@ -79,6 +81,63 @@ describe.each(ENGINES)("new-order alerts on %s", (engine) => {
     const refused = await placeCheckoutOrder(t.db, { id: rival }, { checkoutKey: rivalView.checkoutKey, seen: rivalView.seen, addressId: null, address: lagos, saveAddress: false, ...choices }, { mail: mail(`rival-${engine}@example.com`) });
     expect(refused.ok).toBe(false);
     expect(await t.db.selectFrom("mail_outbox").select("id").where("kind", "=", "new-order-alert").execute()).toHaveLength(2);
+  });
+
+  it("tells the owner, by e-mail and WhatsApp, what store credit and a gift card paid and what is left, once they have paid it", async () => {
+    const [oud] = await makeProducts(t.db, [{ name: "Oud Credit 50ml", price: 2_900_050, stock: 5 }]);
+    const buyer = await makeUser(t.db, `credit-buyer-${engine}@example.com`);
+    const owner = await makeUser(t.db, `credit-owner-${engine}@example.com`, "owner");
+    expect(await adjustCredit(t.db, { userId: buyer, amount: 500_000, note: "late parcel", actorId: owner })).toMatchObject({ ok: true });
+    const card = await issueGiftCard(t.db, { amount: 1_000_000, expiresAt: null, recipientName: "Chioma", recipientEmail: `credit-buyer-${engine}@example.com`, message: null, locale: "en", sold: true }, owner, async () => {});
+    const cartId = await cartOf(buyer, [{ productId: oud, quantity: 1 }]);
+    await setUseCredit(t.db, cartId, true);
+    expect(await enterGiftCard(t.db, cartId, card.code)).toEqual({ ok: true });
+    const base = testContext(t, { OWNER_EMAIL: "ada@owner.ng" }).config;
+    // The owner's WhatsApp on: the alert is queued to the message outbox (nothing is sent here).
+    const config = {
+      ...base,
+      messaging: { ...base.messaging, whatsapp: { token: "t", phoneNumberId: "1", appSecret: "s", verifyToken: "verify-me-please", apiUrl: "http://127.0.0.1:9", version: "v21.0" }, ownerWhatsapp: "2348011111111" },
+    };
+    const view = await checkoutView(t.db, buyer, PAYMENT);
+    const placed = await placeCheckoutOrder(
+      t.db,
+      { id: buyer },
+      { checkoutKey: view.checkoutKey, seen: view.seen, addressId: null, address: lagos, saveAddress: false, ...choices },
+      { mail: { t: translatorFor("en"), config, user: { email: `credit-buyer-${engine}@example.com`, firstName: "Chioma" } } },
+    );
+    if (!placed.ok) throw new Error(placed.problem);
+    const number = placed.order.number;
+    const [mail] = await alerts(number);
+    // ₦32,000.50: the card pays ₦10,000 first, then the account's ₦5,000; ₦17,000.50 is left, paid on delivery.
+    expect(mail.text_body).toContain(`Total: ₦32,000.50\nGift card (${card.code}): −₦10,000.00\nStore credit: −₦5,000.00\nTo pay: ₦17,000.50\nPayment: Pay on delivery (unpaid)`);
+    const [whatsapp] = await t.db.selectFrom("message_outbox").select(["to_phone", "template_params", "text_body"]).where("kind", "=", "new-order-alert").where("order_id", "=", placed.order.id).execute();
+    expect(whatsapp.to_phone).toBe("+2348011111111");
+    expect(JSON.parse(whatsapp.template_params)).toEqual([number, "₦32,000.50 (gift card −₦10,000.00; store credit −₦5,000.00; to pay ₦17,000.50)", `http://shop.test/admin/orders/${number}`]);
+    // The card's code spends: it stays out of a message that passes through Meta.
+    expect(whatsapp.text_body).not.toContain(card.code);
+
+    // Paid wholly by what is left on the card: the alert says it is paid.
+    // The account's cart again, emptied by the order.
+    await t.db.insertInto("cart_lines").values({ cart_id: cartId, product_id: oud, size_id: firstSizeOf(oud), quantity: 1, created_at: new Date().toISOString() }).execute();
+    await t.db.insertInto("credit_ledger").values({ gift_card_id: card.id, user_id: null, amount: 5_000_000, reason: "issued", order_id: null, actor_id: owner, note: "topped up", created_at: new Date().toISOString() }).execute();
+    expect(await enterGiftCard(t.db, cartId, card.code)).toEqual({ ok: true });
+    const again = await checkoutView(t.db, buyer, PAYMENT);
+    const paid = await placeCheckoutOrder(
+      t.db,
+      { id: buyer },
+      { checkoutKey: again.checkoutKey, seen: again.seen, addressId: null, address: lagos, saveAddress: false, ...choices },
+      { mail: { t: translatorFor("en"), config, user: { email: `credit-buyer-${engine}@example.com`, firstName: "Chioma" } } },
+    );
+    if (!paid.ok) throw new Error(paid.problem);
+    const [paidMail] = await alerts(paid.order.number);
+    expect(paidMail.text_body).toContain(`Gift card (${card.code}): −₦32,000.50\nTo pay: ₦0.00\nPayment: Pay on delivery (paid)`);
+  });
+
+  it("words the WhatsApp alert's amount with the discount and what credit paid, in the shop's language", () => {
+    const en = translatorFor("en");
+    expect(whatsAppAlertAmount(en, { total: 850_000 })).toBe("₦8,500.00");
+    expect(whatsAppAlertAmount(en, { total: 850_000, discount: 150_000, promotionCode: "SAVE15" })).toBe("₦8,500.00 (discount SAVE15 −₦1,500.00)");
+    expect(whatsAppAlertAmount(translatorFor("es"), { total: 850_000, discount: 150_000, promotionCode: "SAVE15", storeCredit: 850_000 })).toBe("₦8,500.00 (descuento SAVE15 −₦1,500.00; saldo a favor −₦8,500.00; a pagar ₦0.00)");
   });
 
   it("e-mails the owners about a WhatsApp order from a visitor, once however often the button is pressed", async () => {

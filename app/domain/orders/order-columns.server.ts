@@ -10,7 +10,10 @@ export function ordersWithCustomer(db: Db) {
   return db.selectFrom("orders as o").leftJoin("users as u", "u.id", "o.user_id");
 }
 
-/** The order's number, moment, state, money (the discount and its code included), delivery address as placed, phone and customer. */
+/**
+ * The order's number, moment, state, money (the discount and its code, what store credit and a gift
+ * card paid of it, included), delivery address as placed, phone and customer.
+ */
 export const ORDER_COLUMNS = [
   "o.id",
   "o.number",
@@ -22,6 +25,9 @@ export const ORDER_COLUMNS = [
   "o.total",
   "o.discount",
   "o.promotion_code",
+  "o.store_credit",
+  "o.gift_card",
+  "o.gift_card_code",
   "o.payment_status",
   "o.ship_street",
   "o.ship_city",

@@ -8,7 +8,8 @@ import { vatContained } from "./vat.server";
 /**
  * Orders for the accountant: one CSV row per order in a date range (days in Lagos time, both ends
  * included), optionally of one status, channel and payment status (the orders list's filters, through
- * the same query), amounts in naira with two decimals.
+ * the same query), amounts in naira with two decimals. `total_ngn` is what the order is worth;
+ * `store_credit_ngn` and `gift_card_ngn` are what of it credit and a gift card paid, the rest was due.
  */
 
 export type OrderExportFilters = Pick<OrderFilters, "from" | "to" | "status" | "channel" | "payment">;
@@ -29,6 +30,8 @@ export const ORDER_EXPORT_COLUMNS = [
   "promotion_code",
   "shipping_ngn",
   "total_ngn",
+  "store_credit_ngn",
+  "gift_card_ngn",
   "street",
   "city",
   "state",
@@ -113,6 +116,9 @@ export async function exportOrdersCsv(
         neutraliseFormula(o.promotion_code ?? ""),
         view.prices ? nairaCell(o.shipping) : "",
         view.prices ? nairaCell(o.total) : "",
+        // What store credit and a gift card paid of the total (docs/decisions/224); the card's code stays out: it spends.
+        view.prices ? nairaCell(Number(o.store_credit ?? 0)) : "",
+        view.prices ? nairaCell(Number(o.gift_card ?? 0)) : "",
         neutraliseFormula(o.ship_street ?? ""),
         neutraliseFormula(o.ship_city ?? ""),
         neutraliseFormula(o.ship_state ?? ""),

@@ -30,6 +30,8 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
     await insertOrder(t.db, { number: "UB-4", userId: customer.id, items: [{ productId: rose, quantity: 1 }], createdAt: "2026-11-30T23:00:00.000Z" });
     // A code the owner wrote as a formula is written as text.
     await insertOrder(t.db, { number: "UB-5", items: [{ productId: rose, quantity: 3 }], discount: 450_000, promotionCode: "=SAVE15", createdAt: "2026-12-02T10:00:00.000Z" });
+    // Part paid by a gift card and the account's store credit (docs/decisions/224).
+    await insertOrder(t.db, { number: "UB-6", userId: customer.id, items: [{ productId: rose, quantity: 2 }], storeCredit: 250_000, giftCard: 1_000_000, giftCardCode: "GIFTABCDEFGH2345", createdAt: "2026-12-03T10:00:00.000Z" });
   });
   afterAll(async () => {
     await t?.drop();
@@ -39,7 +41,7 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
     const csv = await exportOrdersCsv(t.db, filters(""));
     expect(csv.startsWith("\uFEFF" + ORDER_EXPORT_COLUMNS.join(",") + "\r\n")).toBe(true);
     const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => r.order)).toEqual(["UB-1", "UB-2", "UB-3", "UB-4", "UB-5"]);
+    expect(rows.map((r) => r.order)).toEqual(["UB-1", "UB-2", "UB-3", "UB-4", "UB-5", "UB-6"]);
     expect(rows[0]).toMatchObject({
       date: "2026-11-01 00:30",
       channel: "checkout",
@@ -70,6 +72,17 @@ describe.each(ENGINES)("orders export on %s", (engine) => {
     expect(hidden[0]).toMatchObject({ discount_ngn: "", vat_ngn: "", total_ngn: "" });
     // An order without a code: nothing off.
     expect((await rowsOf("from=2026-11-01&to=2026-11-01"))[0]).toMatchObject({ discount_ngn: "0.00", promotion_code: "" });
+  });
+
+  it("writes what store credit and a gift card paid of each order, never the card's code, and nothing of it to a role without prices", async () => {
+    const csv = await exportOrdersCsv(t.db, filters("from=2026-12-03&to=2026-12-03"));
+    const [row] = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
+    expect(row).toMatchObject({ order: "UB-6", subtotal_ngn: "20000.00", total_ngn: "20000.00", store_credit_ngn: "2500.00", gift_card_ngn: "10000.00" });
+    // The code spends: whoever reads the accountant's file must not be able to.
+    expect(csv).not.toContain("GIFTABCDEFGH2345");
+    expect((await rowsOf("from=2026-12-02&to=2026-12-02"))[0]).toMatchObject({ store_credit_ngn: "0.00", gift_card_ngn: "0.00" });
+    const hidden = parse(await exportOrdersCsv(t.db, filters("from=2026-12-03&to=2026-12-03"), { revenue: false, prices: false, contact: false }), { bom: true, columns: true }) as Record<string, string>[];
+    expect(hidden[0]).toMatchObject({ store_credit_ngn: "", gift_card_ngn: "" });
   });
 
   it("leaves the e-mail and phone columns empty for a role without customers' contact details, and the amounts for one without prices", async () => {

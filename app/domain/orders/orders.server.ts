@@ -1,4 +1,5 @@
 import { type OwnerAlert, queueNewOrderAlert } from "./new-order-alert.server";
+import { creditLines } from "../credit/credit-lines.server";
 import { createHash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { type Db, isPostgres, now } from "~/db/client.server";
@@ -467,8 +468,14 @@ export interface WhatsAppOrderOptions {
   placedFrom?: string | null;
 }
 
-/** The chat message: a greeting, one line per item (name, quantity, line price), the discount if any, the delivery note, the total and the reference. */
-export function whatsAppMessage(t: Translate, order: Pick<PlacedOrder, "number" | "items" | "total"> & Partial<Pick<PlacedOrder, "discount" | "promotionCode">>): string {
+/**
+ * The chat message: a greeting, one line per item (name, quantity, line price), the discount if any,
+ * the delivery note, the total, what store credit and a gift card paid of it if any, and the reference.
+ */
+export function whatsAppMessage(
+  t: Translate,
+  order: Pick<PlacedOrder, "number" | "items" | "total"> & Partial<Pick<PlacedOrder, "discount" | "promotionCode" | "storeCredit" | "giftCard" | "giftCardCode">>,
+): string {
   return [
     t("cart.whatsapp.greeting"),
     "",
@@ -480,6 +487,8 @@ export function whatsAppMessage(t: Translate, order: Pick<PlacedOrder, "number" 
     ...(order.discount ? [t("promotions.order.mail", { code: order.promotionCode ?? "", amount: formatNaira(order.discount) })] : []),
     t("cart.whatsapp.delivery"),
     t("cart.whatsapp.total", { total: formatNaira(order.total) }),
+    // WhatsApp orders take no credit yet; an order that had some says what it paid (docs/decisions/224).
+    ...creditLines(t, { total: order.total, storeCredit: order.storeCredit ?? 0, giftCard: order.giftCard ?? 0, giftCardCode: order.giftCardCode ?? null }).map((line) => `${line.label}: ${line.amount}`),
     t("cart.whatsapp.reference", { number: order.number }),
   ].join("\n");
 }

@@ -302,6 +302,12 @@ describe("the WhatsApp message", () => {
     expect(whatsAppMessage(translatorFor("es"), order)).toContain("Referencia del pedido: UB-10042");
   });
 
+  it("says what store credit and a gift card paid of the total, and what is left, when an order had some", () => {
+    const text = whatsAppMessage(translatorFor("en"), { ...order, giftCard: 5_000_000, giftCardCode: "GIFTCARD2345ABCD", storeCredit: 500_050 });
+    expect(text.split("\n").slice(-5)).toEqual(["Total: ₦175,000.50", "Gift card (GIFTCARD2345ABCD): −₦50,000.00", "Store credit: −₦5,000.50", "To pay: ₦120,000.00", "Order reference: UB-10042"]);
+    expect(whatsAppMessage(translatorFor("es"), { ...order, storeCredit: 500_050 })).toContain("Saldo a favor: −₦5,000.50\nA pagar: ₦170,000.00");
+  });
+
   it("goes into a wa.me link to the shop's number, with the text encoded", () => {
     const text = whatsAppMessage(translatorFor("en"), order);
     const url = new URL(whatsAppUrl("+234 801 234 5678", text));
