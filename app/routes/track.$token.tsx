@@ -8,6 +8,7 @@ import { readForm } from "~/http/form.server";
 import { requestTranslator } from "~/http/language.server";
 import { ensureMessages } from "~/lib/i18n.client";
 import { paymentInstructions, paymentLabel } from "~/lib/order-text";
+import { creditLines } from "~/domain/credit/credit-lines.server";
 import { formatPhone } from "~/lib/phone";
 import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/track.$token";
@@ -48,6 +49,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     howToPay: paymentInstructions(t, order, bank),
     phone: order.phone ? formatPhone(order.phone) : null,
     discountLabel: order.discount > 0 ? t("promotions.order.line", { code: order.promotionCode ?? "" }) : null,
+    // What a gift card paid, and what is left to pay (docs/decisions/224).
+    creditLines: creditLines(t, order),
     payOnline: { heading: t("purchase.pay.heading"), state: t(order.paymentAttempted ? "purchase.pay.failed" : "purchase.pay.notYet"), payNow: t("purchase.pay.payNow") },
     texts: {
       linkHeading: t("purchase.guest.linkHeading"),
