@@ -25,6 +25,8 @@ export interface OrderScreenData {
   confirmingCancel: boolean;
   /** the order's WhatsApp and SMS messages and their states (docs/decisions/220) */
   messages: OrderMessage[];
+  /** what store credit and a gift card paid, and what is left to pay (docs/decisions/224), written by the loader */
+  creditLines?: { label: string; amount: string }[];
 }
 
 const ACTION_LABEL = { confirmed: "confirm", shipped: "ship", delivered: "deliver", cancelled: "cancel" } as const;
@@ -120,6 +122,14 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
                   </th>
                   <td className="py-1 text-right font-semibold tabular-nums">{formatNaira(order.total)}</td>
                 </tr>
+                {loaderData.creditLines?.map((line) => (
+                  <tr key={line.label} data-testid="admin-order-credit-line">
+                    <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
+                      {line.label}
+                    </th>
+                    <td className="py-1 text-right tabular-nums">{line.amount}</td>
+                  </tr>
+                ))}
               </tfoot>
               )}
             </table>

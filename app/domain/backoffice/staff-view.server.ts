@@ -38,6 +38,8 @@ export function orderDetailFor(order: AdminOrderDetail, view: StaffView): AdminO
     subtotal: 0,
     discount: 0,
     shipping: 0,
+    storeCredit: 0,
+    giftCard: 0,
     paymentReference: null,
     items: order.items.map((item) => ({ ...item, unitPrice: 0, lineTotal: 0 })),
   };

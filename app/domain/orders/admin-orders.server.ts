@@ -189,6 +189,10 @@ export interface AdminOrderDetail extends AdminOrderRow {
   discount: number;
   promotionCode: string | null;
   shipping: number;
+  /** kobo of the total paid by store credit and a gift card, and its code (docs/decisions/224); the rest is due */
+  storeCredit: number;
+  giftCard: number;
+  giftCardCode: string | null;
   address: { street: string; city: string; state: string; country: string } | null;
   items: { id: number; productId: number | null; name: string; unitPrice: number; quantity: number; lineTotal: number }[];
   history: { id: number; status: OrderStatus; at: string; actor: string | null; note: string | null }[];
@@ -225,6 +229,9 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
       "a.country",
       "o.user_id",
       "o.access_token_hash",
+      "o.store_credit",
+      "o.gift_card",
+      "o.gift_card_code",
     ])
     .where("o.number", "=", number)
     .executeTakeFirst();
@@ -262,6 +269,9 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
     promotionCode: order.promotion_code,
     shipping: order.shipping,
     total: order.total,
+    storeCredit: Number(order.store_credit ?? 0),
+    giftCard: Number(order.gift_card ?? 0),
+    giftCardCode: order.gift_card_code,
     ...customerOf(order),
     privateLink: order.access_token_hash !== null,
     address: snapshot,
