@@ -28,7 +28,8 @@ export function meta({ data }: Route.MetaArgs) {
   return [{ title: data?.title }, { name: "robots", content: "noindex" }];
 }
 
-const MONEY_FIELDS = new Set(["price", "discount"]);
+// Kobo amounts; store credit and gift card amounts too (docs/decisions/224).
+const MONEY_FIELDS = new Set(["price", "discount", "storeCredit", "refundedAsCredit", "amount"]);
 
 function showValue(field: string, value: unknown, t: Translate): string {
   if (value === null || value === undefined || value === "") return t("admin.audit.none");
