@@ -84,7 +84,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { result, online } = intent === "markPaid" ? { result: await markOrderPaid(context, input), online: false } : await refundOrder(context, input);
     if (!result.ok) {
       if (result.error === "notFound") throw data(null, { status: 404 });
-      const key = result.error === "stale" ? "paymentStale" : result.error === "unavailable" ? "refundUnavailable" : "paymentNotAllowed";
+      const key = result.error === "stale" ? "paymentStale" : result.error === "unavailable" ? "refundUnavailable" : result.error === "partlyAsCredit" ? "refundPartlyAsCredit" : "paymentNotAllowed";
       return redirectWithToast(context, path, { type: "error", key: `admin.orders.toast.${key}` });
     }
     const mail = "mail" in result ? result.mail : "none";
