@@ -134,6 +134,12 @@ test("a paid order refunded in part as store credit, spent partly on the next or
   await panel.getByRole("button", { name: "Refund as store credit" }).click();
   await expect(owner.page.getByRole("alert").filter({ hasText: `That is more than can still be refunded as credit (${naira(firstTotal - refund)}).` })).toBeVisible();
 
+  // Refunding the whole order through Paystack now would pay the ₦20,000 twice: refused, the order still paid.
+  await owner.page.goto(`/admin/orders/${first}`);
+  await owner.page.getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(owner.page.getByText("Part of this order was refunded as store credit: refund the rest as store credit too.")).toBeVisible();
+  await expect(owner.page.locator("[data-payment-status]").first()).toHaveAttribute("data-payment-status", "paid");
+
   // 3. The shopper sees the balance and why in their profile.
   await page.goto("/profile");
   const credit = page.getByTestId("profile-credit");
