@@ -12,6 +12,7 @@ import { recheckUnpaidOnlinePayments, refundOnlineOrder, refundOrder, settlePays
 import { markOrderPaid } from "./payments.server";
 import { adjustCredit, creditBalance, refundAsCredit } from "../credit/credit.server";
 import { addRow } from "../credit/ledger.server";
+import { formatNaira } from "~/lib/money";
 import { paystackSignature, PAYSTACK_TIMEOUT_MS } from "./paystack.server";
 
 const SECRET = "sk_test_unboxed_integration";
@@ -261,6 +262,9 @@ describe.each(ENGINES)("paying online with Paystack on %s", (engine) => {
     await standIn.pay(partly.number, { webhook: false });
     expect(await settlePaystackReference(context, partly.number, "callback")).toBe("paid");
     expect(await creditBalance(t.db, shopper.id)).toBe(0);
+    // The e-mail thanks for the payment Paystack took, not the order's whole total.
+    const received = await t.db.selectFrom("mail_outbox").select("text_body").where("to_address", "=", shopper.email).where("kind", "=", "payment-received").executeTakeFirstOrThrow();
+    expect(received.text_body).toContain(`We have received your payment of ${formatNaira(partly.total - 2_000_000)} for order ${partly.number}.`);
     const before = refunds();
     expect(await refundOrder(context, { number: partly.number, actorId: admin.id })).toEqual({ result: { ok: true }, online: true });
     expect(refunds()).toBe(before + 1);

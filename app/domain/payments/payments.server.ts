@@ -159,14 +159,15 @@ export async function recordRefund(
 export async function queuePaymentReceived(
   trx: Kysely<Database>,
   config: Pick<AppLoadContext["config"], "publicUrl"> & Partial<Pick<AppLoadContext["config"], "messaging">>,
-  order: { number: string; user_id: number | null; total: number },
+  order: { number: string; user_id: number | null; total: number; store_credit: number | null; gift_card: number | null },
 ): Promise<"queued" | "none"> {
   // By WhatsApp and SMS too, as the owner chose, to the order's number (docs/decisions/220).
   if (config.messaging) await queueOrderMessage(trx, { messaging: config.messaging, publicUrl: config.publicUrl }, "payment-received", order.number);
   if (!order.user_id) return "none";
   const user = await trx.selectFrom("users").select(["email", "first_name"]).where("id", "=", order.user_id).executeTakeFirst();
   if (!user) return "none";
-  const message = paymentReceivedEmail(user.first_name, order.number, Number(order.total), `${config.publicUrl}/orders/${order.number}`);
+  // The payment received: what store credit and a gift card left to pay (docs/decisions/224).
+  const message = paymentReceivedEmail(user.first_name, order.number, dueOf(order), `${config.publicUrl}/orders/${order.number}`);
   await queueMail(trx, { to: user.email, ...message, kind: "payment-received" });
   return "queued";
 }
