@@ -169,6 +169,10 @@ test("a paid order refunded in part as store credit, spent partly on the next or
   await expect(page.getByTestId("order-total")).toHaveText(naira(secondTotal));
   await expect(page.getByTestId("order-credit-line")).toHaveText([`Store credit−${naira(refund)}`, `To pay${naira(secondTotal - refund)}`]);
   await expect(page.getByTestId("order-payment")).toContainText("Paid online with Paystack");
+  // The 'payment received' e-mail thanks for what Paystack took, not the whole total.
+  await expect
+    .poll(async () => (await readOutbox(E2E_DATA_DIR, email)).map((m) => decodeQuotedPrintable(m.raw)).find((m) => m.includes(`Payment received for your Unboxed order ${second}`)) ?? "", { timeout: 20_000 })
+    .toContain(`We have received your payment of ${naira(secondTotal - refund)} for order ${second}.`);
 
   // 5. The owner gives more credit by hand, with a note; a third order is paid by it wholly: no Paystack.
   const gift = 50_000_000;
