@@ -358,6 +358,10 @@ test("a gift card the owner e-mails is spent by a guest over two orders, then re
   await expect(row.getByRole("cell").nth(3)).toHaveText(naira(0));
   await owner.page.goto(`/admin/orders/${second}`);
   await expect(owner.page.getByTestId("admin-order-credit-line")).toHaveText([`Gift card (${code})−${naira(rest)}`, `To pay${naira(secondTotal - rest)}`]);
+  // The rider collects what is left; the owner marks it paid, and the card is not taken from again.
+  await owner.page.getByRole("button", { name: "Mark as paid" }).click();
+  await expect(owner.page.getByText(`Order ${second} is marked as paid`)).toBeVisible();
+  await expect(owner.page.locator("[data-payment-status]").first()).toHaveAttribute("data-payment-status", "paid");
   expect(await ledger({ giftCardCode: code })).toEqual([
     { amount: cardAmount, reason: "issued", order: null },
     { amount: -firstTotal, reason: "spent", order: first },
