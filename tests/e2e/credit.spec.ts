@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { addLine, userCartId } from "~/domain/shopper/cart.server";
+import { formatLagosDate } from "~/lib/dates";
 import { readOutbox } from "~/platform/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
@@ -289,6 +290,10 @@ test("a gift card the owner e-mails is spent by a guest over two orders, then re
   const owner = await ownerBrowser(browser, baseURL!, address);
   await owner.page.goto("/admin/gift-cards");
   await owner.page.getByLabel("Amount (₦)").fill(String(cardAmount / 100));
+  // Good until the end of that day in Lagos, a year from now.
+  const until = `${new Date().getUTCFullYear() + 1}-06-30`;
+  const expiresAt = `${until}T22:59:59.999Z`;
+  await owner.page.getByLabel("Expires on (optional)").fill(until);
   await owner.page.getByLabel("Recipient's name").fill("Ngozi");
   await owner.page.getByLabel("Recipient's e-mail").fill(recipient);
   await owner.page.getByLabel("Message (optional)").fill("¡Feliz cumpleaños, Ngozi!\nCon cariño, Tolu");
@@ -296,7 +301,7 @@ test("a gift card the owner e-mails is spent by a guest over two orders, then re
   await owner.page.getByRole("button", { name: "Issue gift card" }).click();
   await expect(owner.page.getByText(`Gift card issued and e-mailed to ${recipient}.`)).toBeVisible();
   const row = owner.page.getByTestId("gift-card-row").filter({ hasText: recipient });
-  await expect(row.getByRole("cell")).toHaveText([/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/, recipient, naira(cardAmount), naira(cardAmount), "Never", "Given"]);
+  await expect(row.getByRole("cell")).toHaveText([/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/, recipient, naira(cardAmount), naira(cardAmount), formatLagosDate(expiresAt, "en"), "Given"]);
 
   // 2. The recipient reads the e-mail: the amount, the message and the code, in Spanish.
   let mail = "";
@@ -314,6 +319,7 @@ test("a gift card the owner e-mails is spent by a guest over two orders, then re
   expect(mail).toContain(`Te han regalado una tarjeta regalo de ${naira(cardAmount)} para gastar en`);
   expect(mail).toContain("¡Feliz cumpleaños, Ngozi!");
   expect(mail).toContain("Con cariño, Tolu");
+  expect(mail).toContain(`Se puede usar hasta el ${formatLagosDate(expiresAt, "es")}.`);
   const code = mail.match(/El código de tu tarjeta regalo: ([A-Z2-9]{4}(?:-[A-Z2-9]{4}){3})/)?.[1] ?? "";
   expect(code).not.toBe("");
   await expect(row.getByRole("cell").first()).toHaveText(code);
@@ -328,6 +334,10 @@ test("a gift card the owner e-mails is spent by a guest over two orders, then re
   await expect(one.page.locator("header [data-payment-status]")).toHaveAttribute("data-payment-status", "paid");
   await expect(one.page.getByTestId("order-credit-line")).toHaveText([`Tarjeta regalo (${code})−${naira(firstTotal)}`, `A pagar${naira(0)}`]);
   await expect(one.page.getByTestId("order-payment")).toContainText("Pagado por completo con saldo a favor y tarjetas regalo");
+  // So does the guest's confirmation e-mail, with the card's line.
+  await expect
+    .poll(async () => (await readOutbox(E2E_DATA_DIR, guestEmail)).map((m) => decodeQuotedPrintable(m.raw)).find((m) => m.includes(first)) ?? "", { timeout: 20_000 })
+    .toMatch(new RegExp(`Tarjeta regalo \\(${code}\\): −${naira(firstTotal).replace(/[.$]/g, "\\$&")}[\\s\\S]*Pagado por completo con saldo a favor y tarjetas regalo`));
   await one.context.close();
 
   // 4. On a second order (another browser, without JavaScript) it pays what is left; the rest on delivery.
@@ -371,6 +381,7 @@ test("a gift card the owner e-mails is spent by a guest over two orders, then re
   const entry = owner.page.getByRole("row").filter({ hasText: `${code.slice(0, 4)}-…` });
   await expect(entry).toContainText(`Amount: ${naira(cardAmount)}`);
   await expect(entry).toContainText(`Recipient: ${recipient}`);
+  await expect(entry).toContainText(`Expires: ${formatLagosDate(expiresAt, "en")}`);
   expect(await owner.page.locator("main").innerText()).not.toContain(code);
   await owner.context.close();
 });
