@@ -41,8 +41,13 @@ export function paymentInstructions(
  */
 export function paymentLabel(
   t: Translate,
-  order: { paymentMethod: PaymentMethod | null; paymentStatus: PaymentStatus; deliveryMethod: DeliveryMethod | null },
+  order: { paymentMethod: PaymentMethod | null; paymentStatus: PaymentStatus; deliveryMethod: DeliveryMethod | null; total?: number; storeCredit?: number; giftCard?: number },
 ): string {
+  // Paid wholly by store credit and a gift card (docs/decisions/224): the chosen way was never used.
+  const byCredit = (order.storeCredit ?? 0) + (order.giftCard ?? 0);
+  if (order.paymentStatus !== "unpaid" && byCredit > 0 && order.total !== undefined && byCredit >= order.total) {
+    return t(order.paymentStatus === "paid" ? "credit.order.paidByCredit" : "credit.order.paidByCreditRefunded");
+  }
   const way = order.paymentMethod === "on_delivery" && order.deliveryMethod === "pickup" ? "at_pickup" : (order.paymentMethod ?? "none");
   return t(`order.paymentState.${way}.${order.paymentStatus}`);
 }

@@ -5,10 +5,10 @@ import { auditActors, type AuditEntry, listAudit } from "~/domain/backoffice/aud
 import { AUDIT_ENTITIES, STOCK_REASONS } from "~/lib/admin";
 import { requirePermission } from "~/http/staff-guard.server";
 import { pageParam, positiveInt } from "~/lib/admin-params";
-import { type Translate, useT } from "~/lib/i18n";
+import { type Locale, type Translate, useT } from "~/lib/i18n";
 import { requestTranslator } from "~/http/language.server";
 import { formatNaira } from "~/lib/money";
-import { formatLagosTime } from "~/lib/dates";
+import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import type { Route } from "./+types/admin.audit";
 
 const PATH = "/admin/audit";
@@ -28,12 +28,15 @@ export function meta({ data }: Route.MetaArgs) {
   return [{ title: data?.title }, { name: "robots", content: "noindex" }];
 }
 
-const MONEY_FIELDS = new Set(["price", "discount"]);
+// Kobo amounts; store credit and gift card amounts too (docs/decisions/224).
+const MONEY_FIELDS = new Set(["price", "discount", "storeCredit", "refundedAsCredit", "amount"]);
 
-function showValue(field: string, value: unknown, t: Translate): string {
+function showValue(field: string, value: unknown, t: Translate, locale: Locale): string {
   if (value === null || value === undefined || value === "") return t("admin.audit.none");
   if (typeof value === "boolean") return t(value ? "admin.audit.yes" : "admin.audit.no");
   if (MONEY_FIELDS.has(field) && typeof value === "number") return formatNaira(value);
+  // A gift card's expiry: the end of a day in Lagos (docs/decisions/224).
+  if (field === "expiresAt" && typeof value === "string") return formatLagosDate(value, locale);
   if (field === "status" && typeof value === "string") return t(`admin.orders.status.${value}`);
   // "admin" is kept for entries written before the staff roles (docs/decisions/218).
   if (field === "role" && typeof value === "string" && ["admin", "customer", "owner", "manager", "fulfilment", "support"].includes(value)) return t(`admin.customers.roles.${value}`);
@@ -42,7 +45,7 @@ function showValue(field: string, value: unknown, t: Translate): string {
 }
 
 function Changes({ entry }: { entry: AuditEntry }) {
-  const { t } = useT();
+  const { t, locale } = useT();
   const fields = Object.entries(entry.changes);
   if (fields.length === 0) return null;
   return (
@@ -54,10 +57,10 @@ function Changes({ entry }: { entry: AuditEntry }) {
             <span className="text-stone-500">{t(`admin.audit.fields.${field}`)}:</span>{" "}
             {entry.action !== "create" && (
               <>
-                <span className="break-words line-through decoration-stone-400">{showValue(field, before, t)}</span> →{" "}
+                <span className="break-words line-through decoration-stone-400">{showValue(field, before, t, locale)}</span> →{" "}
               </>
             )}
-            <span className="break-words">{showValue(field, after, t)}</span>
+            <span className="break-words">{showValue(field, after, t, locale)}</span>
           </li>
         );
       })}

@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { requirePermission } from "~/http/staff-guard.server";
+import { requireRecentAuthentication } from "~/domain/accounts/reauthentication.server";
 import { adjustCredit, nairaAmount } from "~/domain/credit/credit.server";
 import { positiveInt } from "~/lib/admin-params";
 import { readForm } from "~/http/form.server";
@@ -16,6 +17,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!id) throw data(null, { status: 404 });
   const t = requestTranslator(request);
   const back = `/admin/customers/${id}`;
+  // Money out of the shop: the password again after 15 minutes, as for a refund (docs/decisions/222).
+  requireRecentAuthentication(request, admin, back);
   const form = await readForm(request);
   const raw = String(form.get("amount") ?? "").trim();
   const negative = /^[-−]/.test(raw);

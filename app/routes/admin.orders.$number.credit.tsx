@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { requirePermission } from "~/http/staff-guard.server";
+import { requireRecentAuthentication } from "~/domain/accounts/reauthentication.server";
 import { nairaAmount, refundAsCredit } from "~/domain/credit/credit.server";
 import { isOrderNumber } from "~/domain/orders/orders.server";
 import { readForm } from "~/http/form.server";
@@ -8,7 +9,8 @@ import { redirectWithToast } from "~/http/toast.server";
 import { formatNaira } from "~/lib/money";
 import type { Route } from "./+types/admin.orders.$number.credit";
 
-// A paid order refunded, wholly or a part, as the customer's store credit (docs/decisions/224); audited.
+// A paid order refunded, wholly or a part, as the customer's store credit (docs/decisions/224); audited,
+// and asking the password again after 15 minutes like any refund (222).
 
 const STATUS = { amount: 400, notFound: 404, guest: 409, notPaid: 409, tooMuch: 409 } as const;
 
@@ -17,6 +19,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!isOrderNumber(params.number)) throw data(null, { status: 404 });
   const t = requestTranslator(request);
   const back = `/admin/orders/${params.number}`;
+  // A refund: the password again after 15 minutes, as for any refund (docs/decisions/222).
+  requireRecentAuthentication(request, admin, back);
   const form = await readForm(request);
   const amount = nairaAmount(String(form.get("amount") ?? ""));
   const refuse = (status: number, key: string, values?: Record<string, string>) =>

@@ -19,6 +19,7 @@ import { redirectWithToast } from "~/http/toast.server";
 import { readForm } from "~/http/form.server";
 import { CreditRefundPanel } from "~/components/admin/credit-forms";
 import { refundableLeft } from "~/domain/credit/credit.server";
+import { creditLines } from "~/domain/credit/credit-lines.server";
 import type { Route } from "./+types/admin.orders.$number";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -42,6 +43,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     guestPage: found.guest && can(staff.role, "customers.view") ? `/admin/customers/guest/${encodeURIComponent(found.number)}` : null,
     // What may still be refunded as store credit (docs/decisions/224): an account's paid order only.
     creditRefundLeft: can(staff.role, "orders.refund") && found.paymentStatus === "paid" ? await refundableLeft(context.db, found.number) : null,
+    // What store credit and a gift card paid, and what is left to collect (docs/decisions/224).
+    creditLines: view.prices ? creditLines(t, found) : [],
     messages: await orderMessages(context.db, found.id),
     confirmingCancel: changesStatus && new URL(request.url).searchParams.has("cancel") && found.next.includes("cancelled"),
     title: t("admin.meta.title", { page: t("admin.orders.orderTitle", { number: order.number }) }),
@@ -81,7 +84,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { result, online } = intent === "markPaid" ? { result: await markOrderPaid(context, input), online: false } : await refundOrder(context, input);
     if (!result.ok) {
       if (result.error === "notFound") throw data(null, { status: 404 });
-      const key = result.error === "stale" ? "paymentStale" : result.error === "unavailable" ? "refundUnavailable" : "paymentNotAllowed";
+      const key = result.error === "stale" ? "paymentStale" : result.error === "unavailable" ? "refundUnavailable" : result.error === "partlyAsCredit" ? "refundPartlyAsCredit" : "paymentNotAllowed";
       return redirectWithToast(context, path, { type: "error", key: `admin.orders.toast.${key}` });
     }
     const mail = "mail" in result ? result.mail : "none";

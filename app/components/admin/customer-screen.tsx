@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { ErasePanel } from "~/components/admin/erase-panel";
 import { RolePanel } from "~/components/admin/role-panel";
-import { BackLink, ListTable, PageHeader, Pagination, Panel, screenHref, StatusBadge } from "~/components/admin/ui";
+import { BackLink, Fact, ListTable, PageHeader, Pagination, Panel, screenHref, StatusBadge } from "~/components/admin/ui";
 import { PaymentStatusBadge } from "~/components/payment-status";
 import type { CustomerDetail, CustomerOrder } from "~/domain/backoffice/customers.server";
 import type { Role } from "~/db/schema";
@@ -45,47 +45,26 @@ export function CustomerScreen({ loaderData, problem, eraseProblem }: { loaderDa
         <Panel id="details" title={t("admin.customers.details")} className="min-w-0 text-sm">
           <dl className="mt-2 space-y-2" data-customer-details>
             {customer.email && (
-              <div>
-                <dt className="text-stone-600">{t("admin.customers.email")}</dt>
-                <dd className="break-all">{customer.email}</dd>
-              </div>
+              <Fact label={t("admin.customers.email")} className="break-all">
+                {customer.email}
+              </Fact>
             )}
             {customer.phone && (
-              <div>
-                <dt className="text-stone-600">{t("admin.orders.phone")}</dt>
-                <dd data-customer-phone>
-                  <a href={telHref(customer.phone)} className="underline">
-                    {formatPhone(customer.phone)}
-                  </a>
-                </dd>
-              </div>
+              <Fact label={t("admin.orders.phone")} data-customer-phone>
+                <a href={telHref(customer.phone)} className="underline">
+                  {formatPhone(customer.phone)}
+                </a>
+              </Fact>
             )}
-            <div>
-              <dt className="text-stone-600">{t("admin.customers.columns.signedUp")}</dt>
-              <dd>{formatLagosDate(customer.createdAt, locale)}</dd>
-            </div>
-            <div>
-              <dt className="text-stone-600">{t("admin.customers.language")}</dt>
-              <dd>{t(`admin.customers.languages.${language}`)}</dd>
-            </div>
-            <div>
-              <dt className="text-stone-600">{t("admin.customers.columns.orders")}</dt>
-              <dd className="tabular-nums" data-orders={customer.orders}>
-                {customer.orders}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-stone-600">
-                {t("admin.customers.columns.spent")} <span className="text-xs">({t("admin.customers.spentHint")})</span>
-              </dt>
-              <dd className="tabular-nums" data-spent={customer.spent}>
-                {formatNaira(customer.spent)}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-stone-600">{t("admin.customers.columns.lastOrder")}</dt>
-              <dd>{customer.lastOrderAt ? formatLagosTime(customer.lastOrderAt, locale) : t("admin.customers.never")}</dd>
-            </div>
+            <Fact label={t("admin.customers.columns.signedUp")}>{formatLagosDate(customer.createdAt, locale)}</Fact>
+            <Fact label={t("admin.customers.language")}>{t(`admin.customers.languages.${language}`)}</Fact>
+            <Fact label={t("admin.customers.columns.orders")} className="tabular-nums" data-orders={customer.orders}>
+              {customer.orders}
+            </Fact>
+            <Fact label={<SpentLabel />} className="tabular-nums" data-spent={customer.spent}>
+              {formatNaira(customer.spent)}
+            </Fact>
+            <Fact label={t("admin.customers.columns.lastOrder")}>{customer.lastOrderAt ? formatLagosTime(customer.lastOrderAt, locale) : t("admin.customers.never")}</Fact>
           </dl>
           <p className="mt-3 text-stone-700" data-wishlist-count={customer.wishlistCount}>
             {t("admin.customers.wishlist", { count: customer.wishlistCount })}
@@ -129,6 +108,16 @@ export function CustomerScreen({ loaderData, problem, eraseProblem }: { loaderDa
 }
 
 /** One page of a customer's (an account's or a guest's) orders, newest first. */
+/** The name of a customer's spend fact, with what it counts: on the account's and the guest's screens. */
+export function SpentLabel() {
+  const { t } = useT();
+  return (
+    <>
+      {t("admin.customers.columns.spent")} <span className="text-xs">({t("admin.customers.spentHint")})</span>
+    </>
+  );
+}
+
 export function CustomerOrders({ orders, page, pages, path, prices = true }: { orders: CustomerOrder[]; page: number; pages: number; path: string; prices?: boolean }) {
   const { t, locale } = useT();
   const label = (c: (typeof ORDER_COLUMNS)[number]) => t(`admin.customers.orderColumns.${c}`);

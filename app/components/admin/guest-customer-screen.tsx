@@ -1,5 +1,5 @@
-import { BackLink, PageHeader, Panel } from "~/components/admin/ui";
-import { CustomerOrders } from "~/components/admin/customer-screen";
+import { BackLink, Fact, PageHeader, Panel } from "~/components/admin/ui";
+import { CustomerOrders, SpentLabel } from "~/components/admin/customer-screen";
 import type { GuestCustomerDetail } from "~/domain/backoffice/customers.server";
 import { formatLagosDate, formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
@@ -23,53 +23,30 @@ export function GuestCustomerScreen({ guest, prices }: { guest: GuestCustomerDet
         <p className="mt-1 text-stone-700">{t("admin.customers.guestNote")}</p>
         <dl className="mt-2 space-y-2" data-customer-details>
           {guest.email && (
-            <div>
-              <dt className="text-stone-600">{t("admin.customers.email")}</dt>
-              <dd className="break-all" data-customer-email>
-                {guest.email}
-              </dd>
-            </div>
+            <Fact label={t("admin.customers.email")} className="break-all" data-customer-email>
+              {guest.email}
+            </Fact>
           )}
           {guest.phones.length > 0 && (
-            <div>
-              <dt className="text-stone-600">{t("admin.customers.phones")}</dt>
-              <dd className="flex flex-wrap gap-x-3">
-                {guest.phones.map((phone) => (
-                  <a key={phone} href={telHref(phone)} className="underline" data-customer-phone>
-                    {formatPhone(phone)}
-                  </a>
-                ))}
-              </dd>
-            </div>
+            <Fact label={t("admin.customers.phones")} className="flex flex-wrap gap-x-3">
+              {guest.phones.map((phone) => (
+                <a key={phone} href={telHref(phone)} className="underline" data-customer-phone>
+                  {formatPhone(phone)}
+                </a>
+              ))}
+            </Fact>
           )}
-          <div>
-            <dt className="text-stone-600">{t("admin.customers.firstOrder")}</dt>
-            <dd>{formatLagosDate(guest.firstOrderAt, locale)}</dd>
-          </div>
-          <div>
-            <dt className="text-stone-600">{t("admin.customers.language")}</dt>
-            <dd>{t(`admin.customers.languages.${language}`)}</dd>
-          </div>
-          <div>
-            <dt className="text-stone-600">{t("admin.customers.columns.orders")}</dt>
-            <dd className="tabular-nums" data-orders={guest.orders}>
-              {guest.orders}
-            </dd>
-          </div>
+          <Fact label={t("admin.customers.firstOrder")}>{formatLagosDate(guest.firstOrderAt, locale)}</Fact>
+          <Fact label={t("admin.customers.language")}>{t(`admin.customers.languages.${language}`)}</Fact>
+          <Fact label={t("admin.customers.columns.orders")} className="tabular-nums" data-orders={guest.orders}>
+            {guest.orders}
+          </Fact>
           {prices && (
-            <div>
-              <dt className="text-stone-600">
-                {t("admin.customers.columns.spent")} <span className="text-xs">({t("admin.customers.spentHint")})</span>
-              </dt>
-              <dd className="tabular-nums" data-spent={guest.spent}>
-                {formatNaira(guest.spent)}
-              </dd>
-            </div>
+            <Fact label={<SpentLabel />} className="tabular-nums" data-spent={guest.spent}>
+              {formatNaira(guest.spent)}
+            </Fact>
           )}
-          <div>
-            <dt className="text-stone-600">{t("admin.customers.columns.lastOrder")}</dt>
-            <dd>{guest.lastOrderAt ? formatLagosTime(guest.lastOrderAt, locale) : t("admin.customers.never")}</dd>
-          </div>
+          <Fact label={t("admin.customers.columns.lastOrder")}>{guest.lastOrderAt ? formatLagosTime(guest.lastOrderAt, locale) : t("admin.customers.never")}</Fact>
         </dl>
       </Panel>
       <CustomerOrders orders={guest.recentOrders} page={guest.ordersPage} pages={guest.ordersPages} path={path} prices={prices} />

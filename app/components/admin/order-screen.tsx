@@ -25,6 +25,8 @@ export interface OrderScreenData {
   confirmingCancel: boolean;
   /** the order's WhatsApp and SMS messages and their states (docs/decisions/220) */
   messages: OrderMessage[];
+  /** what store credit and a gift card paid, and what is left to pay (docs/decisions/224), written by the loader */
+  creditLines?: { label: string; amount: string }[];
 }
 
 const ACTION_LABEL = { confirmed: "confirm", shipped: "ship", delivered: "deliver", cancelled: "cancel" } as const;
@@ -120,37 +122,14 @@ export function OrderScreen({ loaderData }: { loaderData: OrderScreenData }) {
                   </th>
                   <td className="py-1 text-right font-semibold tabular-nums">{formatNaira(order.total)}</td>
                 </tr>
-                {/* What a gift card and store credit paid of the total, and what is left (docs/decisions/224). */}
-                {order.giftCard > 0 && (
-                  <tr>
+                {loaderData.creditLines?.map((line) => (
+                  <tr key={line.label} data-testid="admin-order-credit-line">
                     <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
-                      {t("admin.orders.giftCard", { code: order.giftCardCode ?? "" })}
+                      {line.label}
                     </th>
-                    <td className="py-1 text-right tabular-nums" data-testid="admin-order-gift-card">
-                      −{formatNaira(order.giftCard)}
-                    </td>
+                    <td className="py-1 text-right tabular-nums">{line.amount}</td>
                   </tr>
-                )}
-                {order.storeCredit > 0 && (
-                  <tr>
-                    <th scope="row" colSpan={3} className="py-1 text-right font-normal text-stone-600">
-                      {t("admin.orders.storeCredit")}
-                    </th>
-                    <td className="py-1 text-right tabular-nums" data-testid="admin-order-store-credit">
-                      −{formatNaira(order.storeCredit)}
-                    </td>
-                  </tr>
-                )}
-                {order.giftCard + order.storeCredit > 0 && (
-                  <tr>
-                    <th scope="row" colSpan={3} className="py-1 text-right font-semibold">
-                      {t("admin.orders.due")}
-                    </th>
-                    <td className="py-1 text-right font-semibold tabular-nums" data-testid="admin-order-due">
-                      {formatNaira(order.total - order.giftCard - order.storeCredit)}
-                    </td>
-                  </tr>
-                )}
+                ))}
               </tfoot>
               )}
             </table>

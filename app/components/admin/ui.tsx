@@ -53,6 +53,23 @@ export function Panel({ id, title, className = "", children }: { id: string; tit
   );
 }
 
+/** One fact of a detail screen's list (<dl>): its name and its value; data-* attributes go on the value. */
+export function Fact({
+  label,
+  className,
+  children,
+  ...data
+}: { label: React.ReactNode; className?: string; children: React.ReactNode } & { [attribute: `data-${string}`]: string | number | boolean | undefined }) {
+  return (
+    <div>
+      <dt className="text-stone-600">{label}</dt>
+      <dd className={className} {...data}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
 /** A labelled control with its (translated) error underneath, tied together for screen readers. */
 export function Field({
   label,

@@ -9,6 +9,9 @@ import { confirmPassword, REAUTH_AFTER_MS, recentlyAuthenticated, requireRecentA
 import * as staffRoute from "~/routes/admin.staff";
 import * as exportRoute from "~/routes/admin.orders.export";
 import * as orderRoute from "~/routes/admin.orders.$number";
+import * as orderCreditRoute from "~/routes/admin.orders.$number.credit";
+import * as customerCreditRoute from "~/routes/admin.customers.$id.credit";
+import * as giftCardsRoute from "~/routes/admin.gift-cards";
 
 // Sensitive actions ask for the password again when the session proved it more than 15 minutes ago
 // (docs/decisions/222), on both engines.
@@ -61,6 +64,21 @@ describe.each(ENGINES)("confirming the password on %s", (engine) => {
 
   const post = (url: string, body: Record<string, string>) =>
     browserRequest(url, { method: "POST", body: new URLSearchParams(body), cookies: [cookie], headers: { Origin: "http://shop.test" } });
+
+  it("asks again before money leaves the shop as credit: a refund as store credit, a change of a customer's credit, a gift card (docs/decisions/224)", async () => {
+    const refund = await runRoute(orderCreditRoute.action as Handler, post("/admin/orders/UB-10001/credit", { amount: "5000", note: "" }), context, { number: "UB-10001" });
+    expect(refund).toMatchObject({ status: 302, location: "/auth/confirm-password?redirectTo=%2Fadmin%2Forders%2FUB-10001" });
+    const credit = await runRoute(customerCreditRoute.action as Handler, post(`/admin/customers/${owner.id}/credit`, { amount: "5000", note: "thanks" }), context, { id: String(owner.id) });
+    expect(credit).toMatchObject({ status: 302, location: `/auth/confirm-password?redirectTo=%2Fadmin%2Fcustomers%2F${owner.id}` });
+    const card = await runRoute(
+      giftCardsRoute.action as Handler,
+      post("/admin/gift-cards", { amount: "100000", expiresOn: "", recipientName: "Me", recipientEmail: "me@example.com", message: "", locale: "en", sold: "" }),
+      context,
+    );
+    expect(card).toMatchObject({ status: 302, location: "/auth/confirm-password?redirectTo=%2Fadmin%2Fgift-cards" });
+    expect(await t.db.selectFrom("gift_cards").select("id").execute()).toEqual([]);
+    expect(await t.db.selectFrom("credit_ledger").select("id").execute()).toEqual([]);
+  });
 
   it("asks again before a role change, a refund and the customers' export, then lets them through once the password is confirmed", async () => {
     const invite = await runRoute(staffRoute.action as Handler, post("/admin/staff", { intent: "invite", email: "new@example.com", role: "support" }), context);

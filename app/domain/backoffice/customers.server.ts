@@ -1,4 +1,4 @@
-import { sql, type Transaction } from "kysely";
+import { type SelectQueryBuilder, sql, type Transaction } from "kysely";
 import { type Db, isPostgres } from "~/db/client.server";
 import { containsText } from "~/db/like";
 import type { Database, OrderChannel, OrderStatus, PaymentStatus, Role } from "~/db/schema";
@@ -71,6 +71,27 @@ async function statsFor(db: Db, userIds: number[]): Promise<Map<number, Customer
 /** A guest's orders: checkout orders without an account, placed with this e-mail. */
 function guestOrders(db: Db, email: string) {
   return db.selectFrom("orders").where("user_id", "is", null).where("channel", "=", "checkout").where("email", "=", email);
+}
+
+/**
+ * One page of a customer's orders, newest first (`orders`: the account's, or the guest's by e-mail;
+ * `count` of them in all); a page past the last is the last. For both customer pages.
+ */
+async function pageOfOrders(orders: SelectQueryBuilder<Database, "orders", object>, count: number, requested: number | undefined): Promise<{ recentOrders: CustomerOrder[]; ordersPage: number; ordersPages: number }> {
+  const ordersPages = Math.max(1, Math.ceil(count / CUSTOMER_ORDERS_PAGE_SIZE));
+  const ordersPage = Math.min(Math.max(1, requested ?? 1), ordersPages);
+  const rows = await orders
+    .select(["id", "number", "created_at", "channel", "status", "payment_status", "total"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(CUSTOMER_ORDERS_PAGE_SIZE)
+    .offset((ordersPage - 1) * CUSTOMER_ORDERS_PAGE_SIZE)
+    .execute();
+  return {
+    recentOrders: rows.map((o) => ({ id: o.id, number: o.number, createdAt: o.created_at, channel: o.channel, status: o.status, paymentStatus: o.payment_status, total: o.total })),
+    ordersPage,
+    ordersPages,
+  };
 }
 
 export interface GuestSummary extends CustomerStats {
@@ -245,16 +266,8 @@ export async function getGuestCustomer(db: Db, orderNumber: string, options: { o
   const email = order.email;
   const summary = (await guestSummaries(db, [email])).get(email);
   if (!summary) return undefined;
-  const ordersPages = Math.max(1, Math.ceil(summary.orders / CUSTOMER_ORDERS_PAGE_SIZE));
-  const ordersPage = Math.min(Math.max(1, options.ordersPage ?? 1), ordersPages);
   const [orders, phones, latest] = await Promise.all([
-    guestOrders(db, email)
-      .select(["id", "number", "created_at", "channel", "status", "payment_status", "total"])
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(CUSTOMER_ORDERS_PAGE_SIZE)
-      .offset((ordersPage - 1) * CUSTOMER_ORDERS_PAGE_SIZE)
-      .execute(),
+    pageOfOrders(guestOrders(db, email), summary.orders, options.ordersPage),
     guestOrders(db, email)
       .where("phone", "is not", null)
       .groupBy("phone")
@@ -273,17 +286,7 @@ export async function getGuestCustomer(db: Db, orderNumber: string, options: { o
     orders: summary.orders,
     spent: summary.spent,
     lastOrderAt: summary.lastOrderAt,
-    recentOrders: orders.map((o) => ({
-      id: o.id,
-      number: o.number,
-      createdAt: o.created_at,
-      channel: o.channel,
-      status: o.status,
-      paymentStatus: o.payment_status,
-      total: o.total,
-    })),
-    ordersPage,
-    ordersPages,
+    ...orders,
   };
 }
 
@@ -322,18 +325,8 @@ export async function getCustomer(db: Db, id: number, options: { ordersPage?: nu
     .executeTakeFirst();
   if (!user) return undefined;
   const stats = (await statsFor(db, [id])).get(id) ?? NO_ORDERS;
-  const ordersPages = Math.max(1, Math.ceil(stats.orders / CUSTOMER_ORDERS_PAGE_SIZE));
-  const ordersPage = Math.min(Math.max(1, options.ordersPage ?? 1), ordersPages);
   const [orders, addresses, wishlist] = await Promise.all([
-    db
-      .selectFrom("orders")
-      .select(["id", "number", "created_at", "channel", "status", "payment_status", "total"])
-      .where("user_id", "=", id)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(CUSTOMER_ORDERS_PAGE_SIZE)
-      .offset((ordersPage - 1) * CUSTOMER_ORDERS_PAGE_SIZE)
-      .execute(),
+    pageOfOrders(db.selectFrom("orders").where("user_id", "=", id), stats.orders, options.ordersPage),
     db.selectFrom("addresses").select(["id", "street", "city", "state", "country"]).where("user_id", "=", id).orderBy("id").execute(),
     db
       .selectFrom("wishlist")
@@ -356,17 +349,7 @@ export async function getCustomer(db: Db, id: number, options: { ordersPage?: nu
     ...stats,
     addresses,
     wishlistCount: Number(wishlist.n),
-    recentOrders: orders.map((o) => ({
-      id: o.id,
-      number: o.number,
-      createdAt: o.created_at,
-      channel: o.channel,
-      status: o.status,
-      paymentStatus: o.payment_status,
-      total: o.total,
-    })),
-    ordersPage,
-    ordersPages,
+    ...orders,
   };
 }
 

@@ -113,4 +113,17 @@ describe.each(ENGINES)("guests as customers on %s", (engine) => {
     expect(hidden).not.toContain("+234");
     expect(hidden).toContain("guest,Bola G.,,,,2026-06-03 10:00,2,,2026-06-05 10:00");
   });
+
+  it("pages a guest's orders as an account's: twenty a page, newest first, a page past the last is the last", async () => {
+    for (let i = 0; i < 23; i++) {
+      await guestOrder(`many${i}`, { email: "many.guest@example.com", name: "Many Guest", phone: "+2348035550009", createdAt: `2026-07-${String(i + 2).padStart(2, "0")}T10:00:00.000Z` });
+    }
+    const first = await getGuestCustomer(t.db, orders.many0);
+    expect(first).toMatchObject({ orders: 23, ordersPage: 1, ordersPages: 2 });
+    expect(first!.recentOrders).toHaveLength(20);
+    expect(first!.recentOrders[0]).toMatchObject({ number: orders.many22, createdAt: "2026-07-24T10:00:00.000Z", channel: "checkout", status: "pending", paymentStatus: "unpaid" });
+    const second = await getGuestCustomer(t.db, orders.many0, { ordersPage: 2 });
+    expect(second!.recentOrders.map((o) => o.number)).toEqual([orders.many2, orders.many1, orders.many0]);
+    expect((await getGuestCustomer(t.db, orders.many0, { ordersPage: 50 }))!.ordersPage).toBe(2);
+  });
 });

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { type Db, isPostgres } from "~/db/client.server";
-import { addRow, lockHolder } from "./ledger.server";
+import { addRow, lockHolder, refundedAsCredit } from "./ledger.server";
 import type { CreditReason } from "~/db/schema";
 import { recordAudit } from "../backoffice/audit.server";
 import { movePaymentStatus } from "../payments/payments.server";
@@ -128,13 +128,7 @@ export type RefundAsCreditResult =
 
 /** What of an order may still be refunded as credit: its total, less what was refunded as credit already. */
 async function refundableAsCredit(trx: Db, order: { id: number; total: number }): Promise<number> {
-  const row = await trx
-    .selectFrom("credit_ledger")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("refunded"))
-    .where("order_id", "=", order.id)
-    .where("reason", "=", "refund")
-    .executeTakeFirstOrThrow();
-  return Math.max(0, Number(order.total) - Number(row.refunded));
+  return Math.max(0, Number(order.total) - (await refundedAsCredit(trx, order.id)));
 }
 
 /** What of an order may still be refunded as credit, by its number (the order's admin page); 0 for a guest's. */

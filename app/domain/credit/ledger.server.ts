@@ -42,9 +42,20 @@ export async function addRow(trx: Db, holder: { userId: number } | { giftCardId:
     .execute();
 }
 
+/** Kobo of the order refunded as store credit so far (docs/decisions/224). */
+export async function refundedAsCredit(trx: Db, orderId: number): Promise<number> {
+  const row = await trx
+    .selectFrom("credit_ledger")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("refunded"))
+    .where("order_id", "=", orderId)
+    .where("reason", "=", "refund")
+    .executeTakeFirstOrThrow();
+  return Number(row.refunded);
+}
+
 /**
- * A cancelled or expired order gives back what its credit and gift card paid, once (in the
- * transaction that cancels it), less what the owner already refunded of it as credit.
+ * A cancelled, expired or refunded order gives back what its credit and gift card paid, once (in the
+ * transaction that cancels or refunds it), less what the owner already refunded of it as credit.
  */
 export async function giveBackSpent(trx: Db, orderId: number, at: string): Promise<void> {
   const rows = await trx.selectFrom("credit_ledger").select(["user_id", "gift_card_id", "amount", "reason"]).where("order_id", "=", orderId).execute();

@@ -189,7 +189,7 @@ export interface AdminOrderDetail extends AdminOrderRow {
   discount: number;
   promotionCode: string | null;
   shipping: number;
-  /** kobo of the total paid by store credit and by a gift card, and its code (docs/decisions/224) */
+  /** kobo of the total paid by store credit and a gift card, and its code (docs/decisions/224); the rest is due */
   storeCredit: number;
   giftCard: number;
   giftCardCode: string | null;
@@ -229,6 +229,9 @@ export async function getAdminOrder(db: Db, number: string): Promise<AdminOrderD
       "a.country",
       "o.user_id",
       "o.access_token_hash",
+      "o.store_credit",
+      "o.gift_card",
+      "o.gift_card_code",
     ])
     .where("o.number", "=", number)
     .executeTakeFirst();

@@ -4,7 +4,8 @@ import { DEFAULT_LOCALE } from "~/lib/i18n";
 import { translatorFor } from "~/platform/translations.server";
 import { formatNaira } from "~/lib/money";
 import { queueMail } from "../operations/mail-outbox.server";
-import { movePaymentStatus, queuePaymentReceived, recordRefund } from "./payments.server";
+import { dueOf, movePaymentStatus, partlyRefundedAsCredit, queuePaymentReceived, recordRefund } from "./payments.server";
+import { giveBackSpent } from "../credit/ledger.server";
 import { initializeTransaction, PaystackError, refundTransaction, verifyTransaction, type PaystackConfig } from "./paystack.server";
 
 /**
@@ -83,7 +84,7 @@ export async function startOnlinePayment(
     const started = await initializeTransaction(paystack, {
       email: order.email,
       // What store credit and a gift card did not pay (docs/decisions/224).
-      amount: Number(order.total) - Number(order.store_credit) - Number(order.gift_card),
+      amount: dueOf(order),
       reference,
       // A guest comes back to the order's private page, the only page of the order they can open.
       callbackUrl: `${context.config.publicUrl}${"viaLink" in input ? input.viaLink.callbackPath : "/payments/paystack/callback"}`,
@@ -147,7 +148,7 @@ export async function settlePaystackReference(context: Context, reference: strin
   }
   if (transaction.status !== "success") return "notPaid";
   // Paystack was asked for what store credit and a gift card left due (docs/decisions/224).
-  const due = Number(order.total) - Number(order.store_credit) - Number(order.gift_card);
+  const due = dueOf(order);
   if (transaction.currency !== "NGN" || transaction.amount !== due) {
     console.warn(`order ${number}: Paystack says ${transaction.amount} ${transaction.currency}, ${due} NGN is due; not marked paid`);
     return "mismatch";
@@ -209,7 +210,7 @@ export async function recheckUnpaidOnlinePayments(context: Context, now = new Da
   return counts;
 }
 
-export type RefundResult = { ok: true } | { ok: false; error: "notFound" | "stale" | "notAllowed" | "unavailable" };
+export type RefundResult = { ok: true } | { ok: false; error: "notFound" | "stale" | "notAllowed" | "unavailable" | "partlyAsCredit" };
 
 /** Refunds a paid Paystack order through Paystack, then records it; nothing changes if Paystack says no. */
 export async function refundOnlineOrder(context: Context, input: { number: string; actorId: number }): Promise<RefundResult> {
@@ -218,6 +219,8 @@ export async function refundOnlineOrder(context: Context, input: { number: strin
   if (!order) return { ok: false, error: "notFound" };
   if (order.payment_method !== "paystack" || !order.payment_reference || !paystack) return { ok: false, error: "notAllowed" };
   if (order.payment_status !== "paid") return { ok: false, error: "stale" };
+  // Part refunded as store credit already: Paystack would give the whole payment back on top of it.
+  if (await partlyRefundedAsCredit(context.db, order.id)) return { ok: false, error: "partlyAsCredit" };
   try {
     await refundTransaction(paystack, order.payment_reference);
   } catch (error) {
@@ -233,16 +236,20 @@ export async function refundOnlineOrder(context: Context, input: { number: strin
       actorId: input.actorId,
       audit: { paystackRefund: [null, order.payment_reference] },
     });
+    // Paystack gave back what it took; store credit and a gift card get back what they paid (docs/decisions/224).
+    if (moved) await giveBackSpent(trx, order.id, new Date().toISOString());
     return moved ? { ok: true as const } : { ok: false as const, error: "stale" as const };
   });
 }
 
 /**
  * The staff's refund of a paid order: one paid through Paystack is refunded through Paystack
- * (`online`); one paid otherwise (transfer, on delivery) has its refund, made by hand, recorded.
+ * (`online`); one paid otherwise (transfer, on delivery) has its refund, made by hand, recorded. What
+ * store credit and a gift card paid goes back to them either way.
  */
 export async function refundOrder(context: Context, input: { number: string; actorId: number }): Promise<{ result: RefundResult; online: boolean }> {
-  const order = await context.db.selectFrom("orders").select("payment_method").where("number", "=", input.number).executeTakeFirst();
-  const online = order?.payment_method === "paystack";
+  const order = await context.db.selectFrom("orders").select(["payment_method", "total", "store_credit", "gift_card"]).where("number", "=", input.number).executeTakeFirst();
+  // An order store credit and a gift card paid wholly never reached Paystack: its refund is theirs alone.
+  const online = order?.payment_method === "paystack" && dueOf(order) > 0;
   return { result: online ? await refundOnlineOrder(context, input) : await recordRefund(context, input), online };
 }

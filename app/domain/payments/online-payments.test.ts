@@ -10,6 +10,9 @@ import { loader as callback } from "~/routes/payments.paystack.callback";
 import { createSession } from "~/http/session.server";
 import { recheckUnpaidOnlinePayments, refundOnlineOrder, refundOrder, settlePaystackReference, startOnlinePayment } from "./online-payments.server";
 import { markOrderPaid } from "./payments.server";
+import { adjustCredit, creditBalance, refundAsCredit } from "../credit/credit.server";
+import { addRow } from "../credit/ledger.server";
+import { formatNaira } from "~/lib/money";
 import { paystackSignature, PAYSTACK_TIMEOUT_MS } from "./paystack.server";
 
 const SECRET = "sk_test_unboxed_integration";
@@ -238,6 +241,66 @@ describe.each(ENGINES)("paying online with Paystack on %s", (engine) => {
     expect(standIn.requests.filter((r) => r.endpoint === "refund")).toHaveLength(before + 1);
     expect((await row(transfer.number)).payment_status).toBe("refunded");
     expect(await refundOrder(context, { number: "UB-99999", actorId: admin.id })).toEqual({ result: { ok: false, error: "notFound" }, online: false });
+  });
+
+  it("refunds what store credit paid back to it, and refuses a whole refund after a part went back as store credit (docs/decisions/224)", async () => {
+    const shopper = await addUser(t.db, "customer", `credit-refunds-${engine}@example.com`, "Funmi");
+    /** An order of the shopper's that store credit paid `credit` of (as the checkout writes it), the rest online. */
+    const creditOrder = async (credit: number) => {
+      await adjustCredit(t.db, { userId: shopper.id, amount: credit, note: "for the test", actorId: admin.id });
+      const order = await insertOrder(t.db, { userId: shopper.id, items: [{ productId, quantity: 1 }] });
+      await t.db.updateTable("orders").set({ payment_method: "paystack", store_credit: Math.min(credit, order.total) }).where("id", "=", order.id).execute();
+      await addRow(t.db, { userId: shopper.id }, { amount: -Math.min(credit, order.total), reason: "spent", orderId: order.id });
+      return order;
+    };
+    const refunds = () => standIn.requests.filter((r) => r.endpoint === "refund").length;
+
+    // Paid ₦20,000 by credit, the rest online: Paystack refunds its part, the credit gets its part back.
+    const partly = await creditOrder(2_000_000);
+    await startOnlinePayment(context, { number: partly.number, userId: shopper.id });
+    expect(standIn.requests.at(-1)).toMatchObject({ endpoint: "initialize", body: { amount: String(partly.total - 2_000_000) } });
+    await standIn.pay(partly.number, { webhook: false });
+    expect(await settlePaystackReference(context, partly.number, "callback")).toBe("paid");
+    expect(await creditBalance(t.db, shopper.id)).toBe(0);
+    // The e-mail thanks for the payment Paystack took, not the order's whole total.
+    const received = await t.db.selectFrom("mail_outbox").select("text_body").where("to_address", "=", shopper.email).where("kind", "=", "payment-received").executeTakeFirstOrThrow();
+    expect(received.text_body).toContain(`We have received your payment of ${formatNaira(partly.total - 2_000_000)} for order ${partly.number}.`);
+    const before = refunds();
+    expect(await refundOrder(context, { number: partly.number, actorId: admin.id })).toEqual({ result: { ok: true }, online: true });
+    expect(refunds()).toBe(before + 1);
+    expect((await row(partly.number)).payment_status).toBe("refunded");
+    expect(await creditBalance(t.db, shopper.id)).toBe(2_000_000);
+
+    // Paid wholly by credit: nothing went through Paystack, so nothing is asked of it; the credit comes back.
+    await adjustCredit(t.db, { userId: shopper.id, amount: -2_000_000, note: "reset", actorId: admin.id });
+    const wholly = await creditOrder(100_000_000);
+    await t.db.updateTable("orders").set({ payment_status: "paid" }).where("id", "=", wholly.id).execute();
+    expect(await creditBalance(t.db, shopper.id)).toBe(100_000_000 - wholly.total);
+    expect(await refundOrder(context, { number: wholly.number, actorId: admin.id })).toEqual({ result: { ok: true, mail: "none" }, online: false });
+    expect(refunds()).toBe(before + 1);
+    expect((await row(wholly.number)).payment_status).toBe("refunded");
+    expect(await creditBalance(t.db, shopper.id)).toBe(100_000_000);
+
+    // Part of a paid order refunded as credit: refunding the whole through Paystack would pay that part
+    // twice. Refused, nothing asked of Paystack; the rest goes back as credit.
+    const paid = await onlineOrder();
+    await startOnlinePayment(context, { number: paid.number, userId: customer.id });
+    await standIn.pay(paid.number, { webhook: false });
+    await settlePaystackReference(context, paid.number, "callback");
+    expect(await refundAsCredit(t.db, { number: paid.number, amount: 1_000_000, note: "scratched", actorId: admin.id })).toMatchObject({ ok: true });
+    expect(await refundOrder(context, { number: paid.number, actorId: admin.id })).toEqual({ result: { ok: false, error: "partlyAsCredit" }, online: true });
+    expect(refunds()).toBe(before + 1);
+    expect((await row(paid.number)).payment_status).toBe("paid");
+    expect(await refundAsCredit(t.db, { number: paid.number, amount: paid.total - 1_000_000, note: "", actorId: admin.id })).toMatchObject({ ok: true });
+    expect((await row(paid.number)).payment_status).toBe("refunded");
+
+    // The same for a refund made by hand.
+    const transfer = await insertOrder(t.db, { userId: customer.id, items: [{ productId, quantity: 1 }] });
+    await t.db.updateTable("orders").set({ payment_method: "bank_transfer" }).where("id", "=", transfer.id).execute();
+    await markOrderPaid(context, { number: transfer.number, actorId: admin.id });
+    await refundAsCredit(t.db, { number: transfer.number, amount: 100_000, note: "", actorId: admin.id });
+    expect(await refundOrder(context, { number: transfer.number, actorId: admin.id })).toEqual({ result: { ok: false, error: "partlyAsCredit" }, online: false });
+    expect((await row(transfer.number)).payment_status).toBe("paid");
   });
 
   it("the callback settles only the signed-in owner's order; someone else's reference is a 404 and Paystack is not asked", async () => {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { AppLoadContext } from "react-router";
-import type { Db } from "~/db/client.server";
+import { type Db, isPostgres } from "~/db/client.server";
 import type { Database } from "~/db/schema";
 import type { PaymentStatus } from "~/db/schema";
 import { PAYMENT_STATUSES } from "~/lib/admin";
@@ -10,6 +10,7 @@ import { recordAudit } from "../backoffice/audit.server";
 import { MAX_FEE_NAIRA, nairaText } from "../orders/delivery-admin.server";
 import { queueMail } from "../operations/mail-outbox.server";
 import { queueOrderMessage } from "../messages/notify.server";
+import { giveBackSpent, refundedAsCredit } from "../credit/ledger.server";
 
 /**
  * Whether an order is paid: unpaid -> paid -> refunded, apart from its fulfilment status. The owner
@@ -26,7 +27,7 @@ export function isPaymentStatus(value: unknown): value is PaymentStatus {
 export type PaymentChangeResult =
   /** mail: "queued" when the customer's 'payment received' e-mail was written with the change */
   | { ok: true; mail: "queued" | "none" }
-  | { ok: false; error: "notFound" | "notAllowed" | "stale" };
+  | { ok: false; error: "notFound" | "notAllowed" | "stale" | "partlyAsCredit" };
 
 interface PaymentRow {
   id: number;
@@ -36,14 +37,30 @@ interface PaymentRow {
   payment_method: string | null;
   user_id: number | null;
   total: number;
+  store_credit: number;
+  gift_card: number;
 }
 
-async function paymentRow(db: Db, number: string): Promise<PaymentRow | undefined> {
-  return db
+/** The order's payment facts; `lock`: its row locked for the rest of the transaction (PostgreSQL). */
+async function paymentRow(db: Db, number: string, { lock = false } = {}): Promise<PaymentRow | undefined> {
+  const q = db
     .selectFrom("orders")
-    .select(["id", "number", "status", "payment_status", "payment_method", "user_id", "total"])
-    .where("number", "=", number)
-    .executeTakeFirst();
+    .select(["id", "number", "status", "payment_status", "payment_method", "user_id", "total", "store_credit", "gift_card"])
+    .where("number", "=", number);
+  return (lock && isPostgres(db) ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/** What store credit and a gift card left to pay by the order's way to pay (docs/decisions/224). */
+export function dueOf(order: { total: number; store_credit: number | null; gift_card: number | null }): number {
+  return Number(order.total) - Number(order.store_credit ?? 0) - Number(order.gift_card ?? 0);
+}
+
+/**
+ * Refunding a whole order after part of it was refunded as store credit would pay that part twice:
+ * the rest is refunded as store credit too (docs/decisions/224).
+ */
+export async function partlyRefundedAsCredit(db: Db, orderId: number): Promise<boolean> {
+  return (await refundedAsCredit(db, orderId)) > 0;
 }
 
 /**
@@ -121,11 +138,16 @@ export async function recordRefund(
   input: { number: string; actorId: number },
 ): Promise<PaymentChangeResult> {
   return context.db.transaction().execute(async (trx) => {
-    const order = await paymentRow(trx, input.number);
+    // Locked: a refund as store credit of this order at the same time waits (it locks the order too).
+    const order = await paymentRow(trx, input.number, { lock: true });
     if (!order) return { ok: false as const, error: "notFound" as const };
     if (order.payment_status !== "paid") return { ok: false as const, error: "stale" as const };
-    if (order.payment_method === "paystack") return { ok: false as const, error: "notAllowed" as const };
+    // Paystack's payments are refunded through Paystack; an order store credit and a gift card paid wholly never reached it.
+    if (order.payment_method === "paystack" && dueOf(order) > 0) return { ok: false as const, error: "notAllowed" as const };
+    if (await partlyRefundedAsCredit(trx, order.id)) return { ok: false as const, error: "partlyAsCredit" as const };
     if (!(await movePaymentStatus(trx, { order, from: "paid", to: "refunded", actorId: input.actorId }))) return { ok: false as const, error: "stale" as const };
+    // What store credit and a gift card paid goes back to them, in this transaction (docs/decisions/224).
+    await giveBackSpent(trx, order.id, new Date().toISOString());
     return { ok: true as const, mail: "none" as const };
   });
 }
@@ -137,14 +159,15 @@ export async function recordRefund(
 export async function queuePaymentReceived(
   trx: Kysely<Database>,
   config: Pick<AppLoadContext["config"], "publicUrl"> & Partial<Pick<AppLoadContext["config"], "messaging">>,
-  order: { number: string; user_id: number | null; total: number },
+  order: { number: string; user_id: number | null; total: number; store_credit: number | null; gift_card: number | null },
 ): Promise<"queued" | "none"> {
   // By WhatsApp and SMS too, as the owner chose, to the order's number (docs/decisions/220).
   if (config.messaging) await queueOrderMessage(trx, { messaging: config.messaging, publicUrl: config.publicUrl }, "payment-received", order.number);
   if (!order.user_id) return "none";
   const user = await trx.selectFrom("users").select(["email", "first_name"]).where("id", "=", order.user_id).executeTakeFirst();
   if (!user) return "none";
-  const message = paymentReceivedEmail(user.first_name, order.number, Number(order.total), `${config.publicUrl}/orders/${order.number}`);
+  // The payment received: what store credit and a gift card left to pay (docs/decisions/224).
+  const message = paymentReceivedEmail(user.first_name, order.number, dueOf(order), `${config.publicUrl}/orders/${order.number}`);
   await queueMail(trx, { to: user.email, ...message, kind: "payment-received" });
   return "queued";
 }
