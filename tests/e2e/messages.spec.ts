@@ -4,6 +4,8 @@ import { E2E_TERMII_URL, E2E_WHATSAPP_URL } from "../../playwright.config";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import type { TermiiSent } from "../support/termii-stand-in";
 import type { WhatsAppSent } from "../support/whatsapp-stand-in";
+import { grantConsent } from "~/domain/messages/consent.server";
+import { insertOrder } from "../support/orders";
 import { addFirstFromHome, hydrated } from "./support";
 
 // WhatsApp and SMS messages reach the stand-ins playwright.config.ts starts (the real clients talk to
@@ -116,8 +118,19 @@ test("a shopper who agreed to reminders gets one for a left cart, and its link r
   await consent.getByRole("button").click();
   await expect(page.getByTestId("marketing-consent")).toContainText("You agreed to reminders and offers");
   await addFirstFromHome(page);
+  // Two carts left as long that get no reminder: one whose shopper never agreed, and one whose shopper
+  // agreed but has ordered since (on another device: a WhatsApp order).
+  const silent = await customer(browser, baseURL, "+2348031230004");
+  await addFirstFromHome(silent.page);
+  const ordered = await customer(browser, baseURL, "+2348031230005");
+  await grantConsent(shop.db, { userId: ordered.userId, source: "profile", locale: "en", wording: "Send me reminders and offers" });
+  await addFirstFromHome(ordered.page);
+  const [{ id: productId }] = await shop.db.selectFrom("products").select("id").where("stock", ">", 3).orderBy("id").limit(1).execute();
+  await insertOrder(shop.db, { userId: ordered.userId, channel: "whatsapp", items: [{ productId, quantity: 1 }], address: null });
   // Left five hours ago.
-  await shop.db.updateTable("carts").set({ updated_at: new Date(Date.now() - 5 * 3600_000).toISOString() }).where("user_id", "=", userId).execute();
+  const leftAt = new Date(Date.now() - 5 * 3600_000).toISOString();
+  await shop.db.updateTable("carts").set({ updated_at: leftAt }).where("user_id", "in", [silent.userId, ordered.userId]).execute();
+  await shop.db.updateTable("carts").set({ updated_at: leftAt }).where("user_id", "=", userId).execute();
   await expect.poll(async () => (await whatsappSent()).filter((m) => m.to === "2348031230003" && m.template === "unboxed_cart_reminder").length, { timeout: 20_000 }).toBe(1);
   const reminder = (await whatsappSent()).find((m) => m.to === "2348031230003" && m.template === "unboxed_cart_reminder")!;
   const restoreUrl = reminder.params[1];
@@ -131,6 +144,12 @@ test("a shopper who agreed to reminders gets one for a left cart, and its link r
   // Only one reminder for that cart, however long it waits.
   await otherPage.waitForTimeout(2500);
   expect((await whatsappSent()).filter((m) => m.to === "2348031230003" && m.template === "unboxed_cart_reminder")).toHaveLength(1);
+  // The looks that sent it passed the other two carts by.
+  const remindedElsewhere = (await whatsappSent()).filter((m) => m.template.startsWith("unboxed_cart_reminder") && (m.to === "2348031230004" || m.to === "2348031230005"));
+  expect(remindedElsewhere).toEqual([]);
+  expect((await smsSent()).filter((m) => m.to === "2348031230004" || m.to === "2348031230005")).toEqual([]);
+  await silent.context.close();
+  await ordered.context.close();
   // The stop link ends the opt-in in one click.
   await otherPage.goto(reminder.params[2]);
   await otherPage.getByRole("button", { name: "Stop them" }).click();
