@@ -266,6 +266,22 @@ describe.each(ENGINES)("the message outbox on %s", (engine) => {
     // The order is untouched by the failure.
     expect((await t.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status).toBe("shipped");
   });
+
+  it("names the whole order when it is placed, and what was paid when a payment comes in after a gift card and store credit paid part", async () => {
+    const shopper = await addUser(t.db, "customer");
+    const [p] = await makeProducts(t.db, [{ name: "Part Paid Scent", price: 2_000_000, stock: 10 }]);
+    const order = await insertOrder(t.db, { userId: shopper.id, items: [{ productId: p, quantity: 1 }], phone: "+2348031234568", giftCard: 500_000, giftCardCode: "GIFT-PART", storeCredit: 250_000 });
+    const config = { messaging: { ...messaging, whatsapp: null }, publicUrl: "http://shop.test" };
+    const choices = defaultChoices();
+    choices["order-placed"] = choices["payment-received"] = { whatsapp: false, sms: true };
+    await saveChannelChoices(t.db, choices);
+    await t.db.transaction().execute((trx) => queueOrderMessage(trx, config, "order-placed", order.number));
+    await t.db.transaction().execute((trx) => queueOrderMessage(trx, config, "payment-received", order.number));
+    const texts = (await rows()).filter((r) => r.to_phone === "+2348031234568").map((r) => r.text_body);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toContain("(₦20,000.00)");
+    expect(texts[1]).toContain("your payment of ₦12,500.00 for order");
+  });
 });
 
 describe.each(ENGINES)("consent and cart reminders on %s", (engine) => {

@@ -63,7 +63,7 @@ export async function queueOrderMessage(trx: Kysely<Database> | Transaction<Data
   const order = await trx
     .selectFrom("orders")
     .leftJoin("users", "users.id", "orders.user_id")
-    .select(["orders.id", "orders.number", "orders.total", "orders.phone", "orders.user_id", "orders.customer_name", "orders.locale as order_locale", "users.first_name", "users.locale", "users.phone as user_phone"])
+    .select(["orders.id", "orders.number", "orders.total", "orders.store_credit", "orders.gift_card", "orders.phone", "orders.user_id", "orders.customer_name", "orders.locale as order_locale", "users.first_name", "users.locale", "users.phone as user_phone"])
     .where("orders.number", "=", orderNumber)
     .executeTakeFirst();
   if (!order) return 0;
@@ -76,7 +76,8 @@ export async function queueOrderMessage(trx: Kysely<Database> | Transaction<Data
     values: {
       name: order.first_name ?? order.customer_name ?? "",
       number: order.number,
-      total: formatNaira(Number(order.total)),
+      // A payment is for what store credit and a gift card left to pay (docs/decisions/224), not the whole total.
+      total: formatNaira(Number(order.total) - (kind === "payment-received" ? Number(order.store_credit ?? 0) + Number(order.gift_card ?? 0) : 0)),
       // A guest has no account's order page: the tracking page finds the order by its number and phone.
       url: order.user_id !== null ? `${config.publicUrl}/orders/${order.number}` : `${config.publicUrl}/track`,
     },
