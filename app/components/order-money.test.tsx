@@ -11,7 +11,8 @@ import { getAdminOrder } from "~/domain/orders/admin-orders.server";
 import { invoiceForAdmin, type InvoiceView } from "~/domain/orders/invoice.server";
 import { invoiceFor, orderDetailFor, staffView } from "~/domain/backoffice/staff-view.server";
 import { I18nProvider, type Locale } from "~/lib/i18n";
-import { messagesFor } from "~/platform/translations.server";
+import { messagesFor, translatorFor } from "~/platform/translations.server";
+import { creditLines } from "~/domain/credit/credit-lines.server";
 
 // An order's money as the owner and the customer see it: the discount code's line (docs/decisions/219)
 // on the invoice and the admin order page, and the VAT inside the total when the shop's prices
@@ -97,7 +98,8 @@ describe.each(ENGINES)("an order's discount and VAT on its documents on %s", (en
       text(
         inRouter(
           <OrderScreen
-            loaderData={{ order: orderDetailFor(order, staffView(role)), view: staffView(role), changesStatus: false, canMarkPaid: false, canSetFee: false, canRefund: false, confirmingCancel: false, messages: [], guestPage: null }}
+            // As the route's loader writes them: to a role that sees prices only.
+            loaderData={{ order: orderDetailFor(order, staffView(role)), view: staffView(role), changesStatus: false, canMarkPaid: false, canSetFee: false, canRefund: false, confirmingCancel: false, messages: [], guestPage: null, creditLines: staffView(role).prices ? creditLines(translatorFor(locale), order) : [] }}
           />,
           locale,
         ),
