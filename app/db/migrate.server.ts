@@ -39,6 +39,7 @@ import * as m0106 from "./migrations/0106_store_credit";
 import * as m0107 from "./migrations/0107_guest_customers";
 import * as m0100 from "./migrations/0100_messages";
 import * as m0098 from "./migrations/0098_promotions";
+import * as m0108 from "./migrations/0108_automatic_sales";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   "0107_guest_customers": m0107,
   "0100_messages": m0100,
   "0098_promotions": m0098,
+  "0108_automatic_sales": m0108,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
