@@ -1,4 +1,5 @@
 import { useT } from "~/lib/i18n";
+import { formatLagosTime } from "~/lib/dates";
 import { formatNaira } from "~/lib/money";
 
 /**
@@ -17,6 +18,16 @@ export function Price({ price, discount, from = false, className = "" }: { price
           {formatNaira(original)}
         </s>
       )}
+    </p>
+  );
+}
+
+/** "Sale ends 7 Dec 2026, 23:59" (Lagos time) under a price an automatic sale set (docs/decisions/225). */
+export function SaleEnds({ endsAt, className = "" }: { endsAt: string; className?: string }) {
+  const { t, locale } = useT();
+  return (
+    <p className={`text-xs font-medium text-rose-700 ${className}`} data-testid="sale-ends">
+      {t("common.product.saleEnds", { date: formatLagosTime(endsAt, locale) })}
     </p>
   );
 }

@@ -46,6 +46,12 @@ export default function AdminPromotions({ loaderData, actionData }: Route.Compon
     <>
       <PageHeader title={t("promotions.admin.title")} />
       <p className="mb-4 text-sm text-stone-600">{t("promotions.admin.intro")}</p>
+      <p className="mb-6 text-sm">
+        <Link to="/admin/promotions/sales" className="font-medium underline underline-offset-2">
+          {t("promotions.sales.link")}
+        </Link>{" "}
+        <span className="text-stone-600">— {t("promotions.sales.linkHint")}</span>
+      </p>
       {loaderData.promotions.length === 0 ? (
         <p className="mb-8 text-stone-600">{t("promotions.admin.empty")}</p>
       ) : (

@@ -62,6 +62,8 @@ const EXPECTED: Record<string, { loader?: Permission; action?: Permission; inten
   "routes/admin.customers.$id.credit.tsx": { action: "credit" },
   "routes/admin.orders.$number.credit.tsx": { action: "orders.refund" },
   "routes/admin.promotions.$id.tsx": { loader: "promotions", action: "promotions", intents: { save: "promotions", pause: "promotions", resume: "promotions" } },
+  "routes/admin.promotions.sales.tsx": { loader: "promotions", action: "promotions" },
+  "routes/admin.promotions.sales.$id.tsx": { loader: "promotions", action: "promotions", intents: { save: "promotions", pause: "promotions", resume: "promotions" } },
 };
 
 const ROLES: Role[] = ["owner", "manager", "fulfilment", "support", "customer"];
