@@ -572,7 +572,7 @@ export interface ShopPage {
 /** `seen`, when given, is told the catalogue's version as the page's rows were read (unless there are none). */
 async function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number, seen?: (version: number) => void): Promise<ProductCard[]> {
   const { query, fts } = listing(db, filters, part);
-  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", SOLD_OUT.as("soldOut"), "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"]);
+  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", SOLD_OUT.as("soldOut"), "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal", "p.sale_ends_at as saleEndsAt"]);
   const ordered = ORDERS[effectiveSort(filters)](selected, fts).limit(limit).offset(offset);
   if (!seen) return ordered.execute();
   const rows = (await ordered.select(catalogVersionColumn(db)).execute()) as (ProductCard & { catalogVersion: unknown })[];
