@@ -66,8 +66,6 @@ export default [
     route("delivery", "routes/admin.delivery.tsx"),
     route("messages", "routes/admin.messages.tsx"),
     route("promotions", "routes/admin.promotions.tsx"),
-    route("promotions/sales", "routes/admin.promotions.sales.tsx"),
-    route("promotions/sales/:id", "routes/admin.promotions.sales.$id.tsx"),
     route("promotions/:id", "routes/admin.promotions.$id.tsx"),
     route("gift-cards", "routes/admin.gift-cards.tsx"),
     route("audit", "routes/admin.audit.tsx"),

@@ -2,7 +2,7 @@ import type { ProductCard as ProductCardData } from "~/domain/catalogue/catalog.
 import { useT } from "~/lib/i18n";
 import { responsiveImage } from "~/lib/images";
 import { AddToCartButton } from "./add-to-cart-button";
-import { Price, SaleEnds } from "./price";
+import { Price } from "./price";
 import { Stars } from "./stars";
 import { WishlistButton } from "./wishlist-button";
 import { ShopLink } from "~/components/shop-link";
@@ -64,8 +64,7 @@ export function ProductCard({
             <span aria-hidden="true">({product.reviewCount})</span>
           </p>
         )}
-        <Price price={product.price} discount={product.discount} from={product.priceMax > product.price} className="mt-auto pt-1" />
-        {product.saleEndsAt && (product.discount ?? 0) > 0 && <SaleEnds endsAt={product.saleEndsAt} />}
+        <Price {...product} from={product.priceMax > product.price} className="mt-auto pt-1" />
         <AddToCartButton productId={product.id} soldOut={soldOut} className="relative z-10 mt-2" />
       </div>
     </article>

@@ -5,7 +5,7 @@ import { RecentlyViewed } from "~/components/recently-viewed";
 import { AddToCartButton } from "~/components/add-to-cart-button";
 import { ProductCarousel } from "~/components/carousel";
 import { Icon } from "~/components/icon";
-import { Price, SaleEnds } from "~/components/price";
+import { Price } from "~/components/price";
 import { ProductGallery } from "~/components/product-gallery";
 import { WishlistButton } from "~/components/wishlist-button";
 import type { ProductCard, ProductDetail } from "~/domain/catalogue/catalog.server";
@@ -52,8 +52,7 @@ export function ProductDetails({ loaderData, actionData }: { loaderData: Product
         <div className="flex flex-col gap-4">
           <p className="text-sm uppercase tracking-widest text-stone-600">{product.brandName}</p>
           <h1 className="font-serif text-3xl font-semibold leading-tight">{product.name}</h1>
-          <Price price={size.price} discount={size.discount} className="text-xl" />
-          {size.saleEndsAt && (size.discount ?? 0) > 0 && <SaleEnds endsAt={size.saleEndsAt} className="-mt-3 text-sm" />}
+          <Price {...size} className="text-xl" />
           {(product.concentration || product.family) && (
             <p className="text-sm text-stone-700">
               {[product.concentration && t(`store.facts.concentration.${product.concentration}`), product.family && t(`store.facts.family.${product.family}`)].filter(Boolean).join(" · ")}

@@ -53,7 +53,7 @@ export interface ProductTable {
   rating_total: ColumnType<number, number | undefined, number>;
   /** the dearest size's price (kobo), kept by triggers on product_sizes (docs/decisions/121) */
   price_max: ColumnType<number, number | undefined, number>;
-  /** when the automatic sale on the size a card shows (the cheapest) ends; kept by the sales clock (docs/decisions/225) */
+  /** when the automatic sale on the size a card shows (the cheapest) ends, in Lagos time as shown ("2026-12-06 23:59"); kept by the sales clock (docs/decisions/225) */
   sale_ends_at: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
@@ -76,7 +76,7 @@ export interface ProductSizeTable {
   discount: number | null;
   stock: ColumnType<number, number | undefined, number>;
   position: ColumnType<number, number | undefined, number>;
-  /** when the automatic sale holding this size ends, while one does (docs/decisions/225) */
+  /** when the automatic sale holding this size ends, in Lagos time as shown ("2026-12-06 23:59"), while one does (docs/decisions/225) */
   sale_ends_at: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -57,13 +57,11 @@ const EXPECTED: Record<string, { loader?: Permission; action?: Permission; inten
   // A staff member's own sign-in: every staff role's, as the dashboard is.
   "routes/admin.account.tsx": { loader: "dashboard", action: "dashboard" },
   "routes/admin.messages.tsx": { loader: "settings", action: "settings" },
-  "routes/admin.promotions.tsx": { loader: "promotions", action: "promotions" },
+  "routes/admin.promotions.tsx": { loader: "promotions", action: "promotions", intents: { sale: "promotions" } },
   "routes/admin.gift-cards.tsx": { loader: "credit", action: "credit" },
   "routes/admin.customers.$id.credit.tsx": { action: "credit" },
   "routes/admin.orders.$number.credit.tsx": { action: "orders.refund" },
   "routes/admin.promotions.$id.tsx": { loader: "promotions", action: "promotions", intents: { save: "promotions", pause: "promotions", resume: "promotions" } },
-  "routes/admin.promotions.sales.tsx": { loader: "promotions", action: "promotions" },
-  "routes/admin.promotions.sales.$id.tsx": { loader: "promotions", action: "promotions", intents: { save: "promotions", pause: "promotions", resume: "promotions" } },
 };
 
 const ROLES: Role[] = ["owner", "manager", "fulfilment", "support", "customer"];

@@ -12,6 +12,7 @@ const KINDS: SaleKind[] = ["percent", "fixed"];
 
 /** An automatic sale's form (docs/decisions/225): create and edit alike, a plain form that works without JavaScript. */
 export function SaleForm({
+  intent,
   values,
   errors,
   errorValues,
@@ -19,6 +20,8 @@ export function SaleForm({
   submitLabel,
   busy,
 }: {
+  /** "sale" creates one (the promotions page), "save" changes this one */
+  intent: "sale" | "save";
   values: SaleFormValues;
   errors: Record<string, string>;
   errorValues?: Record<string, string>;
@@ -31,7 +34,7 @@ export function SaleForm({
   const c = (name: string) => t(`promotions.admin.fields.${name}`);
   return (
     <Form method="post" className="grid gap-4 rounded-xl border border-stone-200 bg-white p-4 sm:grid-cols-2" data-testid="sale-form">
-      <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="intent" value={intent} />
       <Field label={f("name")} error={errors.name} hint={f("nameHint")}>
         {(props) => <input {...props} name="name" defaultValue={values.name} maxLength={80} required autoComplete="off" className={inputClass} />}
       </Field>
@@ -46,7 +49,7 @@ export function SaleForm({
         {errors.kind && <p className="text-sm text-red-700">{t(errors.kind)}</p>}
       </fieldset>
       <div className="sm:col-span-2">
-        <Field label={c("value")} error={errors.value} hint={f("valueHint")}>
+        <Field label={f("value")} error={errors.value} hint={f("valueHint")}>
           {(props) => <input {...props} name="value" defaultValue={values.value} inputMode="decimal" required className={inputClass} />}
         </Field>
       </div>

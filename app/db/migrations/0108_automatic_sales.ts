@@ -12,7 +12,7 @@ import { isPostgres } from "../client.server";
 // by hand meanwhile, and the owner's price stays). A size is held by one sale at a time (the partial
 // unique index); rows are kept after the sale let go (`ended_at`), so a sale's orders can be counted.
 // product_sizes.sale_ends_at and products.sale_ends_at (of the size a card shows, the cheapest) say when
-// the sale ends; sale_clock is the one row a clock run locks, so two instances never run it at once.
+// the sale ends, in Lagos time as shown ("2026-12-06 23:59"); sale_clock is the one row a clock run locks, so two instances never run it at once.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = isPostgres(db);

@@ -22,8 +22,8 @@ export interface ProductSize {
   discount: number | null;
   stock: number;
   position: number;
-  /** when the automatic sale holding this size ends (docs/decisions/225), or null */
-  saleEndsAt: string | null;
+  /** when the automatic sale holding this size ends, in Lagos time as shown (docs/decisions/225), or null */
+  saleEnds: string | null;
 }
 
 type Reader = Db | Transaction<Database>;
@@ -52,7 +52,7 @@ function toSize(r: {
     discount: r.discount === null ? null : Number(r.discount),
     stock: r.stock,
     position: r.position,
-    saleEndsAt: r.sale_ends_at ?? null,
+    saleEnds: r.sale_ends_at ?? null,
   };
 }
 

@@ -36,6 +36,15 @@ export function salePrice(regular: number, sale: Pick<RunningSale, "kind" | "val
   return price >= 1 ? price : null;
 }
 
+/**
+ * A sale's end as cards and the product page show it: Lagos time (UTC+1 all year), "2026-12-06 23:59",
+ * the same in every language, written by the clock so the browser needs no date formatting (the
+ * storefront's JavaScript budget, docs/decisions/158).
+ */
+export function saleEndShown(iso: string): string {
+  return new Date(Date.parse(iso) + 3_600_000).toISOString().slice(0, 16).replace("T", " ");
+}
+
 /** The sale that gives the lowest price below `ceiling` (the price now), preferring the `holder` and then the older sale on a tie. */
 export function bestOffer(offers: readonly RunningSale[], regular: number, ceiling: number, holder: number | null = null): { sale: RunningSale; price: number } | null {
   let best: { sale: RunningSale; price: number } | null = null;
@@ -153,8 +162,8 @@ async function plan(db: Db, at: string): Promise<Step[]> {
     const best = bestOffer(offers, regular, priceBefore, row.sale_id);
     if (!best) steps.push({ kind: "restore", ...base, priceBefore, discountBefore });
     else if (best.sale.id !== row.sale_id || best.price !== Number(row.sale_price))
-      steps.push({ kind: "move", ...base, saleId: best.sale.id, priceBefore, discountBefore, price: best.price, discount: regular - best.price, endsAt: best.sale.endsAt });
-    else if (row.sale_ends_at !== best.sale.endsAt) steps.push({ kind: "refresh", sizeId: row.size_id, productId: row.product_id, endsAt: best.sale.endsAt });
+      steps.push({ kind: "move", ...base, saleId: best.sale.id, priceBefore, discountBefore, price: best.price, discount: regular - best.price, endsAt: saleEndShown(best.sale.endsAt) });
+    else if (row.sale_ends_at !== saleEndShown(best.sale.endsAt)) steps.push({ kind: "refresh", sizeId: row.size_id, productId: row.product_id, endsAt: saleEndShown(best.sale.endsAt) });
   }
   for (const [sizeId, size] of sizes) {
     if (held.has(sizeId)) continue;
@@ -170,7 +179,7 @@ async function plan(db: Db, at: string): Promise<Step[]> {
         discountBefore: size.discountAsWritten,
         price: best.price,
         discount: regular - best.price,
-        endsAt: best.sale.endsAt,
+        endsAt: saleEndShown(best.sale.endsAt),
       });
     }
   }

@@ -9,7 +9,7 @@ import { changeOrderStatus } from "../orders/admin-orders.server";
 import { testContext } from "../../../tests/support/context";
 import { createPromotion, parsePromotion } from "./admin.server";
 import { enterCode } from "./codes.server";
-import { bestOffer, nextSaleMoment, runSalesClock, salePrice } from "./sales-clock.server";
+import { bestOffer, nextSaleMoment, runSalesClock, saleEndShown, salePrice } from "./sales-clock.server";
 import { createSale, listSales, parseSale, type SaleFields, saleResults, setSalePaused, updateSale } from "./sales.server";
 
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
@@ -32,6 +32,11 @@ describe("a sale's price, on figures already read", () => {
     expect(salePrice(500_000, sale(1, "fixed", 500_000))).toBeNull();
     // A percentage is at most 99.
     expect(salePrice(100, sale(1, "percent", 100))).toBe(1);
+  });
+
+  it("shows a sale's end in Lagos time, the same in every language", () => {
+    expect(saleEndShown("2026-12-06T22:59:00.000Z")).toBe("2026-12-06 23:59");
+    expect(saleEndShown("2026-12-31T23:30:00.000Z")).toBe("2027-01-01 00:30");
   });
 
   it("never raises a price, and of two sales the lower price wins (the holder, then the older, on a tie)", () => {
@@ -128,12 +133,13 @@ describe.each(ENGINES)("automatic sales on %s", (engine) => {
 
     // Cards and the product page read the same pair and the sale's end.
     const sale = await t.db.selectFrom("sales").select("ends_at").where("id", "=", id).executeTakeFirstOrThrow();
+    const shown = saleEndShown(sale.ends_at);
     const cards = new Map((await productCards(t.db, [plain, deepDown, other])).map((c) => [c.id, c]));
-    expect(cards.get(plain)).toMatchObject({ price: 4_250_000, discount: 750_000, saleEndsAt: sale.ends_at });
-    expect(cards.get(deepDown)).toMatchObject({ price: 4_000_000, saleEndsAt: null });
-    expect(cards.get(other)).toMatchObject({ saleEndsAt: null });
+    expect(cards.get(plain)).toMatchObject({ price: 4_250_000, discount: 750_000, saleEnds: shown });
+    expect(cards.get(deepDown)).toMatchObject({ price: 4_000_000, saleEnds: null });
+    expect(cards.get(other)).toMatchObject({ saleEnds: null });
     const detail = await productDetail(t.db, plain);
-    expect(detail?.sizes[0]).toMatchObject({ price: 4_250_000, discount: 750_000, saleEndsAt: sale.ends_at });
+    expect(detail?.sizes[0]).toMatchObject({ price: 4_250_000, discount: 750_000, saleEnds: shown });
     expect((await listSales(t.db)).find((s) => s.id === id)).toMatchObject({ state: "running", sizes: 2 });
 
     // A second run changes nothing.
@@ -146,7 +152,7 @@ describe.each(ENGINES)("automatic sales on %s", (engine) => {
     expect(await pair(plain)).toEqual({ price: 5_000_000, discount: null });
     expect(await pair(markedDown)).toEqual({ price: 5_500_000, discount: 500_000 });
     expect((await sizeOf(plain)).sale_ends_at).toBeNull();
-    expect((await productCards(t.db, [plain]))[0]).toMatchObject({ price: 5_000_000, discount: null, saleEndsAt: null });
+    expect((await productCards(t.db, [plain]))[0]).toMatchObject({ price: 5_000_000, discount: null, saleEnds: null });
     expect(await runSalesClock(t.db, after)).toMatchObject({ products: [] });
     // (It would start again at the next run now: paused, so that the other tests' runs leave it.)
     await setSalePaused(t.db, owner, id, true);
