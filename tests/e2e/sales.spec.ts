@@ -53,8 +53,8 @@ function comingSundayNight(): { input: string; iso: string } {
   return { input: `${day}T23:59`, iso: new Date(`${day}T23:59:00+01:00`).toISOString() };
 }
 
-async function signedIn(browser: Browser, baseURL: string, token: string, lang: "en" | "es"): Promise<Page> {
-  const context = await browser.newContext({ extraHTTPHeaders: OUR_ADDRESS });
+async function signedIn(browser: Browser, baseURL: string, token: string, lang: "en" | "es", javaScript = true): Promise<Page> {
+  const context = await browser.newContext({ extraHTTPHeaders: OUR_ADDRESS, javaScriptEnabled: javaScript });
   await context.addCookies([
     { name: "ub_session", value: token, url: baseURL },
     { name: "lng", value: lang, url: baseURL },
@@ -88,8 +88,9 @@ for (const lang of ["en", "es"] as const) {
     // Lagos time, as the sales clock writes it for the cards and the product page.
     const endsShown = T.saleEnds(ends.input.replace("T", " "));
 
-    // The owner creates the sale: 15 % off the category until Sunday night, from now.
-    const owner = await signedIn(browser, baseURL!, ownerToken, lang);
+    // The owner creates the sale: 15 % off the category until Sunday night, from now (in Spanish with
+    // JavaScript off: the owner's forms are plain forms).
+    const owner = await signedIn(browser, baseURL!, ownerToken, lang, lang === "en");
     await owner.goto(`/admin/promotions?lng=${lang}`);
     const form = owner.getByTestId("sale-form");
     await form.getByLabel(T.name, { exact: true }).fill(`Weekend ${tag}`);
@@ -163,10 +164,11 @@ for (const lang of ["en", "es"] as const) {
     await owner.goto(salePage);
     await owner.getByRole("button", { name: T.pause, exact: true }).click();
     await expect(owner.getByTestId("sale-sizesNow")).toHaveText("0");
-    const after = await owner.context().newPage();
+    const after = await signedIn(browser, baseURL!, shopperToken, lang);
     await after.goto(`/shop/${product.id}?lng=${lang}`);
     await expect(after.locator("main article").first()).toContainText(naira(price));
     await expect(after.locator("main article").first().locator("s + small")).toHaveCount(0);
+    await after.context().close();
     await owner.context().close();
   });
 }
