@@ -9,7 +9,7 @@ import { changeOrderStatus } from "../orders/admin-orders.server";
 import { testContext } from "../../../tests/support/context";
 import { createPromotion, parsePromotion } from "./admin.server";
 import { enterCode } from "./codes.server";
-import { bestOffer, nextSaleMoment, runSalesClock, saleEndShown, salePrice } from "./sales-clock.server";
+import { bestOffer, nextSaleMoment, runSalesClock, saleEndShown, salePrice, startSalesClock, wakeSalesClock } from "./sales-clock.server";
 import { createSale, listSales, parseSale, type SaleFields, saleResults, setSalePaused, updateSale } from "./sales.server";
 
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
@@ -311,6 +311,29 @@ describe.each(ENGINES)("automatic sales on %s", (engine) => {
       for (const [i, product] of products.entries()) expect(await pair(product)).toEqual({ price: 1_000_000 + i * 10_000, discount: null });
     } finally {
       await second.close();
+    }
+  });
+
+  it("runs in the server at a sale's start and end, to the second, when woken after a save", async () => {
+    const category = (await addCategory(t.db)).id;
+    const product = await perfume(category, 1_000_000);
+    // A poll far away: only the sale's own moments move the prices.
+    const clock = startSalesClock({ db: t.db, pollMs: 600_000 });
+    try {
+      const now = Date.now();
+      const row = await t.db
+        .insertInto("sales")
+        .values({ name: "Flash", kind: "percent", value: 50, starts_at: new Date(now + 1_500).toISOString(), ends_at: new Date(now + 3_500).toISOString(), paused_at: null, created_at: new Date(now).toISOString(), updated_at: new Date(now).toISOString() })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await t.db.insertInto("sale_targets").values({ sale_id: row.id, kind: "category", target_id: category }).execute();
+      wakeSalesClock();
+      await expect.poll(async () => (await pair(product)).price, { timeout: 5_000, interval: 100 }).toBe(500_000);
+      expect(Date.now()).toBeGreaterThanOrEqual(now + 1_500);
+      await expect.poll(async () => (await pair(product)).price, { timeout: 5_000, interval: 100 }).toBe(1_000_000);
+      expect(Date.now()).toBeGreaterThanOrEqual(now + 3_500);
+    } finally {
+      await clock.stop();
     }
   });
 });
