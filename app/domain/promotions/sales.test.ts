@@ -336,4 +336,65 @@ describe.each(ENGINES)("automatic sales on %s", (engine) => {
       await clock.stop();
     }
   });
+
+  it("keeps shown and charged in step when orders are placed while the clock starts a sale (no deadlock, no order at a price not shown)", async () => {
+    const category = (await addCategory(t.db)).id;
+    const product = await perfume(category, 1_000_000, null, 100);
+    const shoppers = [];
+    for (let i = 0; i < 8; i++) {
+      const userId = await makeUser(t.db, `race-${engine}-${i}-${Date.now()}@example.com`);
+      const at = new Date().toISOString();
+      const cartId = `cart-of-race-${engine}-${i}-${"x".repeat(20)}`;
+      await t.db.insertInto("carts").values({ id: cartId, user_id: userId, created_at: at, updated_at: at }).execute();
+      await t.db.insertInto("cart_lines").values({ cart_id: cartId, product_id: product, size_id: firstSizeOf(product), quantity: 1, created_at: at }).execute();
+      // What each shopper's checkout page showed: the price before the sale.
+      shoppers.push({ userId, view: await checkoutView(t.db, userId, PAYMENT), phone: `0803555${String(i).padStart(4, "0")}` });
+    }
+    const now = new Date().toISOString();
+    const sale = await t.db
+      .insertInto("sales")
+      .values({ name: "Race with orders", kind: "percent", value: 10, starts_at: null, ends_at: inDays(2), paused_at: null, created_at: now, updated_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await t.db.insertInto("sale_targets").values({ sale_id: sale.id, kind: "product", target_id: product }).execute();
+    const second = t.url ? await openDatabase({ databaseUrl: t.url, sqlitePath: "" }) : { db: t.db, close: async () => {} };
+    try {
+      const [clock, ...orders] = await Promise.all([
+        runSalesClock(second.db),
+        ...shoppers.map((s) =>
+          placeCheckoutOrder(t.db, { id: s.userId }, {
+            checkoutKey: s.view.checkoutKey,
+            seen: s.view.seen,
+            addressId: null,
+            address: lagos,
+            saveAddress: false,
+            deliveryMethod: "delivery",
+            paymentMethod: "bank_transfer",
+            expectedTotal: String(1_000_000 + LAGOS_FEE),
+            payment: PAYMENT,
+            phone: s.phone,
+          }),
+        ),
+      ]);
+      expect(clock.applied).toBe(1);
+      let placed = 0;
+      for (const order of orders) {
+        if (order.ok) {
+          placed++;
+          // Placed before the sale: at the price the shopper was shown.
+          expect(order.order).toMatchObject({ subtotal: 1_000_000, total: 1_000_000 + LAGOS_FEE });
+        } else {
+          // After it: refused (the cart's prices changed since the page showed them, or its total
+          // did), so the shopper sees the sale price first; never charged a price not shown.
+          expect(["changed", "confirm"]).toContain((order as { problem: string }).problem);
+        }
+      }
+      expect(await pair(product)).toEqual({ price: 900_000, discount: 100_000 });
+      expect(Number((await t.db.selectFrom("product_sizes").select("stock").where("product_id", "=", product).executeTakeFirstOrThrow()).stock)).toBe(100 - placed);
+    } finally {
+      await second.close();
+      await t.db.updateTable("sales").set({ paused_at: new Date().toISOString() }).where("id", "=", sale.id).execute();
+      await runSalesClock(t.db);
+    }
+  });
 });
