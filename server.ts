@@ -20,6 +20,7 @@ import { startMailWorker } from "./app/domain/operations/mail-outbox.server";
 import { moveSessionCookie } from "./app/http/session.server";
 import { startOrderExpiryJob } from "./app/domain/orders/order-expiry.server";
 import { startMessageWorker } from "./app/domain/messages/outbox.server";
+import { startSalesClock } from "./app/domain/promotions/sales-clock.server";
 import { createTranslator } from "./app/lib/i18n";
 import enAccount from "./app/locales/en/account.json";
 import { refuseLargeBodies } from "./app/http/body-limit.server";
@@ -96,6 +97,9 @@ async function main() {
   // Unpaid orders older than ORDER_HOLD_HOURS are cancelled and their stock returned (docs/decisions/062).
   // Its e-mails are in English, the shop's default (accounts keep no language yet).
   const orderExpiry = startOrderExpiryJob({ db: database.db, config, logger, t: createTranslator("en", { account: enAccount }) });
+  // Automatic sales go into the sizes' prices at their start and out at their end (docs/decisions/225);
+  // safe with several instances (a run locks the clock's row).
+  const salesClock = startSalesClock({ db: database.db, logger });
 
   const app = express();
   app.disable("x-powered-by");
@@ -225,6 +229,7 @@ async function main() {
     server.close(async () => {
       if (!(await inFlight.answered(8_000))) logger.warn({ open: inFlight.count() }, "requests still at work after 8 s; closing anyway");
       await orderExpiry.stop().catch(() => {});
+      await salesClock.stop().catch(() => {});
       await broadcast?.stop().catch(() => {});
       await mailWorker.stop().catch(() => {});
       await messageWorker.stop().catch(() => {});

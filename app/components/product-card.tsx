@@ -64,7 +64,7 @@ export function ProductCard({
             <span aria-hidden="true">({product.reviewCount})</span>
           </p>
         )}
-        <Price price={product.price} discount={product.discount} from={product.priceMax > product.price} className="mt-auto pt-1" />
+        <Price {...product} from={product.priceMax > product.price} className="mt-auto pt-1" />
         <AddToCartButton productId={product.id} soldOut={soldOut} className="relative z-10 mt-2" />
       </div>
     </article>

@@ -52,7 +52,7 @@ export function ProductDetails({ loaderData, actionData }: { loaderData: Product
         <div className="flex flex-col gap-4">
           <p className="text-sm uppercase tracking-widest text-stone-600">{product.brandName}</p>
           <h1 className="font-serif text-3xl font-semibold leading-tight">{product.name}</h1>
-          <Price price={size.price} discount={size.discount} className="text-xl" />
+          <Price {...size} className="text-xl" />
           {(product.concentration || product.family) && (
             <p className="text-sm text-stone-700">
               {[product.concentration && t(`store.facts.concentration.${product.concentration}`), product.family && t(`store.facts.family.${product.family}`)].filter(Boolean).join(" · ")}

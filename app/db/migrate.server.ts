@@ -9,20 +9,20 @@ import * as m0010 from "./migrations/0010_mail_outbox";
 import * as m0015 from "./migrations/0015_password_change_required";
 import * as m0016 from "./migrations/0016_pending_registrations";
 import * as m0020 from "./migrations/0020_category_names_in_spanish";
+import * as m0030 from "./migrations/0030_delivery_and_payment_status";
+import * as m0031 from "./migrations/0031_online_payments";
 import * as m0040 from "./migrations/0040_product_search";
 import * as m0041 from "./migrations/0041_product_sorting";
 import * as m0042 from "./migrations/0042_perfume_facts";
-import * as m0030 from "./migrations/0030_delivery_and_payment_status";
-import * as m0031 from "./migrations/0031_online_payments";
 import * as m0060 from "./migrations/0060_catalogue_imports";
+import * as m0061 from "./migrations/0061_user_locale";
+import * as m0064 from "./migrations/0064_customer_indexes";
+import * as m0067 from "./migrations/0067_stock_adjustments";
 import * as m0070 from "./migrations/0070_back_in_stock";
 import * as m0071 from "./migrations/0071_reviews";
 import * as m0080 from "./migrations/0080_product_sizes";
 import * as m0081 from "./migrations/0081_back_in_stock_per_size";
 import * as m0085 from "./migrations/0085_product_photos";
-import * as m0061 from "./migrations/0061_user_locale";
-import * as m0064 from "./migrations/0064_customer_indexes";
-import * as m0067 from "./migrations/0067_stock_adjustments";
 import * as m0088 from "./migrations/0088_bought_together_indexes";
 import * as m0089 from "./migrations/0089_recently_viewed";
 import * as m0090 from "./migrations/0090_first_size_with_the_product";
@@ -31,15 +31,16 @@ import * as m0092 from "./migrations/0092_shopper_lists_in_index_order";
 import * as m0093 from "./migrations/0093_shop_fold_inlined";
 import * as m0094 from "./migrations/0094_order_holds";
 import * as m0095 from "./migrations/0095_phone_numbers";
-import * as m0097 from "./migrations/0097_guest_orders";
 import * as m0096 from "./migrations/0096_staff_roles";
+import * as m0097 from "./migrations/0097_guest_orders";
+import * as m0098 from "./migrations/0098_promotions";
+import * as m0100 from "./migrations/0100_messages";
 import * as m0101 from "./migrations/0101_privacy";
 import * as m0102 from "./migrations/0102_staff_safeguards";
 import * as m0106 from "./migrations/0106_store_credit";
 import * as m0107 from "./migrations/0107_guest_customers";
+import * as m0108 from "./migrations/0108_automatic_sales";
 import * as m0109 from "./migrations/0109_guest_cart_reminders";
-import * as m0100 from "./migrations/0100_messages";
-import * as m0098 from "./migrations/0098_promotions";
 
 // Listed here rather than read from a folder, so the same files run from source, from the build and in tests.
 const migrations: Record<string, Migration> = {
@@ -52,11 +53,11 @@ const migrations: Record<string, Migration> = {
   "0015_password_change_required": m0015,
   "0016_pending_registrations": m0016,
   "0020_category_names_in_spanish": m0020,
+  "0030_delivery_and_payment_status": m0030,
+  "0031_online_payments": m0031,
   "0040_product_search": m0040,
   "0041_product_sorting": m0041,
   "0042_perfume_facts": m0042,
-  "0030_delivery_and_payment_status": m0030,
-  "0031_online_payments": m0031,
   "0060_catalogue_imports": m0060,
   "0061_user_locale": m0061,
   "0064_customer_indexes": m0064,
@@ -76,13 +77,14 @@ const migrations: Record<string, Migration> = {
   "0095_phone_numbers": m0095,
   "0096_staff_roles": m0096,
   "0097_guest_orders": m0097,
+  "0098_promotions": m0098,
+  "0100_messages": m0100,
   "0101_privacy": m0101,
   "0102_staff_safeguards": m0102,
   "0106_store_credit": m0106,
   "0107_guest_customers": m0107,
+  "0108_automatic_sales": m0108,
   "0109_guest_cart_reminders": m0109,
-  "0100_messages": m0100,
-  "0098_promotions": m0098,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -47,6 +47,6 @@ describe.each(ENGINES)("migration 0095 on %s", (engine) => {
     const { rows } = await sql<{ number: string }>`select number from orders`.execute(t.db);
     expect(rows).toEqual([{ number: "UB-1" }]);
     await expect(sql`select phone from orders`.execute(t.db)).rejects.toThrow();
-    expect(await migrateToLatest(t.db)).toEqual(["0095_phone_numbers", "0096_staff_roles", "0097_guest_orders", "0098_promotions", "0100_messages", "0101_privacy", "0102_staff_safeguards", "0106_store_credit", "0107_guest_customers", "0109_guest_cart_reminders"]);
+    expect(await migrateToLatest(t.db)).toEqual(["0095_phone_numbers", "0096_staff_roles", "0097_guest_orders", "0098_promotions", "0100_messages", "0101_privacy", "0102_staff_safeguards", "0106_store_credit", "0107_guest_customers", "0108_automatic_sales", "0109_guest_cart_reminders"]);
   });
 });

@@ -53,6 +53,8 @@ export interface ProductTable {
   rating_total: ColumnType<number, number | undefined, number>;
   /** the dearest size's price (kobo), kept by triggers on product_sizes (docs/decisions/121) */
   price_max: ColumnType<number, number | undefined, number>;
+  /** when the automatic sale on the size a card shows (the cheapest) ends, in Lagos time as shown ("2026-12-06 23:59"); kept by the sales clock (docs/decisions/225) */
+  sale_ends_at: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
 
@@ -74,6 +76,8 @@ export interface ProductSizeTable {
   discount: number | null;
   stock: ColumnType<number, number | undefined, number>;
   position: ColumnType<number, number | undefined, number>;
+  /** when the automatic sale holding this size ends, in Lagos time as shown ("2026-12-06 23:59"), while one does (docs/decisions/225) */
+  sale_ends_at: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -330,6 +334,48 @@ export interface PromotionUseTable {
   released_at: Timestamp | null;
 }
 
+export type SaleKind = "percent" | "fixed";
+
+/** an automatic sale (docs/decisions/225): an offer without a code, put into the sizes' prices by the sales clock */
+export interface SaleTable {
+  id: Id;
+  name: string;
+  kind: SaleKind;
+  /** whole per cent (1-99) for 'percent', kobo for 'fixed' */
+  value: number;
+  starts_at: Timestamp | null;
+  ends_at: Timestamp;
+  paused_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SaleTargetTable {
+  sale_id: number;
+  kind: PromotionTargetKind;
+  target_id: number;
+}
+
+/** a size a sale holds (ended_at null) or held: its price pair before the sale and the pair the sale set */
+export interface SaleSizeTable {
+  id: Id;
+  sale_id: number;
+  size_id: number;
+  product_id: number;
+  price_before: number;
+  discount_before: number | null;
+  sale_price: number;
+  sale_discount: number;
+  applied_at: Timestamp;
+  owner_priced_at: Timestamp | null;
+  ended_at: Timestamp | null;
+}
+
+export interface SaleClockTable {
+  id: number;
+  ran_at: Timestamp | null;
+}
+
 /** a gift card (docs/decisions/224): its balance is the sum of its ledger rows */
 export interface GiftCardTable {
   id: Id;
@@ -435,7 +481,7 @@ export interface OrderEventTable {
 }
 
 export type AuditAction = "create" | "update" | "delete" | "archive" | "restore" | "erase";
-export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user" | "review" | "promotion" | "gift_card";
+export type AuditEntity = "product" | "category" | "brand" | "order" | "delivery" | "user" | "review" | "promotion" | "gift_card" | "sale";
 
 export interface AuditLogTable {
   id: Id;
@@ -703,6 +749,10 @@ export interface Database {
   promotions: PromotionTable;
   promotion_targets: PromotionTargetTable;
   promotion_uses: PromotionUseTable;
+  sales: SaleTable;
+  sale_targets: SaleTargetTable;
+  sale_sizes: SaleSizeTable;
+  sale_clock: SaleClockTable;
   gift_cards: GiftCardTable;
   credit_ledger: CreditLedgerTable;
 }

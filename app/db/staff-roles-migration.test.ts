@@ -19,7 +19,7 @@ describe.each(ENGINES)("migration 0096 on %s", (engine) => {
     await user("admin@example.com", "admin");
     const customer = (await user("chioma@example.com", "customer")).rows[0].id;
     await sql`insert into sessions (id, user_id, expires_at, created_at) values ('s1', ${customer}, ${at}, ${at})`.execute(t.db);
-    expect(await migrateToLatest(t.db)).toEqual(["0095_phone_numbers", "0096_staff_roles", "0097_guest_orders", "0098_promotions", "0100_messages", "0101_privacy", "0102_staff_safeguards", "0106_store_credit", "0107_guest_customers", "0109_guest_cart_reminders"]);
+    expect(await migrateToLatest(t.db)).toEqual(["0095_phone_numbers", "0096_staff_roles", "0097_guest_orders", "0098_promotions", "0100_messages", "0101_privacy", "0102_staff_safeguards", "0106_store_credit", "0107_guest_customers", "0108_automatic_sales", "0109_guest_cart_reminders"]);
   });
   afterAll(async () => {
     await t?.drop();

@@ -19,7 +19,7 @@ export function holdsStock(channel: OrderChannel, status: OrderStatus): boolean 
   return channel === "checkout" || status !== "pending";
 }
 
-export const AUDIT_ENTITIES: AuditEntity[] = ["product", "category", "brand", "order", "delivery", "user", "review", "promotion", "gift_card"];
+export const AUDIT_ENTITIES: AuditEntity[] = ["product", "category", "brand", "order", "delivery", "user", "review", "promotion", "sale", "gift_card"];
 
 /** The product form's fields, in the order the form shows them (the image comes last). */
 export const PRODUCT_FIELDS = ["brandId", "categoryId", "name", "price", "discount", "stock", "concentration", "family", "description"] as const;

@@ -73,6 +73,8 @@ function entityLink(entry: AuditEntry): string | null {
   if (entry.entity === "user") return `/admin/customers/${entry.entityId}`;
   if (entry.entity === "order") return `/admin/orders/${encodeURIComponent(entry.summary)}`;
   if (entry.entity === "product" && entry.action !== "archive") return `/admin/products?edit=${entry.entityId}`;
+  if (entry.entity === "promotion") return `/admin/promotions/${entry.entityId}`;
+  if (entry.entity === "sale") return `/admin/promotions/sale-${entry.entityId}`;
   return null;
 }
 

@@ -1,6 +1,5 @@
-import { data, Form, Link, useNavigation } from "react-router";
-import { offerText, PromotionForm, type PromotionFormValues, whenText } from "~/components/admin/promotion-form";
-import { PageHeader, primaryButton, secondaryButton, StatusBadge, TableScroller } from "~/components/admin/ui";
+import { data, useNavigation } from "react-router";
+import { PromotionScreen } from "~/components/admin/promotion-screen";
 import { requirePermission } from "~/http/staff-guard.server";
 import {
   findPromotion,
@@ -13,31 +12,40 @@ import {
   setPromotionPaused,
   updatePromotion,
 } from "~/domain/promotions/admin.server";
-import { formatLagosTime } from "~/lib/dates";
 import { readForm } from "~/http/form.server";
-import { useT } from "~/lib/i18n";
 import { ensureMessages } from "~/lib/i18n.client";
 import { requestTranslator } from "~/http/language.server";
-import { formatNaira } from "~/lib/money";
 import { redirectWithToast } from "~/http/toast.server";
+import { SaleScreen } from "~/components/admin/sale-screens";
+import { findSale, parseSale, saleFields, saleFormFields, saleResults, saleState, setSalePaused, updateSale } from "~/domain/promotions/sales.server";
 import type { Route } from "./+types/admin.promotions.$id";
 
 // One discount code (docs/decisions/219): its orders, the discount it gave and the revenue it brought;
-// changing it, pausing and resuming it.
+// changing it, pausing and resuming it. One automatic sale likewise (docs/decisions/225), as
+// /admin/promotions/sale-ID.
 
-function promotionId(params: { id?: string }): number {
-  if (!/^\d{1,9}$/.test(params.id ?? "")) throw data("Not found", { status: 404 });
-  return Number(params.id);
+/** A code's id ("12") or a sale's ("sale-12"); anything else is not found. */
+function promotionId(params: { id?: string }): { sale: boolean; id: number } {
+  const m = /^(sale-)?(\d{1,9})$/.exec(params.id ?? "");
+  if (!m) throw data("Not found", { status: 404 });
+  return { sale: m[1] !== undefined, id: Number(m[2]) };
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requirePermission(request, context, "promotions");
   const t = requestTranslator(request);
-  const id = promotionId(params);
+  const { sale: isSale, id } = promotionId(params);
+  if (isSale) {
+    const sale = await findSale(context.db, id);
+    if (!sale) throw data("Not found", { status: 404 });
+    const [results, choices] = await Promise.all([saleResults(context.db, id), promotionChoices(context.db)]);
+    return { kind: "sale" as const, sale, state: saleState(sale), fields: saleFields(sale), results, choices, title: t("admin.meta.title", { page: sale.name }) };
+  }
   const promotion = await findPromotion(context.db, id);
   if (!promotion) throw data("Not found", { status: 404 });
   const [results, choices] = await Promise.all([promotionResults(context.db, id), promotionChoices(context.db)]);
   return {
+    kind: "code" as const,
     promotion,
     state: promotionState(promotion),
     fields: promotionFields(promotion),
@@ -58,9 +66,10 @@ export function meta({ data }: Route.MetaArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "promotions");
-  const id = promotionId(params);
+  const { sale: isSale, id } = promotionId(params);
   const form = await readForm(request);
   const intent = form.get("intent");
+  if (isSale) return saleAction(admin.id, context, id, form);
   const here = `/admin/promotions/${id}`;
   if (intent === "pause" || intent === "resume") {
     const paused = await setPromotionPaused(context.db, admin.id, id, intent === "pause");
@@ -77,88 +86,40 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return redirectWithToast(context, here, { type: "success", key: "promotions.admin.saved", values: { code: saved.code } });
 }
 
-export default function AdminPromotion({ loaderData, actionData }: Route.ComponentProps) {
-  const { t, locale } = useT();
-  const busy = useNavigation().state === "submitting";
-  const { promotion, results } = loaderData;
-  const values: PromotionFormValues = actionData?.values ?? loaderData.fields;
-  const paused = promotion.pausedAt !== null;
-  return (
-    <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/promotions" className="underline underline-offset-2">
-          {t("promotions.admin.back")}
-        </Link>
-      </p>
-      <PageHeader title={promotion.code}>
-        <Form method="post">
-          <input type="hidden" name="intent" value={paused ? "resume" : "pause"} />
-          <button type="submit" className={paused ? primaryButton : secondaryButton}>
-            {t(paused ? "promotions.admin.resume" : "promotions.admin.pause")}
-          </button>
-        </Form>
-      </PageHeader>
-      <p className="mb-6 text-sm text-stone-700" data-testid="promotion-summary">
-        {offerText(t, promotion.kind, promotion.value)} · {whenText(t, locale, promotion.startsAt, promotion.endsAt)} · {t(`promotions.admin.states.${loaderData.state}`)}
-      </p>
+/** A sale's form: pausing, resuming or saving it; the prices follow before the page comes back. */
+async function saleAction(actorId: number, context: Route.ActionArgs["context"], id: number, form: FormData) {
+  const intent = form.get("intent");
+  const here = `/admin/promotions/sale-${id}`;
+  if (intent === "pause" || intent === "resume") {
+    const paused = await setSalePaused(context.db, actorId, id, intent === "pause");
+    if (!paused) throw data("Not found", { status: 404 });
+    return redirectWithToast(context, here, { type: "success", key: intent === "pause" ? "promotions.sales.paused" : "promotions.sales.resumed", values: { name: paused.name } });
+  }
+  if (intent !== "save") return data({ errors: { form: "common.error.badForm" } as Record<string, string>, errorValues: {}, values: null, saleValues: null }, { status: 400 });
+  const fields = saleFormFields(form);
+  const parsed = await parseSale(context.db, fields);
+  if (!parsed.ok) return data({ errors: parsed.errors as Record<string, string>, errorValues: parsed.values, values: null, saleValues: fields }, { status: 400 });
+  const saved = await updateSale(context.db, actorId, id, parsed.input);
+  if (!saved) throw data("Not found", { status: 404 });
+  return redirectWithToast(context, here, { type: "success", key: "promotions.sales.saved", values: { name: parsed.input.name } });
+}
 
-      <h2 className="mb-3 text-lg font-semibold">{t("promotions.admin.results")}</h2>
-      <dl className="mb-4 grid grid-cols-3 gap-3 text-sm">
-        {[
-          ["ordersCount", String(results.orders)],
-          ["discountGiven", formatNaira(results.discount)],
-          ["revenue", formatNaira(results.revenue)],
-        ].map(([key, value]) => (
-          <div key={key} className="rounded-xl border border-stone-200 bg-white p-3">
-            <dt className="text-stone-600">{t(`promotions.admin.${key}`)}</dt>
-            <dd className="text-lg font-semibold tabular-nums" data-testid={`promotion-${key}`}>
-              {value}
-            </dd>
-          </div>
-        ))}
-      </dl>
-      {results.latest.length === 0 ? (
-        <p className="mb-8 text-stone-600">{t("promotions.admin.noOrders")}</p>
-      ) : (
-        <TableScroller label={t("promotions.admin.results")} className="mb-8">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-stone-200 text-stone-600">
-              <tr>
-                <th className="p-2">{t("promotions.admin.order")}</th>
-                <th className="p-2">{t("promotions.admin.placed")}</th>
-                <th className="p-2">{t("promotions.admin.status")}</th>
-                <th className="p-2 text-right">{t("promotions.admin.discount")}</th>
-                <th className="p-2 text-right">{t("promotions.admin.total")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.latest.map((o) => (
-                <tr key={o.number} className="border-b border-stone-100">
-                  <td className="p-2">
-                    <Link to={`/admin/orders/${o.number}`} className="underline underline-offset-2">
-                      {o.number}
-                    </Link>
-                  </td>
-                  <td className="p-2">{formatLagosTime(o.createdAt, locale)}</td>
-                  <td className="p-2">
-                    <StatusBadge status={o.status} />
-                  </td>
-                  <td className="p-2 text-right tabular-nums">{formatNaira(o.discount)}</td>
-                  <td className="p-2 text-right tabular-nums">{formatNaira(o.total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroller>
-      )}
-      <PromotionForm
-        values={values}
-        errors={actionData?.errors ?? {}}
-        errorValues={actionData?.errorValues}
+export default function AdminPromotion({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  if (loaderData.kind === "sale") {
+    const answer = actionData && "saleValues" in actionData ? actionData : null;
+    return (
+      <SaleScreen
+        sale={loaderData.sale}
+        state={loaderData.state}
+        results={loaderData.results}
         choices={loaderData.choices}
-        submitLabel={t("promotions.admin.save")}
+        values={answer?.saleValues ?? loaderData.fields}
+        errors={answer?.errors ?? {}}
+        errorValues={answer?.errorValues}
         busy={busy}
       />
-    </>
-  );
+    );
+  }
+  return <PromotionScreen loaderData={loaderData} actionData={actionData && !("saleValues" in actionData) ? actionData : undefined} busy={busy} />;
 }

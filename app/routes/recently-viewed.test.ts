@@ -39,7 +39,7 @@ describe.each(ENGINES)("recently viewed pages on %s", (engine) => {
       ["Api Neroli", 1],
       ["Api Santal", 0],
     ]);
-    expect(Object.keys(body.products[0]).sort()).toEqual(["brandName", "discount", "id", "image", "name", "price", "priceMax", "ratingTotal", "reviewCount", "slug", "soldOut"]);
+    expect(Object.keys(body.products[0]).sort()).toEqual(["brandName", "discount", "id", "image", "name", "price", "priceMax", "ratingTotal", "reviewCount", "saleEnds", "slug", "soldOut"]);
   });
 
   it("refuses bad ids with 400 and a message in the shopper's language, never a 500", async () => {

@@ -57,7 +57,7 @@ const EXPECTED: Record<string, { loader?: Permission; action?: Permission; inten
   // A staff member's own sign-in: every staff role's, as the dashboard is.
   "routes/admin.account.tsx": { loader: "dashboard", action: "dashboard" },
   "routes/admin.messages.tsx": { loader: "settings", action: "settings" },
-  "routes/admin.promotions.tsx": { loader: "promotions", action: "promotions" },
+  "routes/admin.promotions.tsx": { loader: "promotions", action: "promotions", intents: { sale: "promotions" } },
   "routes/admin.gift-cards.tsx": { loader: "credit", action: "credit" },
   "routes/admin.customers.$id.credit.tsx": { action: "credit" },
   "routes/admin.orders.$number.credit.tsx": { action: "orders.refund" },

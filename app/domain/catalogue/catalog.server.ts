@@ -115,6 +115,8 @@ export interface ProductCard {
   /** visible reviews and the sum of their ratings: the average is ratingTotal / reviewCount */
   reviewCount: number;
   ratingTotal: number;
+  /** when the automatic sale on the price shown ends, in Lagos time as shown (docs/decisions/225), or null */
+  saleEnds: string | null;
 }
 
 export interface ProductDetail extends Omit<ProductCard, "soldOut"> {
@@ -143,7 +145,7 @@ function cardQuery(db: Db) {
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", SOLD_OUT.as("soldOut"), "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"])
+    .select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", SOLD_OUT.as("soldOut"), "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal", "p.sale_ends_at as saleEnds"])
     .where("p.archived_at", "is", null);
 }
 
@@ -160,6 +162,7 @@ const CARD_FIELDS = [
   ["brandName", "b.name"],
   ["reviewCount", "p.review_count"],
   ["ratingTotal", "p.rating_total"],
+  ["saleEnds", "p.sale_ends_at"],
 ] as const satisfies readonly (readonly [keyof ProductCard, string | Expression<unknown>])[];
 
 /**
@@ -198,6 +201,7 @@ export const cardAt = (tuple: unknown[], at: number): ProductCard => ({
   brandName: tuple[at + 8] as string,
   reviewCount: tuple[at + 9] as number,
   ratingTotal: tuple[at + 10] as number,
+  saleEnds: tuple[at + 11] as string | null,
 });
 
 /** A card's columns in a tuple read with `cardAt`, from products `p` joined with brands `b`. */
@@ -568,7 +572,7 @@ export interface ShopPage {
 /** `seen`, when given, is told the catalogue's version as the page's rows were read (unless there are none). */
 async function pageOfProducts(db: Db, filters: ShopFilters, part: SearchPart, offset: number, limit: number, seen?: (version: number) => void): Promise<ProductCard[]> {
   const { query, fts } = listing(db, filters, part);
-  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", SOLD_OUT.as("soldOut"), "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal"]);
+  const selected = query.select(["p.id", "p.slug", "p.name", "p.price", "p.discount", "p.price_max as priceMax", SOLD_OUT.as("soldOut"), "p.image", "b.name as brandName", "p.review_count as reviewCount", "p.rating_total as ratingTotal", "p.sale_ends_at as saleEnds"]);
   const ordered = ORDERS[effectiveSort(filters)](selected, fts).limit(limit).offset(offset);
   if (!seen) return ordered.execute();
   const rows = (await ordered.select(catalogVersionColumn(db)).execute()) as (ProductCard & { catalogVersion: unknown })[];
@@ -730,6 +734,7 @@ export function productDetailQuery(db: Db, locale: Locale) {
       "p.updated_at as updatedAt",
       "p.review_count as reviewCount",
       "p.rating_total as ratingTotal",
+      "p.sale_ends_at as saleEnds",
       "b.name as brandName",
       categoryName(locale).as("categoryName"),
       sizesColumn(db, sql.ref("p.id")).as("sizes"),

@@ -22,13 +22,26 @@ export interface ProductSize {
   discount: number | null;
   stock: number;
   position: number;
+  /** when the automatic sale holding this size ends, in Lagos time as shown (docs/decisions/225), or null */
+  saleEnds: string | null;
 }
 
 type Reader = Db | Transaction<Database>;
 
-const COLUMNS = ["id", "product_id", "label", "ml", "sku", "price", "discount", "stock", "position"] as const;
+const COLUMNS = ["id", "product_id", "label", "ml", "sku", "price", "discount", "stock", "position", "sale_ends_at"] as const;
 
-function toSize(r: { id: number; product_id: number; label: string; ml: number | null; sku: string | null; price: number; discount: number | null; stock: number; position: number }): ProductSize {
+function toSize(r: {
+  id: number;
+  product_id: number;
+  label: string;
+  ml: number | null;
+  sku: string | null;
+  price: number;
+  discount: number | null;
+  stock: number;
+  position: number;
+  sale_ends_at: string | null;
+}): ProductSize {
   return {
     id: r.id,
     productId: r.product_id,
@@ -39,6 +52,7 @@ function toSize(r: { id: number; product_id: number; label: string; ml: number |
     discount: r.discount === null ? null : Number(r.discount),
     stock: r.stock,
     position: r.position,
+    saleEnds: r.sale_ends_at ?? null,
   };
 }
 

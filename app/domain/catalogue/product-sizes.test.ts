@@ -63,7 +63,7 @@ describe.each(ENGINES)("sizes on %s", (engine) => {
   it("gives every new product one size from its own price, discount and stock", async () => {
     const { id } = await addProduct(t.db, { brandId, categoryId, price: 4_500_000, discount: 500_000, stock: 7 });
     expect(await listSizes(t.db, id)).toEqual([
-      { id: expect.any(Number), productId: id, label: "Standard", ml: null, sku: null, price: 4_500_000, discount: 500_000, stock: 7, position: 0 },
+      { id: expect.any(Number), productId: id, label: "Standard", ml: null, sku: null, price: 4_500_000, discount: 500_000, stock: 7, position: 0, saleEnds: null },
     ]);
     expect(await product(id)).toEqual({ price: 4_500_000, discount: 500_000, price_max: 4_500_000, stock: 7 });
   });

@@ -60,7 +60,7 @@ export function promotionFormFields(form: FormData): PromotionFields {
 export type PromotionErrors = Partial<Record<keyof PromotionFields, string>>;
 
 /** "₦15,000.50" → kobo; null for empty; NaN for anything else. */
-function naira(text: string): number | null {
+export function naira(text: string): number | null {
   const cleaned = text.trim().replace(/^₦/, "").replace(/[,\s]/g, "");
   if (cleaned === "") return null;
   if (!/^\d{1,9}(\.\d{1,2})?$/.test(cleaned)) return Number.NaN;
@@ -90,7 +90,8 @@ export function isoToLagosInput(iso: string | null): string {
   return new Date(Date.parse(iso) + 3_600_000).toISOString().slice(0, 16);
 }
 
-function ids(values: string[]): number[] | null {
+/** Ids from a form (digits only; empty values skipped; duplicates dropped); null when one is not a number. */
+export function ids(values: string[]): number[] | null {
   const out: number[] = [];
   for (const v of values) {
     if (v.trim() === "") continue;
@@ -98,6 +99,46 @@ function ids(values: string[]): number[] | null {
     out.push(Number(v.trim()));
   }
   return [...new Set(out)].slice(0, MAX_TARGETS);
+}
+
+/**
+ * What a promotion or a sale is restricted to, from the form's two selects and its list of product ids:
+ * unknown categories, brands and products are refused (errors are translation keys per field).
+ */
+export async function parseTargets(
+  db: Db,
+  fields: { categoryIds: string[]; brandIds: string[]; productIds: string },
+): Promise<{ targets: PromotionTarget[]; errors: Partial<Record<"categoryIds" | "brandIds" | "productIds", string>>; values: Record<string, string> }> {
+  const errors: Partial<Record<"categoryIds" | "brandIds" | "productIds", string>> = {};
+  const categoryIds = ids(fields.categoryIds);
+  const brandIds = ids(fields.brandIds);
+  const productIds = ids(fields.productIds.split(/[,\s]+/));
+  if (!categoryIds) errors.categoryIds = `${E}ids`;
+  if (!brandIds) errors.brandIds = `${E}ids`;
+  if (!productIds) errors.productIds = `${E}productIds`;
+  const values: Record<string, string> = {};
+  if (categoryIds?.length) {
+    const found = await db.selectFrom("categories").select("id").where("id", "in", categoryIds).execute();
+    if (found.length !== categoryIds.length) errors.categoryIds = `${E}ids`;
+  }
+  if (brandIds?.length) {
+    const found = await db.selectFrom("brands").select("id").where("id", "in", brandIds).execute();
+    if (found.length !== brandIds.length) errors.brandIds = `${E}ids`;
+  }
+  if (productIds?.length) {
+    const found = new Set((await db.selectFrom("products").select("id").where("id", "in", productIds).execute()).map((r) => r.id));
+    const missing = productIds.find((id) => !found.has(id));
+    if (missing !== undefined) {
+      errors.productIds = `${E}unknownProduct`;
+      values.id = String(missing);
+    }
+  }
+  const targets: PromotionTarget[] = [
+    ...(categoryIds ?? []).map((targetId) => ({ kind: "category" as const, targetId })),
+    ...(brandIds ?? []).map((targetId) => ({ kind: "brand" as const, targetId })),
+    ...(productIds ?? []).map((targetId) => ({ kind: "product" as const, targetId })),
+  ];
+  return { targets, errors, values };
 }
 
 /** Checks the form; the errors are translation keys per field. Unknown categories, brands and products are refused too. */
@@ -129,35 +170,11 @@ export async function parsePromotion(db: Db, fields: PromotionFields): Promise<{
   if (endsAt === "invalid") errors.endsAt = `${E}date`;
   else if (endsAt && startsAt && startsAt !== "invalid" && endsAt <= startsAt) errors.endsAt = `${E}endsBeforeStart`;
 
-  const categoryIds = ids(fields.categoryIds);
-  const brandIds = ids(fields.brandIds);
-  const productIds = ids(fields.productIds.split(/[,\s]+/));
-  if (!categoryIds) errors.categoryIds = `${E}ids`;
-  if (!brandIds) errors.brandIds = `${E}ids`;
-  if (!productIds) errors.productIds = `${E}productIds`;
-  const values: Record<string, string> = {};
-  if (categoryIds?.length) {
-    const found = await db.selectFrom("categories").select("id").where("id", "in", categoryIds).execute();
-    if (found.length !== categoryIds.length) errors.categoryIds = `${E}ids`;
-  }
-  if (brandIds?.length) {
-    const found = await db.selectFrom("brands").select("id").where("id", "in", brandIds).execute();
-    if (found.length !== brandIds.length) errors.brandIds = `${E}ids`;
-  }
-  if (productIds?.length) {
-    const found = new Set((await db.selectFrom("products").select("id").where("id", "in", productIds).execute()).map((r) => r.id));
-    const missing = productIds.find((id) => !found.has(id));
-    if (missing !== undefined) {
-      errors.productIds = `${E}unknownProduct`;
-      values.id = String(missing);
-    }
-  }
+  const scope = await parseTargets(db, fields);
+  Object.assign(errors, scope.errors);
+  const values = scope.values;
   if (Object.keys(errors).length > 0 || !kind) return { ok: false, errors, values };
-  const targets: PromotionTarget[] = [
-    ...categoryIds!.map((targetId) => ({ kind: "category" as const, targetId })),
-    ...brandIds!.map((targetId) => ({ kind: "brand" as const, targetId })),
-    ...productIds!.map((targetId) => ({ kind: "product" as const, targetId })),
-  ];
+  const targets = scope.targets;
   return {
     ok: true,
     input: {
