@@ -29,7 +29,10 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 // Kobo amounts; store credit and gift card amounts too (docs/decisions/224).
-const MONEY_FIELDS = new Set(["price", "discount", "storeCredit", "refundedAsCredit", "amount"]);
+const MONEY_FIELDS = new Set(["price", "discount", "storeCredit", "refundedAsCredit", "amount", "minSubtotal"]);
+// A promotion's or a sale's times, as the owner set them in Lagos (docs/decisions/219 and 225).
+const TIME_FIELDS = new Set(["startsAt", "endsAt"]);
+const PROMOTION_KINDS = new Set(["percent", "fixed", "free_delivery"]);
 
 function showValue(field: string, value: unknown, t: Translate, locale: Locale): string {
   if (value === null || value === undefined || value === "") return t("admin.audit.none");
@@ -37,6 +40,8 @@ function showValue(field: string, value: unknown, t: Translate, locale: Locale):
   if (MONEY_FIELDS.has(field) && typeof value === "number") return formatNaira(value);
   // A gift card's expiry: the end of a day in Lagos (docs/decisions/224).
   if (field === "expiresAt" && typeof value === "string") return formatLagosDate(value, locale);
+  if (TIME_FIELDS.has(field) && typeof value === "string") return formatLagosTime(value, locale);
+  if (field === "kind" && typeof value === "string" && PROMOTION_KINDS.has(value)) return t(`admin.audit.kinds.${value}`);
   if (field === "status" && typeof value === "string") return t(`admin.orders.status.${value}`);
   // "admin" is kept for entries written before the staff roles (docs/decisions/218).
   if (field === "role" && typeof value === "string" && ["admin", "customer", "owner", "manager", "fulfilment", "support"].includes(value)) return t(`admin.customers.roles.${value}`);

@@ -23,6 +23,7 @@ const TEXTS = {
     addToCart: "Add to Cart",
     saleEnds: (date: string) => `Sale ends ${date}`,
     created: "Created sale",
+    kindChange: "Type: Percentage off",
     running: "Running",
   },
   es: {
@@ -36,6 +37,7 @@ const TEXTS = {
     addToCart: "Añadir al carrito",
     saleEnds: (date: string) => `Hasta ${date}`,
     created: "Creó rebaja",
+    kindChange: "Tipo: Porcentaje de descuento",
     running: "En curso",
   },
 } as const;
@@ -159,6 +161,9 @@ for (const lang of ["en", "es"] as const) {
     const entry = owner.locator('[data-audit-entry="sale:create"]').filter({ hasText: `Weekend ${tag}` });
     await expect(entry).toHaveCount(1);
     await expect(entry).toContainText(T.created);
+    // Its fields named in the owner's language, not by their keys.
+    await expect(entry.locator('[data-change="kind"]')).toHaveText(T.kindChange);
+    await expect(entry).not.toContainText("admin.audit.fields");
 
     // Paused: the price before it is back, without an end date.
     await owner.goto(salePage);
