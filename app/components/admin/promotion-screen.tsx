@@ -1,11 +1,11 @@
 import { Form, Link } from "react-router";
 import type { PromotionResults, PromotionState } from "~/domain/promotions/admin.server";
 import type { Promotion } from "~/domain/promotions/codes.server";
-import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { offerText, PromotionForm, type PromotionFormValues, whenText } from "./promotion-form";
-import { PageHeader, primaryButton, secondaryButton, StatusBadge, TableScroller } from "./ui";
+import { PromotionResultsPanel } from "./promotion-results";
+import { PageHeader, primaryButton, secondaryButton } from "./ui";
 
 /** One discount code (docs/decisions/219): its orders, the discount it gave and the revenue it brought; its form, pausing and resuming it. */
 export function PromotionScreen({
@@ -40,55 +40,19 @@ export function PromotionScreen({
         {offerText(t, promotion.kind, promotion.value)} · {whenText(t, locale, promotion.startsAt, promotion.endsAt)} · {t(`promotions.admin.states.${loaderData.state}`)}
       </p>
 
-      <h2 className="mb-3 text-lg font-semibold">{t("promotions.admin.results")}</h2>
-      <dl className="mb-4 grid grid-cols-3 gap-3 text-sm">
-        {[
-          ["ordersCount", String(results.orders)],
-          ["discountGiven", formatNaira(results.discount)],
-          ["revenue", formatNaira(results.revenue)],
-        ].map(([key, value]) => (
-          <div key={key} className="rounded-xl border border-stone-200 bg-white p-3">
-            <dt className="text-stone-600">{t(`promotions.admin.${key}`)}</dt>
-            <dd className="text-lg font-semibold tabular-nums" data-testid={`promotion-${key}`}>
-              {value}
-            </dd>
-          </div>
-        ))}
-      </dl>
-      {results.latest.length === 0 ? (
-        <p className="mb-8 text-stone-600">{t("promotions.admin.noOrders")}</p>
-      ) : (
-        <TableScroller label={t("promotions.admin.results")} className="mb-8">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-stone-200 text-stone-600">
-              <tr>
-                <th className="p-2">{t("promotions.admin.order")}</th>
-                <th className="p-2">{t("promotions.admin.placed")}</th>
-                <th className="p-2">{t("promotions.admin.status")}</th>
-                <th className="p-2 text-right">{t("promotions.admin.discount")}</th>
-                <th className="p-2 text-right">{t("promotions.admin.total")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.latest.map((o) => (
-                <tr key={o.number} className="border-b border-stone-100">
-                  <td className="p-2">
-                    <Link to={`/admin/orders/${o.number}`} className="underline underline-offset-2">
-                      {o.number}
-                    </Link>
-                  </td>
-                  <td className="p-2">{formatLagosTime(o.createdAt, locale)}</td>
-                  <td className="p-2">
-                    <StatusBadge status={o.status} />
-                  </td>
-                  <td className="p-2 text-right tabular-nums">{formatNaira(o.discount)}</td>
-                  <td className="p-2 text-right tabular-nums">{formatNaira(o.total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroller>
-      )}
+      <PromotionResultsPanel
+        heading={t("promotions.admin.results")}
+        testIdPrefix="promotion"
+        gridClass="grid-cols-3"
+        figures={[
+          { key: "ordersCount", label: t("promotions.admin.ordersCount"), value: String(results.orders) },
+          { key: "discountGiven", label: t("promotions.admin.discountGiven"), value: formatNaira(results.discount) },
+          { key: "revenue", label: t("promotions.admin.revenue"), value: formatNaira(results.revenue) },
+        ]}
+        amountHeading={t("promotions.admin.discount")}
+        orders={results.latest.map((o) => ({ ...o, amount: formatNaira(o.discount), total: formatNaira(o.total) }))}
+        noOrders={t("promotions.admin.noOrders")}
+      />
       <PromotionForm
         values={values}
         errors={actionData?.errors ?? {}}

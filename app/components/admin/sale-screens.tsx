@@ -1,11 +1,11 @@
 import { Form, Link } from "react-router";
 import type { SaleListRow, SaleResults, SaleState, Sale } from "~/domain/promotions/sales.server";
-import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { offerText, whenText } from "./promotion-form";
 import { SaleForm, type SaleFormValues } from "./sale-form";
-import { primaryButton, PageHeader, secondaryButton, StatusBadge, TableScroller } from "./ui";
+import { PromotionResultsPanel } from "./promotion-results";
+import { primaryButton, PageHeader, secondaryButton, TableScroller } from "./ui";
 
 type Choices = { categories: { id: number; name: string }[]; brands: { id: number; name: string }[] };
 
@@ -114,57 +114,21 @@ export function SaleScreen({
       </p>
       {errors.form && <p className="mb-4 text-sm text-red-700">{t(errors.form)}</p>}
 
-      <h2 className="mb-3 text-lg font-semibold">{t("promotions.sales.results")}</h2>
-      <dl className="mb-4 grid grid-cols-2 gap-3 text-sm sm:grid-cols-5">
-        {[
-          ["sizesNow", String(results.sizesNow)],
-          ["orders", String(results.orders)],
-          ["bottles", String(results.bottles)],
-          ["revenue", formatNaira(results.revenue)],
-          ["markdown", formatNaira(results.markdown)],
-        ].map(([key, value]) => (
-          <div key={key} className="rounded-xl border border-stone-200 bg-white p-3">
-            <dt className="text-stone-600">{t(`promotions.sales.${key}`)}</dt>
-            <dd className="text-lg font-semibold tabular-nums" data-testid={`sale-${key}`}>
-              {value}
-            </dd>
-          </div>
-        ))}
-      </dl>
-      {results.latest.length === 0 ? (
-        <p className="mb-8 text-stone-600">{t("promotions.sales.noOrders")}</p>
-      ) : (
-        <TableScroller label={t("promotions.sales.results")} className="mb-8">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-stone-200 text-stone-600">
-              <tr>
-                <th className="p-2">{t("promotions.admin.order")}</th>
-                <th className="p-2">{t("promotions.admin.placed")}</th>
-                <th className="p-2">{t("promotions.admin.status")}</th>
-                <th className="p-2 text-right">{t("promotions.sales.bottles")}</th>
-                <th className="p-2 text-right">{t("promotions.admin.total")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.latest.map((o) => (
-                <tr key={o.number} className="border-b border-stone-100">
-                  <td className="p-2">
-                    <Link to={`/admin/orders/${o.number}`} className="underline underline-offset-2">
-                      {o.number}
-                    </Link>
-                  </td>
-                  <td className="p-2">{formatLagosTime(o.createdAt, locale)}</td>
-                  <td className="p-2">
-                    <StatusBadge status={o.status} />
-                  </td>
-                  <td className="p-2 text-right tabular-nums">{o.bottles}</td>
-                  <td className="p-2 text-right tabular-nums">{formatNaira(o.revenue)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroller>
-      )}
+      <PromotionResultsPanel
+        heading={t("promotions.sales.results")}
+        testIdPrefix="sale"
+        gridClass="grid-cols-2 sm:grid-cols-5"
+        figures={[
+          { key: "sizesNow", label: t("promotions.sales.sizesNow"), value: String(results.sizesNow) },
+          { key: "orders", label: t("promotions.sales.orders"), value: String(results.orders) },
+          { key: "bottles", label: t("promotions.sales.bottles"), value: String(results.bottles) },
+          { key: "revenue", label: t("promotions.sales.revenue"), value: formatNaira(results.revenue) },
+          { key: "markdown", label: t("promotions.sales.markdown"), value: formatNaira(results.markdown) },
+        ]}
+        amountHeading={t("promotions.sales.bottles")}
+        orders={results.latest.map((o) => ({ ...o, amount: String(o.bottles), total: formatNaira(o.revenue) }))}
+        noOrders={t("promotions.sales.noOrders")}
+      />
       <SaleForm intent="save" values={values} errors={errors} errorValues={errorValues} choices={choices} submitLabel={t("promotions.admin.save")} busy={busy} />
     </>
   );
