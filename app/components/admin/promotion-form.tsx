@@ -85,6 +85,34 @@ export function PromotionForm({
         <input type="checkbox" name="combinesWithSale" defaultChecked={values.combinesWithSale === "on"} className="h-5 w-5" />
         {f("combinesWithSale")}
       </label>
+      <TargetFields choices={choices} values={values} errors={errors} errorValues={errorValues} productsHint={f("productsHint")} />
+      <div className="sm:col-span-2">
+        <button type="submit" className={primaryButton} disabled={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** What a code or a sale is for: categories, brands and products (none of them: the whole shop). */
+export function TargetFields({
+  choices,
+  values,
+  errors,
+  errorValues,
+  productsHint,
+}: {
+  choices: { categories: { id: number; name: string }[]; brands: { id: number; name: string }[] };
+  values: { categoryIds: string[]; brandIds: string[]; productIds: string };
+  errors: Record<string, string>;
+  errorValues?: Record<string, string>;
+  productsHint: string;
+}) {
+  const { t } = useT();
+  const f = (name: string) => t(`promotions.admin.fields.${name}`);
+  return (
+    <>
       <Field label={f("categories")} error={errors.categoryIds}>
         {(props) => (
           <select {...props} name="categoryIds" multiple defaultValue={values.categoryIds} className={`${inputClass} h-32`}>
@@ -108,16 +136,11 @@ export function PromotionForm({
         )}
       </Field>
       <div className="sm:col-span-2">
-        <Field label={f("products")} error={errors.productIds ? t(errors.productIds, errorValues) : null} hint={f("productsHint")}>
+        <Field label={f("products")} error={errors.productIds ? t(errors.productIds, errorValues) : null} hint={productsHint}>
           {(props) => <input {...props} name="productIds" defaultValue={values.productIds} className={inputClass} />}
         </Field>
       </div>
-      <div className="sm:col-span-2">
-        <button type="submit" className={primaryButton} disabled={busy}>
-          {submitLabel}
-        </button>
-      </div>
-    </Form>
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import type { SaleKind } from "~/db/schema";
 import { useT } from "~/lib/i18n";
+import { TargetFields } from "./promotion-form";
 import { Field, inputClass, primaryButton } from "./ui";
 
 /** The sale form's fields, as strings (what was sent, or what is saved). */
@@ -59,33 +60,7 @@ export function SaleForm({
       <Field label={f("endsAt")} error={errors.endsAt}>
         {(props) => <input {...props} type="datetime-local" name="endsAt" defaultValue={values.endsAt} required className={inputClass} />}
       </Field>
-      <Field label={c("categories")} error={errors.categoryIds}>
-        {(props) => (
-          <select {...props} name="categoryIds" multiple defaultValue={values.categoryIds} className={`${inputClass} h-32`}>
-            {choices.categories.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label={c("brands")} error={errors.brandIds}>
-        {(props) => (
-          <select {...props} name="brandIds" multiple defaultValue={values.brandIds} className={`${inputClass} h-32`}>
-            {choices.brands.map((brand) => (
-              <option key={brand.id} value={brand.id}>
-                {brand.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <div className="sm:col-span-2">
-        <Field label={c("products")} error={errors.productIds ? t(errors.productIds, errorValues) : null} hint={f("productsHint")}>
-          {(props) => <input {...props} name="productIds" defaultValue={values.productIds} className={inputClass} />}
-        </Field>
-      </div>
+      <TargetFields choices={choices} values={values} errors={errors} errorValues={errorValues} productsHint={f("productsHint")} />
       <div className="sm:col-span-2">
         <button type="submit" className={primaryButton} disabled={busy}>
           {submitLabel}
