@@ -557,6 +557,7 @@ export const NOT_PERSONAL: Readonly<Record<string, string>> = {
   product_search: "the search index of product and brand names",
   order_items: "a product's name when ordered",
   delivery_zones: "a zone's name",
+  sales: "an automatic sale's name (docs/decisions/225)",
   delivery_settings: "the shop's pick-up address",
   catalogue_imports: "the imported file's name",
   staff_invitations: "staff, not shoppers (docs/decisions/222); an invitation expires",
