@@ -175,8 +175,13 @@ const SERVER_ONLY_TEXTS: Record<string, string[]> = {
     "guest",
     "track",
   ],
-  // The product API's refusals, and what the product page's action answers already translated.
+  // The product API's refusals, and what the product page's action answers already translated; the
+  // delivery and service promises, which its loader writes.
   product: [
+    "details.deliveryTitle",
+    "details.deliveryText",
+    "details.serviceTitle",
+    "details.serviceText",
     "recentErrors",
     "backInStock.errors",
     "backInStock.toast",

@@ -23,6 +23,8 @@ export interface ProductDetailsData {
   reviewPath: string;
   /** the shopper's own parts of the page (JSON), read after the shared ones */
   personal: string;
+  /** the shop's delivery and service promises, written by the loader (the page's script carries no words of them) */
+  promises: { delivery: { title: string; text: string }; service: { title: string; text: string } };
 }
 
 /** What a refused back-in-stock request or review answers. */
@@ -82,15 +84,15 @@ export function ProductDetails({ loaderData, actionData }: { loaderData: Product
             <li className="info-box">
               <Icon name="truck" size={28} className="text-brand-600" />
               <span>
-                <strong className="block">{t("product.details.deliveryTitle")}</strong>
-                <span className="text-sm text-stone-600">{t("product.details.deliveryText")}</span>
+                <strong className="block">{loaderData.promises.delivery.title}</strong>
+                <span className="text-sm text-stone-600">{loaderData.promises.delivery.text}</span>
               </span>
             </li>
             <li className="info-box">
               <Icon name="clock" size={28} className="text-brand-600" />
               <span>
-                <strong className="block">{t("product.details.serviceTitle")}</strong>
-                <span className="text-sm text-stone-600">{t("product.details.serviceText")}</span>
+                <strong className="block">{loaderData.promises.service.title}</strong>
+                <span className="text-sm text-stone-600">{loaderData.promises.service.text}</span>
               </span>
             </li>
           </ul>

@@ -40,7 +40,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const found = await productReviews(context.db, product.id, Number.isSafeInteger(reviewsPage) ? reviewsPage : 1, product);
   // Each review's date as the page shows it, written here: the page's script needs no date formatting.
   const reviews = { ...found, reviews: found.reviews.map((review) => ({ ...review, date: formatLagosTime(review.createdAt, locale) })) };
+  const t = requestTranslator(request);
+  const promise = (kind: "delivery" | "service") => ({ title: t(`product.details.${kind}Title`), text: t(`product.details.${kind}Text`) });
   return {
+    promises: { delivery: promise("delivery"), service: promise("service") },
     product,
     photos,
     related,

@@ -2,7 +2,7 @@ import { type Browser, expect, type Page, test } from "@playwright/test";
 import type { PromotionKind } from "~/db/schema";
 import { addLine, userCartId } from "~/domain/shopper/cart.server";
 import { createCustomer, openShopDatabase } from "../support/e2e-shop";
-import { hydrated } from "./support";
+import { aProductNotOnSale, hydrated, naira } from "./support";
 
 // A discount code entered, refused and removed at the checkout itself (docs/decisions/219): with
 // JavaScript the box posts beside the checkout's form, which keeps what the shopper typed; without it,
@@ -11,29 +11,7 @@ import { hydrated } from "./support";
 const OUR_ADDRESS = { "X-Forwarded-For": "203.0.113.72" };
 test.use({ extraHTTPHeaders: OUR_ADDRESS });
 
-const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`;
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.toUpperCase();
-
-/** A product under the free-delivery threshold, not on sale, with stock for every journey, and its price (kobo). */
-async function aProduct(): Promise<{ id: number; price: number }> {
-  const shop = await openShopDatabase();
-  try {
-    const row = await shop.db
-      .selectFrom("products as p")
-      .innerJoin("product_sizes as s", "s.product_id", "p.id")
-      .select(["p.id", "s.price"])
-      .where("p.archived_at", "is", null)
-      .where("s.stock", ">", 20)
-      .where("s.price", "<", 20_000_000)
-      .where("s.position", "=", 0)
-      .where((eb) => eb.or([eb("s.discount", "is", null), eb("s.discount", "=", 0)]))
-      .orderBy("p.id")
-      .executeTakeFirstOrThrow();
-    return { id: row.id, price: Number(row.price) };
-  } finally {
-    await shop.close();
-  }
-}
 
 /** A code written straight into the shop's database. */
 async function aCode(code: string, kind: PromotionKind, value: number, rules: { minSubtotal?: number; endsAt?: string } = {}) {
@@ -99,7 +77,7 @@ async function orderIn(number: string) {
 
 test("with JavaScript, a code entered at the checkout: refused with its reason, then applied, and the typed address is kept (en)", async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const product = await aProduct();
+  const product = await aProductNotOnSale();
   const tooHigh = `BIGSPEND${unique()}`;
   const good = `TENK${unique()}`;
   await aCode(tooHigh, "fixed", 100_000, { minSubtotal: product.price + 1_000_000 });
@@ -146,7 +124,7 @@ test("with JavaScript, a code entered at the checkout: refused with its reason, 
 
 test("without JavaScript, a code at the checkout: an expired one refused with its reason, an unknown one explained, a good one applied (es)", async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const product = await aProduct();
+  const product = await aProductNotOnSale();
   const expired = `VIEJO${unique()}`;
   const good = `AMIGA${unique()}`;
   await aCode(expired, "percent", 10, { endsAt: new Date(Date.now() - 86_400_000).toISOString() });
@@ -187,7 +165,7 @@ test("without JavaScript, a code at the checkout: an expired one refused with it
 });
 
 test("with JavaScript, a code the shop does not have is explained under the cart's box too (en)", async ({ browser, baseURL }) => {
-  const product = await aProduct();
+  const product = await aProductNotOnSale();
   const page = await atCheckout(browser, baseURL!, product.id, "en", true);
   await page.goto("/cart");
   await hydrated(page);

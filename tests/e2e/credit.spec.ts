@@ -5,38 +5,15 @@ import { readOutbox } from "~/platform/mail.server";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
 import { decodeQuotedPrintable } from "../support/mail";
-import { hydrated } from "./support";
+import { aProductNotOnSale, hydrated, naira } from "./support";
 
 // Store credit and gift cards (docs/decisions/224), end to end: a paid order refunded in part as store
 // credit and spent on the next orders (in English), and a gift card issued by the owner to someone's
 // e-mail and spent over two orders by a guest, then refused (in Spanish). Each journey has its own
 // shopper address, so the per-address limits are its own.
 
-const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`;
 const kobo = (shown: string) => Math.round(Number(shown.replace(/[₦,\s−-]/g, "")) * 100);
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
-
-/** A perfume not on sale with stock for every journey, and its price (kobo). */
-async function aProduct(): Promise<{ id: number; price: number }> {
-  const shop = await openShopDatabase();
-  try {
-    const row = await shop.db
-      .selectFrom("products as p")
-      .innerJoin("product_sizes as s", "s.product_id", "p.id")
-      .select(["p.id", "s.price"])
-      .where("p.archived_at", "is", null)
-      .where("s.stock", ">", 20)
-      .where("s.price", ">", 1_000_000)
-      .where("s.price", "<", 20_000_000)
-      .where("s.position", "=", 0)
-      .where((eb) => eb.or([eb("s.discount", "is", null), eb("s.discount", "=", 0)]))
-      .orderBy("p.id")
-      .executeTakeFirstOrThrow();
-    return { id: row.id, price: Number(row.price) };
-  } finally {
-    await shop.close();
-  }
-}
 
 async function signedIn(browser: Browser, baseURL: string, token: string, lang: "en" | "es", address: string, javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": address } });
@@ -100,7 +77,7 @@ const ledger = async (where: { userId?: number; giftCardCode?: string }) => {
 test("a paid order refunded in part as store credit, spent partly on the next order and wholly on a third (en)", async ({ browser, baseURL }) => {
   test.setTimeout(180_000);
   const address = "203.0.113.81";
-  const product = await aProduct();
+  const product = await aProductNotOnSale(1_000_000);
   const shop = await openShopDatabase();
   const email = `credit-${unique()}@example.com`;
   let customer: { userId: number; token: string };
@@ -281,7 +258,7 @@ async function guestCheckout(page: Page, email: string, phone: string, javaScrip
 test("a gift card the owner e-mails is spent by a guest over two orders, then refused as used up (es)", async ({ browser, baseURL }) => {
   test.setTimeout(180_000);
   const address = "203.0.113.82";
-  const product = await aProduct();
+  const product = await aProductNotOnSale(1_000_000);
   // Half as much again as the perfume: it pays the first order wholly and part of the second.
   const cardAmount = Math.round((product.price * 3) / 2 / 100) * 100;
   const recipient = `regalo-${unique()}@example.com`;

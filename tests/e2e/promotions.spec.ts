@@ -2,7 +2,7 @@ import { type Browser, expect, type Page, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { addLine, userCartId } from "~/domain/shopper/cart.server";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
-import { hydrated } from "./support";
+import { aProductNotOnSale, hydrated, naira } from "./support";
 
 // Discount codes (docs/decisions/219), in both languages: an influencer's code limited to two uses,
 // used by two shoppers and refused to a third with the reason; a free-delivery code at a checkout
@@ -16,31 +16,7 @@ const TEXTS = {
   es: { usedUp: "este código se ha agotado.", applied: (code: string) => `Código ${code} aplicado.` },
 } as const;
 
-const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`;
-
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.toUpperCase();
-
-/** A product under the free-delivery threshold, not on sale, with stock for every journey, and its price (kobo). */
-async function aProduct(): Promise<{ id: number; price: number }> {
-  const shop = await openShopDatabase();
-  try {
-    const row = await shop.db
-      .selectFrom("products as p")
-      .innerJoin("product_sizes as s", "s.product_id", "p.id")
-      .select(["p.id", "s.price"])
-      .where("p.archived_at", "is", null)
-      .where("s.stock", ">", 20)
-      .where("s.price", "<", 20_000_000)
-      .where("s.position", "=", 0)
-      // Not on sale: these codes do not combine with sale prices.
-      .where((eb) => eb.or([eb("s.discount", "is", null), eb("s.discount", "=", 0)]))
-      .orderBy("p.id")
-      .executeTakeFirstOrThrow();
-    return { id: row.id, price: Number(row.price) };
-  } finally {
-    await shop.close();
-  }
-}
 
 /** A signed-in shopper with one perfume in the cart, speaking `lang`. */
 async function shopper(browser: Browser, baseURL: string, productId: number, lang: "en" | "es", javaScript = true): Promise<Page> {
@@ -92,7 +68,7 @@ async function checkOut(page: Page, { twice = false } = {}) {
 for (const lang of ["en", "es"] as const) {
   test(`an influencer's code limited to two: two shoppers have it, the third is told it is used up (${lang})`, async ({ browser, baseURL }) => {
     test.setTimeout(120_000);
-    const product = await aProduct();
+    const product = await aProductNotOnSale();
     const code = `AMAKA${unique()}`;
 
     // The owner creates the code in the admin area.
@@ -159,7 +135,7 @@ for (const lang of ["en", "es"] as const) {
 
   test(`a free-delivery code at a checkout without JavaScript (${lang})`, async ({ browser, baseURL }) => {
     test.setTimeout(120_000);
-    const product = await aProduct();
+    const product = await aProductNotOnSale();
     const code = `FREESHIP${unique()}`;
     const shop = await openShopDatabase();
     try {

@@ -1,7 +1,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { addCategory, addProduct } from "../support/catalogue";
 import { createAdmin, createCustomer, openShopDatabase } from "../support/e2e-shop";
-import { hydrated } from "./support";
+import { hydrated, naira } from "./support";
 
 // Automatic sales (docs/decisions/225), in both languages: the owner creates a weekend sale on a
 // category; a shopper sees the struck price, the sale price and the sale's end on the cards and the
@@ -42,7 +42,6 @@ const TEXTS = {
   },
 } as const;
 
-const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`;
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.toUpperCase();
 
 /** This week's Sunday at 23:59 in Lagos (next week's when that is less than an hour away): as the form takes it, and as ISO. */
@@ -78,9 +77,12 @@ for (const lang of ["en", "es"] as const) {
     let ownerToken: string;
     let shopperToken: string;
     try {
-      category = await addCategory(shop.db, `Women ${tag}`);
+      // A category and a perfume of this journey's own, so the sale moves no price another journey reads;
+      // arrived long ago and named unlike the demo's categories, so the shop's newest arrivals and its
+      // category filters stay as the storefront journeys expect.
+      category = await addCategory(shop.db, `Weekend picks ${tag}`);
       const brand = await shop.db.selectFrom("brands").select("id").orderBy("id").executeTakeFirstOrThrow();
-      product = await addProduct(shop.db, { brandId: brand.id, categoryId: category.id, name: `Rose Sale ${tag}`, price, stock: 30 });
+      product = await addProduct(shop.db, { brandId: brand.id, categoryId: category.id, name: `Rose Sale ${tag}`, price, stock: 30, createdAt: "2024-01-05T09:00:00.000Z" });
       ownerToken = (await createAdmin(shop, `sale-owner-${tag.toLowerCase()}@example.com`)).token;
       shopperToken = (await createCustomer(shop, `sale-shopper-${tag.toLowerCase()}@example.com`)).token;
     } finally {

@@ -69,3 +69,31 @@ export async function signedInAsNewCustomer(context: BrowserContext, baseURL: st
     await shop.close();
   }
 }
+
+/** Naira as a shopper reads it, written by Intl here, independently of the shop's own formatNaira. */
+export const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`;
+
+/**
+ * A perfume with stock for every journey that is not on sale (codes that do not combine with sale prices
+ * skip it otherwise), under the free-delivery threshold and dearer than `above` kobo, with its price (kobo).
+ */
+export async function aProductNotOnSale(above = 0): Promise<{ id: number; price: number }> {
+  const shop = await openShopDatabase();
+  try {
+    const row = await shop.db
+      .selectFrom("products as p")
+      .innerJoin("product_sizes as s", "s.product_id", "p.id")
+      .select(["p.id", "s.price"])
+      .where("p.archived_at", "is", null)
+      .where("s.stock", ">", 20)
+      .where("s.price", ">", above)
+      .where("s.price", "<", 20_000_000)
+      .where("s.position", "=", 0)
+      .where((eb) => eb.or([eb("s.discount", "is", null), eb("s.discount", "=", 0)]))
+      .orderBy("p.id")
+      .executeTakeFirstOrThrow();
+    return { id: row.id, price: Number(row.price) };
+  } finally {
+    await shop.close();
+  }
+}
