@@ -1,11 +1,9 @@
-import { Form, Link } from "react-router";
 import type { PromotionResults, PromotionState } from "~/domain/promotions/admin.server";
 import type { Promotion } from "~/domain/promotions/codes.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { offerText, PromotionForm, type PromotionFormValues, whenText } from "./promotion-form";
-import { PromotionResultsPanel } from "./promotion-results";
-import { PageHeader, primaryButton, secondaryButton } from "./ui";
+import { PromotionHeader, PromotionResultsPanel } from "./promotion-page";
 
 /** One discount code (docs/decisions/219): its orders, the discount it gave and the revenue it brought; its form, pausing and resuming it. */
 export function PromotionScreen({
@@ -23,19 +21,7 @@ export function PromotionScreen({
   const paused = promotion.pausedAt !== null;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/promotions" className="underline underline-offset-2">
-          {t("promotions.admin.back")}
-        </Link>
-      </p>
-      <PageHeader title={promotion.code}>
-        <Form method="post">
-          <input type="hidden" name="intent" value={paused ? "resume" : "pause"} />
-          <button type="submit" className={paused ? primaryButton : secondaryButton}>
-            {t(paused ? "promotions.admin.resume" : "promotions.admin.pause")}
-          </button>
-        </Form>
-      </PageHeader>
+      <PromotionHeader title={promotion.code} back={{ to: "/admin/promotions", label: t("promotions.admin.back") }} paused={paused} />
       <p className="mb-6 text-sm text-stone-700" data-testid="promotion-summary">
         {offerText(t, promotion.kind, promotion.value)} · {whenText(t, locale, promotion.startsAt, promotion.endsAt)} · {t(`promotions.admin.states.${loaderData.state}`)}
       </p>

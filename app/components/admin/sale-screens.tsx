@@ -1,11 +1,11 @@
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import type { SaleListRow, SaleResults, SaleState, Sale } from "~/domain/promotions/sales.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { offerText, whenText } from "./promotion-form";
 import { SaleForm, type SaleFormValues } from "./sale-form";
-import { PromotionResultsPanel } from "./promotion-results";
-import { primaryButton, PageHeader, secondaryButton, TableScroller } from "./ui";
+import { PromotionHeader, PromotionResultsPanel } from "./promotion-page";
+import { TableScroller } from "./ui";
 
 type Choices = { categories: { id: number; name: string }[]; brands: { id: number; name: string }[] };
 
@@ -96,19 +96,7 @@ export function SaleScreen({
   const paused = sale.pausedAt !== null;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/promotions#sales" className="underline underline-offset-2">
-          {t("promotions.sales.back")}
-        </Link>
-      </p>
-      <PageHeader title={sale.name}>
-        <Form method="post">
-          <input type="hidden" name="intent" value={paused ? "resume" : "pause"} />
-          <button type="submit" className={paused ? primaryButton : secondaryButton}>
-            {t(paused ? "promotions.admin.resume" : "promotions.admin.pause")}
-          </button>
-        </Form>
-      </PageHeader>
+      <PromotionHeader title={sale.name} back={{ to: "/admin/promotions#sales", label: t("promotions.sales.back") }} paused={paused} />
       <p className="mb-6 text-sm text-stone-700" data-testid="sale-summary">
         {offerText(t, sale.kind, sale.value)} · {whenText(t, locale, sale.startsAt, sale.endsAt)} · {t(`promotions.sales.states.${state}`)}
       </p>

@@ -1,8 +1,8 @@
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { OrderStatus } from "~/db/schema";
 import { formatLagosTime } from "~/lib/dates";
 import { useT } from "~/lib/i18n";
-import { StatusBadge, TableScroller } from "./ui";
+import { PageHeader, primaryButton, secondaryButton, StatusBadge, TableScroller } from "./ui";
 
 /** One order a code or a sale took part in, with the two amounts its page shows, already written. */
 export interface ResultOrder {
@@ -11,6 +11,28 @@ export interface ResultOrder {
   status: OrderStatus;
   amount: string;
   total: string;
+}
+
+/** The top of a code's or a sale's page: the way back, its name, and pausing or resuming it. */
+export function PromotionHeader({ title, back, paused }: { title: string; back: { to: string; label: string }; paused: boolean }) {
+  const { t } = useT();
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link to={back.to} className="underline underline-offset-2">
+          {back.label}
+        </Link>
+      </p>
+      <PageHeader title={title}>
+        <Form method="post">
+          <input type="hidden" name="intent" value={paused ? "resume" : "pause"} />
+          <button type="submit" className={paused ? primaryButton : secondaryButton}>
+            {t(paused ? "promotions.admin.resume" : "promotions.admin.pause")}
+          </button>
+        </Form>
+      </PageHeader>
+    </>
+  );
 }
 
 /**
