@@ -283,7 +283,8 @@ describe.each(ENGINES)("guest cart reminders and the reminders' code on %s", (en
     const size = await t.db.selectFrom("product_sizes").select("id").where("product_id", "=", productId).executeTakeFirstOrThrow();
     const lines = [{ productId, sizeId: size.id, unitPrice: 2_000_000, quantity: 1 }];
     expect(await cartCodeOutcome(t.db, fresh, lines, null)).toMatchObject({ ok: true, discount: 200_000 });
-    await t.db.updateTable("promotions").set({ ends_at: hoursBefore(new Date(), 1) }).where("code", "=", "COMEBACK10").execute();
+    // Ended before the morning the reminders below are sent at (and so before any real now from then on).
+    await t.db.updateTable("promotions").set({ ends_at: hoursBefore(MORNING, 1) }).where("code", "=", "COMEBACK10").execute();
     expect(await cartCodeOutcome(t.db, fresh, lines, null)).toMatchObject({ ok: false, reason: "expired" });
 
     // An ended code is not announced: the next reminder goes without it.
