@@ -106,7 +106,9 @@ export default defineConfig({
   timeout: 30_000,
   // A shared CI machine can be slow: assertions wait up to 10 s for the page to catch up.
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? "line" : "list",
+  // A line per journey as it ends, and every failure in full once all have run (the end of a long log
+  // is what a CI page shows).
+  reporter: "list",
   use: {
     baseURL: `http://127.0.0.1:${ports.shop}`,
     trace: "off",
