@@ -17,7 +17,7 @@ import { ensureMessages } from "~/lib/i18n.client";
 import { requestTranslator } from "~/http/language.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { SaleScreen } from "~/components/admin/sale-screens";
-import { findSale, parseSale, saleFields, saleFormFields, saleResults, saleState, setSalePaused, updateSale } from "~/domain/promotions/sales.server";
+import { deleteSale, findSale, parseSale, saleFields, saleFormFields, saleResults, saleState, setSalePaused, updateSale } from "~/domain/promotions/sales.server";
 import type { Route } from "./+types/admin.promotions.$id";
 
 // One discount code (docs/decisions/219): its orders, the discount it gave and the revenue it brought;
@@ -86,7 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return redirectWithToast(context, here, { type: "success", key: "promotions.admin.saved", values: { code: saved.code } });
 }
 
-/** A sale's form: pausing, resuming or saving it; the prices follow before the page comes back. */
+/** A sale's form: pausing, resuming, saving or deleting it; the prices follow before the page comes back. */
 async function saleAction(actorId: number, context: Route.ActionArgs["context"], id: number, form: FormData) {
   const intent = form.get("intent");
   const here = `/admin/promotions/sale-${id}`;
@@ -94,6 +94,12 @@ async function saleAction(actorId: number, context: Route.ActionArgs["context"],
     const paused = await setSalePaused(context.db, actorId, id, intent === "pause");
     if (!paused) throw data("Not found", { status: 404 });
     return redirectWithToast(context, here, { type: "success", key: intent === "pause" ? "promotions.sales.paused" : "promotions.sales.resumed", values: { name: paused.name } });
+  }
+  if (intent === "delete") {
+    const deleted = await deleteSale(context.db, actorId, id);
+    if (!deleted) throw data("Not found", { status: 404 });
+    if (!deleted.ok) return data({ errors: { form: "promotions.sales.errors.holding" } as Record<string, string>, errorValues: {}, values: null, saleValues: null }, { status: 409 });
+    return redirectWithToast(context, "/admin/promotions#sales", { type: "success", key: "promotions.sales.deleted", values: { name: deleted.name } });
   }
   if (intent !== "save") return data({ errors: { form: "common.error.badForm" } as Record<string, string>, errorValues: {}, values: null, saleValues: null }, { status: 400 });
   const fields = saleFormFields(form);

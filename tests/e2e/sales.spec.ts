@@ -6,7 +6,7 @@ import { hydrated, naira } from "./support";
 // Automatic sales (docs/decisions/225), in both languages: the owner creates a weekend sale on a
 // category; a shopper sees the struck price, the sale price and the sale's end on the cards and the
 // product page, the cart and the checkout charge the sale price without any code, and the audit log
-// shows the sale's creation. Pausing it puts the price back.
+// shows the sale's creation. Pausing it puts the price back; deleting it takes it off the list.
 
 const OUR_ADDRESS = { "X-Forwarded-For": "203.0.113.72" };
 test.use({ extraHTTPHeaders: OUR_ADDRESS });
@@ -25,6 +25,8 @@ const TEXTS = {
     created: "Created sale",
     kindChange: "Type: Percentage off",
     running: "Running",
+    deleteSale: "Delete sale",
+    deleted: (name: string) => `Sale “${name}” deleted.`,
   },
   es: {
     name: "Nombre",
@@ -39,6 +41,8 @@ const TEXTS = {
     created: "Creó rebaja",
     kindChange: "Tipo: Porcentaje de descuento",
     running: "En curso",
+    deleteSale: "Eliminar la rebaja",
+    deleted: (name: string) => `Rebaja «${name}» eliminada.`,
   },
 } as const;
 
@@ -64,7 +68,7 @@ async function signedIn(browser: Browser, baseURL: string, token: string, lang: 
 }
 
 for (const lang of ["en", "es"] as const) {
-  test(`a weekend sale on a category shows on cards and the product page and is charged at checkout (${lang})`, async ({ browser, baseURL }) => {
+  test(`a weekend sale on a category shows on cards and the product page, is charged at checkout, then paused and deleted (${lang})`, async ({ browser, baseURL }) => {
     test.setTimeout(150_000);
     const T = TEXTS[lang];
     const tag = unique();
@@ -176,6 +180,15 @@ for (const lang of ["en", "es"] as const) {
     await expect(after.locator("main article").first()).toContainText(naira(price));
     await expect(after.locator("main article").first().locator("s + small")).toHaveCount(0);
     await after.context().close();
+
+    // Deleted, after a second question: gone from the list, and in the audit log.
+    await owner.goto(salePage);
+    await owner.getByRole("link", { name: T.deleteSale }).click();
+    await owner.getByRole("dialog").getByRole("button", { name: T.deleteSale }).click();
+    await expect(owner.getByText(T.deleted(`Weekend ${tag}`))).toBeVisible();
+    await expect(owner.getByRole("link", { name: `Weekend ${tag}` })).toHaveCount(0);
+    await owner.goto(`/admin/audit?entity=sale&lng=${lang}`);
+    await expect(owner.locator('[data-audit-entry="sale:delete"]').filter({ hasText: `Weekend ${tag}` })).toHaveCount(1);
     await owner.context().close();
   });
 }

@@ -1,11 +1,11 @@
-import { Link } from "react-router";
+import { Form, Link, useSearchParams } from "react-router";
 import type { SaleListRow, SaleResults, SaleState, Sale } from "~/domain/promotions/sales.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
 import { offerText, whenText } from "./promotion-form";
 import { SaleForm, type SaleFormValues } from "./sale-form";
 import { PromotionHeader, PromotionResultsPanel } from "./promotion-page";
-import { TableScroller } from "./ui";
+import { Dialog, dangerButton, secondaryButton, TableScroller } from "./ui";
 
 type Choices = { categories: { id: number; name: string }[]; brands: { id: number; name: string }[] };
 
@@ -118,6 +118,37 @@ export function SaleScreen({
         noOrders={t("promotions.sales.noOrders")}
       />
       <SaleForm intent="save" values={values} errors={errors} errorValues={errorValues} choices={choices} submitLabel={t("promotions.admin.save")} busy={busy} />
+      <DeleteSale sale={sale} busy={busy} />
+    </>
+  );
+}
+
+/** "Delete sale", asked once more in a dialog (`?delete=1`, so it works without JavaScript too). */
+function DeleteSale({ sale, busy }: { sale: Sale; busy: boolean }) {
+  const { t } = useT();
+  const [params] = useSearchParams();
+  const here = `/admin/promotions/sale-${sale.id}`;
+  return (
+    <>
+      <p className="mt-8 border-t border-stone-200 pt-6">
+        <Link to={`${here}?delete=1`} className={secondaryButton} preventScrollReset>
+          {t("promotions.sales.delete")}
+        </Link>
+      </p>
+      {params.get("delete") === "1" && (
+        <Dialog title={t("promotions.sales.delete")} closeHref={here}>
+          <p className="text-stone-700">{t("promotions.sales.deleteQuestion", { name: sale.name })}</p>
+          <Form method="post" action={here} className="mt-6 flex flex-wrap justify-end gap-2">
+            <input type="hidden" name="intent" value="delete" />
+            <Link to={here} className={secondaryButton} preventScrollReset replace>
+              {t("admin.common.cancel")}
+            </Link>
+            <button type="submit" className={dangerButton} disabled={busy}>
+              {t("promotions.sales.delete")}
+            </button>
+          </Form>
+        </Dialog>
+      )}
     </>
   );
 }

@@ -10,7 +10,7 @@ import { type ClockRun, runSalesClock, wakeSalesClock } from "./sales-clock.serv
  * The owner's side of automatic sales (docs/decisions/225): the form checked into a sale, creating,
  * changing, pausing and resuming one (each with its audit entry in the same transaction, then a run of
  * the sales clock, so a sale that should be running is in the prices when the owner's page comes back),
- * the list, and what a sale sold.
+ * deleting one, the list, and what a sale sold.
  */
 
 const E = "promotions.sales.errors.";
@@ -191,6 +191,29 @@ export async function setSalePaused(db: Db, actorId: number, id: number, paused:
   });
   if (!outcome) return null;
   return { ...outcome, clock: await clockAfterSave(db) };
+}
+
+/**
+ * Deletes a sale. It is paused first, so the clock puts back the prices of the sizes it holds (a price
+ * the owner set by hand during the sale stays); then, under the clock's lock, it goes with what it
+ * covered and held, provided it holds no size any more. Orders keep what they were charged. Null when
+ * there is no such sale; "holding" when it still holds a size (it is left paused, its prices back).
+ */
+export async function deleteSale(db: Db, actorId: number, id: number): Promise<{ ok: true; name: string } | { ok: false; reason: "holding" } | null> {
+  if (!(await setSalePaused(db, actorId, id, true))) return null;
+  return db.transaction().execute(async (trx) => {
+    // The clock's row first, as a run takes it: no run can hand the sale a size meanwhile.
+    await trx.updateTable("sale_clock").set({ ran_at: new Date().toISOString() }).where("id", "=", 1).execute();
+    const row = await trx.selectFrom("sales").select("name").where("id", "=", id).executeTakeFirst();
+    if (!row) return null;
+    const held = await trx.selectFrom("sale_sizes").select("id").where("sale_id", "=", id).where("ended_at", "is", null).executeTakeFirst();
+    if (held) return { ok: false as const, reason: "holding" as const };
+    await trx.deleteFrom("sale_sizes").where("sale_id", "=", id).execute();
+    await trx.deleteFrom("sale_targets").where("sale_id", "=", id).execute();
+    await trx.deleteFrom("sales").where("id", "=", id).execute();
+    await recordAudit(trx, { actorId, action: "delete", entity: "sale", entityId: id, summary: row.name });
+    return { ok: true as const, name: row.name };
+  });
 }
 
 export type SaleState = "running" | "paused" | "scheduled" | "ended";

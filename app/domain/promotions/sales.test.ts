@@ -10,7 +10,7 @@ import { testContext } from "../../../tests/support/context";
 import { createPromotion, parsePromotion } from "./admin.server";
 import { enterCode } from "./codes.server";
 import { bestOffer, nextSaleMoment, runSalesClock, saleEndShown, salePrice, startSalesClock, wakeSalesClock } from "./sales-clock.server";
-import { createSale, listSales, parseSale, type SaleFields, saleResults, setSalePaused, updateSale } from "./sales.server";
+import { createSale, deleteSale, listSales, parseSale, type SaleFields, saleResults, setSalePaused, updateSale } from "./sales.server";
 
 const lagos = { street: "12 Admiralty Way", city: "Lekki", state: "Lagos", country: "Nigeria" };
 const PAYMENT = { paystack: false, bankTransfer: true, payOnDelivery: true };
@@ -207,6 +207,29 @@ describe.each(ENGINES)("automatic sales on %s", (engine) => {
     await setSalePaused(t.db, owner, id, true);
     expect(await pair(edited)).toEqual({ price: 2_500_000, discount: 0 });
     expect(await pair(untouched)).toEqual({ price: 3_000_000, discount: null });
+  });
+
+  it("deletes a running sale: its prices come back first (an owner's own price stays), then it goes with what it covered and held, audited", async () => {
+    const category = (await addCategory(t.db)).id;
+    const onSale = await perfume(category, 4_000_000);
+    const ownerPriced = await perfume(category, 4_000_000);
+    const { id } = await newSale({ name: "Mistaken sale", categoryIds: [String(category)], value: "20" });
+    expect(await pair(onSale)).toEqual({ price: 3_200_000, discount: 800_000 });
+    await t.db.updateTable("product_sizes").set({ price: 3_500_000, discount: 500_000 }).where("id", "=", (await sizeOf(ownerPriced)).id).execute();
+    await runSalesClock(t.db);
+
+    expect(await deleteSale(t.db, owner, id)).toEqual({ ok: true, name: "Mistaken sale" });
+    expect(await pair(onSale)).toEqual({ price: 4_000_000, discount: null });
+    expect((await sizeOf(onSale)).sale_ends_at).toBeNull();
+    expect(await pair(ownerPriced)).toEqual({ price: 3_500_000, discount: 500_000 });
+    for (const table of ["sale_sizes", "sale_targets"] as const) expect(await t.db.selectFrom(table).select("sale_id").where("sale_id", "=", id).execute()).toEqual([]);
+    expect((await listSales(t.db)).find((s) => s.id === id)).toBeUndefined();
+    const audit = await t.db.selectFrom("audit_log").select(["action", "changes"]).where("entity", "=", "sale").where("entity_id", "=", id).orderBy("id").execute();
+    expect(audit.map((a) => a.action)).toEqual(["create", "update", "delete"]);
+    expect(JSON.parse(audit[1].changes!)).toEqual({ paused: [false, true] });
+    // The clock finds nothing of it afterwards, and a second delete finds no sale.
+    expect(await runSalesClock(t.db)).toMatchObject({ applied: 0, restored: 0 });
+    expect(await deleteSale(t.db, owner, id)).toBeNull();
   });
 
   it("gives a size held by two sales the lower price, and the other sale's when the better one ends", async () => {
