@@ -39,7 +39,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const sale = await findSale(context.db, id);
     if (!sale) throw data("Not found", { status: 404 });
     const [results, choices] = await Promise.all([saleResults(context.db, id), promotionChoices(context.db)]);
-    return { kind: "sale" as const, sale, state: saleState(sale), fields: saleFields(sale), results, choices, title: t("admin.meta.title", { page: sale.name }) };
+    const askingDelete = new URL(request.url).searchParams.get("delete") === "1";
+    return { kind: "sale" as const, sale, state: saleState(sale), fields: saleFields(sale), results, choices, askingDelete, title: t("admin.meta.title", { page: sale.name }) };
   }
   const promotion = await findPromotion(context.db, id);
   if (!promotion) throw data("Not found", { status: 404 });
@@ -124,6 +125,7 @@ export default function AdminPromotion({ loaderData, actionData }: Route.Compone
         errors={answer?.errors ?? {}}
         errorValues={answer?.errorValues}
         busy={busy}
+        askingDelete={loaderData.askingDelete}
       />
     );
   }

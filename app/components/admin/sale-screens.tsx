@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, Link } from "react-router";
 import type { SaleListRow, SaleResults, SaleState, Sale } from "~/domain/promotions/sales.server";
 import { useT } from "~/lib/i18n";
 import { formatNaira } from "~/lib/money";
@@ -82,6 +82,7 @@ export function SaleScreen({
   errors,
   errorValues,
   busy,
+  askingDelete,
 }: {
   sale: Sale;
   state: SaleState;
@@ -91,6 +92,8 @@ export function SaleScreen({
   errors: Record<string, string>;
   errorValues?: Record<string, string>;
   busy: boolean;
+  /** the delete dialog is open (?delete=1) */
+  askingDelete: boolean;
 }) {
   const { t, locale } = useT();
   const paused = sale.pausedAt !== null;
@@ -118,15 +121,14 @@ export function SaleScreen({
         noOrders={t("promotions.sales.noOrders")}
       />
       <SaleForm intent="save" values={values} errors={errors} errorValues={errorValues} choices={choices} submitLabel={t("promotions.admin.save")} busy={busy} />
-      <DeleteSale sale={sale} busy={busy} />
+      <DeleteSale sale={sale} busy={busy} open={askingDelete} />
     </>
   );
 }
 
 /** "Delete sale", asked once more in a dialog (`?delete=1`, so it works without JavaScript too). */
-function DeleteSale({ sale, busy }: { sale: Sale; busy: boolean }) {
+function DeleteSale({ sale, busy, open }: { sale: Sale; busy: boolean; open: boolean }) {
   const { t } = useT();
-  const [params] = useSearchParams();
   const here = `/admin/promotions/sale-${sale.id}`;
   return (
     <>
@@ -135,7 +137,7 @@ function DeleteSale({ sale, busy }: { sale: Sale; busy: boolean }) {
           {t("promotions.sales.delete")}
         </Link>
       </p>
-      {params.get("delete") === "1" && (
+      {open && (
         <Dialog title={t("promotions.sales.delete")} closeHref={here}>
           <p className="text-stone-700">{t("promotions.sales.deleteQuestion", { name: sale.name })}</p>
           <Form method="post" action={here} className="mt-6 flex flex-wrap justify-end gap-2">
